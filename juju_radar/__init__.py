@@ -1,0 +1,22 @@
+"""Juju Radar archive: the Sphinx extension and the editors' command line."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from sphinx.application import Sphinx
+
+__version__ = "0.1.0"
+
+
+def setup(app: Sphinx) -> dict[str, Any]:
+    from .extension import setup_extension
+
+    setup_extension(app)
+    return {
+        "version": __version__,
+        "env_version": 1,
+        "parallel_read_safe": True,
+        "parallel_write_safe": True,
+    }

@@ -1,0 +1,289 @@
+"""The ``radar`` pybtex formatting style for the archive's reference lists.
+
+It is pybtex's ``unsrt`` (numbered labels in citation order) with these changes:
+
+* titles keep their case exactly as written (``unsrt`` lower-cases them);
+* a list of Chinese (CJK) names is joined with "、", each name written
+  family-then-given with no space: ``张三 and 李四`` gives "张三、李四",
+  ``张, 三`` gives "张三" (as in BibTeX, the part before a comma is the family name);
+* institutional authors in double braces (``{{最高人民法院}}``) stay whole;
+* ``organization``, ``institution`` and ``publisher`` are shown when present;
+* ``@misc``-like entries (misc, online, software and any unknown type) show the
+  title, the issuer or ``howpublished``, the date (``date``, or ``year`` with
+  ``month`` and ``day``), the note and the web references;
+* the author is optional everywhere, and an entry missing a field its type
+  requires is formatted as ``@misc`` instead of failing the build;
+* ``\\url{...}`` in ``howpublished`` or ``note`` becomes a link.
+
+Nothing is added that the entry does not hold, apart from ``unsrt``'s own words
+("Technical Report", "URL:").  Call :func:`register` before Sphinx reads
+``bibtex_default_style = "radar"``.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from pybtex.database import Entry, Person
+from pybtex.plugin import register_plugin
+from pybtex.richtext import HRef, String, Text
+from pybtex.style import FormattedEntry
+from pybtex.style.formatting import toplevel
+from pybtex.style.formatting.unsrt import Style as UnsrtStyle
+from pybtex.style.formatting.unsrt import pages
+from pybtex.style.template import (
+    FieldIsMissing,
+    field,
+    first_of,
+    join,
+    node,
+    optional,
+    optional_field,
+    sentence,
+    tag,
+    words,
+)
+
+STYLE_NAME = "radar"
+
+CJK_CHARACTER = re.compile(
+    "[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\U00020000-\U0003134f]"
+)
+"""Han ideographs (with extensions and compatibility forms), kana and hangul."""
+
+CJK_NAME_SEPARATOR = "、"
+LATIN_NAME_SEPARATORS = {"sep": ", ", "sep2": " and ", "last_sep": ", and "}
+CJK_NAME_SEPARATORS = {
+    "sep": CJK_NAME_SEPARATOR,
+    "sep2": CJK_NAME_SEPARATOR,
+    "last_sep": CJK_NAME_SEPARATOR,
+}
+
+MISC_LIKE_TYPES = frozenset({"misc", "online", "software", "electronic", "www", "webpage"})
+"""Types formatted with the misc template; unknown types are too."""
+
+URL_COMMAND = re.compile(r"\\url\s*\{([^{}]*)\}")
+NUMERIC = re.compile(r"\d{1,2}")
+
+
+def contains_cjk(text: str) -> bool:
+    return CJK_CHARACTER.search(text) is not None
+
+
+def is_cjk_person(person: Person) -> bool:
+    return contains_cjk(" ".join(person_name_parts(person)))
+
+
+def person_name_parts(person: Person) -> list[str]:
+    return [
+        *person.prelast_names,
+        *person.last_names,
+        *person.first_names,
+        *person.middle_names,
+        *person.lineage_names,
+    ]
+
+
+def format_cjk_person(person: Person) -> Text:
+    """Family name then given name, with no space: "张三"."""
+    return Text(
+        *person.rich_prelast_names,
+        *person.rich_last_names,
+        *person.rich_first_names,
+        *person.rich_middle_names,
+        *person.rich_lineage_names,
+    )
+
+
+@node
+def author_names(children: list[Any], context: dict[str, Any], role: str) -> Text:
+    """The persons in ``role``, joined with "、" when all of them are CJK names."""
+    if children:
+        raise ValueError(children)
+    entry = context["entry"]
+    persons = entry.persons.get(role)
+    if not persons:
+        raise FieldIsMissing(role, entry)
+    style = context["style"]
+    all_cjk = all(is_cjk_person(person) for person in persons)
+    formatted_names = [
+        format_cjk_person(person)
+        if is_cjk_person(person)
+        else style.format_name(person, style.abbreviate_names)
+        for person in persons
+    ]
+    separators = CJK_NAME_SEPARATORS if all_cjk else LATIN_NAME_SEPARATORS
+    return join(**separators)[formatted_names].format_data(context)
+
+
+def entry_field(entry: Entry, name: str) -> str | None:
+    value = entry.fields.get(name)
+    return value.strip() if value and value.strip() else None
+
+
+def numeric_month_and_day(month: str | None, day: str | None) -> str | None:
+    """``-MM`` or ``-MM-DD`` when the month (and day) are plain numbers."""
+    if month is None or not NUMERIC.fullmatch(month) or not 1 <= int(month) <= 12:
+        return None
+    if day is not None and NUMERIC.fullmatch(day) and 1 <= int(day) <= 31:
+        return f"-{int(month):02d}-{int(day):02d}"
+    return f"-{int(month):02d}"
+
+
+def written_date(entry: Entry) -> Text:
+    """The entry's date as written: ``date``, or year with month and day."""
+    explicit_date = entry_field(entry, "date")
+    if explicit_date is not None:
+        return Text.from_latex(explicit_date)
+    year = entry_field(entry, "year")
+    if year is None:
+        raise FieldIsMissing("year", entry)
+    month = entry_field(entry, "month")
+    day = entry_field(entry, "day")
+    numeric_suffix = numeric_month_and_day(month, day)
+    if numeric_suffix is not None:
+        return Text(year + numeric_suffix)
+    if month is None:
+        return Text(year)
+    month_and_day = f"{month} {day}," if day else month
+    return Text.from_latex(f"{month_and_day} {year}")
+
+
+@node
+def date(children: list[Any], context: dict[str, Any]) -> Text:
+    """``2026``, ``2026-09``, ``2026-09-07``, ``September 2026`` or the ``date`` field."""
+    if children:
+        raise ValueError(children)
+    return written_date(context["entry"])
+
+
+def latex_with_urls(value: str) -> Text:
+    """LaTeX text in which each ``\\url{...}`` becomes a link showing the address."""
+    parts: list[Any] = []
+    position = 0
+    for match in URL_COMMAND.finditer(value):
+        if match.start() > position:
+            parts.append(Text.from_latex(value[position : match.start()]))
+        address = match.group(1).strip()
+        parts.append(HRef(address, String(address)))
+        position = match.end()
+    if position < len(value):
+        parts.append(Text.from_latex(value[position:]))
+    return Text(*parts)
+
+
+@node
+def field_with_urls(children: list[Any], context: dict[str, Any], name: str) -> Text:
+    """A field's text, with ``\\url{...}`` made into links."""
+    if children:
+        raise ValueError(children)
+    entry = context["entry"]
+    value = entry_field(entry, name)
+    if value is None:
+        raise FieldIsMissing(name, entry)
+    return latex_with_urls(value)
+
+
+class RadarStyle(UnsrtStyle):
+    """``unsrt`` for a Chinese newsletter archive; see the module docstring."""
+
+    def format_names(self, role: str, as_sentence: bool = True) -> Any:
+        formatted_names = author_names(role)
+        if as_sentence:
+            return sentence[formatted_names]
+        return formatted_names
+
+    def format_title(self, e: Entry, which_field: str, as_sentence: bool = True) -> Any:
+        title_as_written = field(which_field)
+        if as_sentence:
+            return sentence[title_as_written]
+        return title_as_written
+
+    def format_issuer(self) -> Any:
+        """Organization, institution and publisher, those present, comma-separated."""
+        return join(sep=", ")[
+            optional_field("organization"),
+            optional_field("institution"),
+            optional_field("publisher"),
+        ]
+
+    def format_optional_author(self) -> Any:
+        return optional[sentence[self.format_names("author", as_sentence=False)]]
+
+    def format_note(self) -> Any:
+        return sentence[optional[field_with_urls("note")]]
+
+    def get_article_template(self, e: Entry) -> Any:
+        volume_and_pages = first_of[
+            optional[join[field("volume"), optional["(", field("number"), ")"], ":", pages]],
+            optional[words["pages", pages]],
+        ]
+        return toplevel[
+            self.format_optional_author(),
+            self.format_title(e, "title"),
+            sentence[
+                optional[tag("em")[field("journal")]],
+                volume_and_pages,
+                self.format_issuer(),
+                date,
+            ],
+            self.format_note(),
+            self.format_web_refs(e),
+        ]
+
+    def get_misc_template(self, e: Entry) -> Any:
+        return toplevel[
+            self.format_optional_author(),
+            optional[self.format_title(e, "title")],
+            sentence[
+                self.format_issuer(),
+                optional[field_with_urls("howpublished")],
+                optional[date],
+            ],
+            self.format_note(),
+            self.format_web_refs(e),
+        ]
+
+    def get_online_template(self, e: Entry) -> Any:
+        return self.get_misc_template(e)
+
+    def get_software_template(self, e: Entry) -> Any:
+        return self.get_misc_template(e)
+
+    def get_techreport_template(self, e: Entry) -> Any:
+        return toplevel[
+            self.format_optional_author(),
+            self.format_title(e, "title"),
+            sentence[
+                words[
+                    first_of[optional_field("type"), "Technical Report"], optional_field("number")
+                ],
+                self.format_issuer(),
+                optional_field("address"),
+                date,
+            ],
+            self.format_note(),
+            self.format_web_refs(e),
+        ]
+
+    def template_type(self, entry: Entry) -> str:
+        """The template an entry type uses: misc for misc-like and unknown types."""
+        entry_type = entry.type.lower()
+        if entry_type in MISC_LIKE_TYPES or not hasattr(self, f"get_{entry_type}_template"):
+            return "misc"
+        return entry_type
+
+    def format_entry(self, label: str, entry: Entry, bib_data: Any = None) -> FormattedEntry:
+        context = {"entry": entry, "style": self, "bib_data": bib_data}
+        get_template = getattr(self, f"get_{self.template_type(entry)}_template")
+        try:
+            text = get_template(entry).format_data(context)
+        except FieldIsMissing:
+            text = self.get_misc_template(entry).format_data(context)
+        return FormattedEntry(entry.key, text, label)
+
+
+def register() -> None:
+    """Make ``radar`` available to pybtex and sphinxcontrib-bibtex; safe to call again."""
+    register_plugin("pybtex.style.formatting", STYLE_NAME, RadarStyle, force=True)

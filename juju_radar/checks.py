@@ -1,0 +1,40 @@
+"""Archive-wide checks run once all pages are read: ids across issues, citation keys, BibTeX."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from .bibcheck import check_bib_text, parse_bib_keys
+from .collector import warn
+from .model import check_archive
+
+from sphinx.util import logging
+
+if TYPE_CHECKING:
+    from sphinx.application import Sphinx
+    from sphinx.environment import BuildEnvironment
+
+
+logger = logging.getLogger(__name__)
+
+# An entry without identifiers is honest (no source gave one); the page says so and
+# `radar check` lists it, but it does not fail the build.
+INFORMATIONAL = frozenset({"missing-identifier"})
+
+
+def check_archive_consistency(app: Sphinx, env: BuildEnvironment) -> None:
+    bib_keys: set[str] = set()
+    for name in app.config.bibtex_bibfiles or ():
+        path = Path(env.srcdir, name)
+        text = path.read_text(encoding="utf-8")
+        bib_keys |= set(parse_bib_keys(text))
+        for problem in check_bib_text(text, name):
+            if problem.code in INFORMATIONAL:
+                logger.info(f"{path}:{problem.line}: {problem.message} [radar.{problem.code}]")
+            else:
+                warn(problem, f"{path}:{problem.line}")
+    issues = env.radar_issues
+    docname_of = {issue.path: docname for docname, issue in issues.items()}
+    for problem in check_archive(issues.values(), bib_keys):
+        warn(problem, (docname_of[problem.path], problem.line))

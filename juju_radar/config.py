@@ -1,0 +1,42 @@
+"""The extension's configuration values, declared once and checked on config-inited."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .model import Vocabulary, vocabulary_from_config
+
+if TYPE_CHECKING:
+    from sphinx.application import Sphinx
+    from sphinx.config import Config
+
+CONFIG_VALUES: tuple[tuple[str, object, str, type | tuple[type, ...]], ...] = (
+    ("radar_topics", [], "env", list),
+    ("radar_verdicts", [], "env", list),
+    ("radar_site_url", "", "html", str),
+    ("radar_feed_limit", 50, "html", int),
+)
+RECORD_KEYS = {"key", "label", "label_en", "description", "aliases"}
+
+
+def add_config_values(app: Sphinx) -> None:
+    for name, default, rebuild, types in CONFIG_VALUES:
+        app.add_config_value(name, default, rebuild, types)
+
+
+def check_config(app: Sphinx, config: Config) -> None:
+    for name in ("radar_topics", "radar_verdicts"):
+        for entry in getattr(config, name):
+            unknown = set(entry) - RECORD_KEYS
+            missing = {"key", "label", "label_en"} - set(entry)
+            if unknown or missing:
+                from sphinx.errors import ConfigError
+
+                raise ConfigError(
+                    f"{name}: entry {entry.get('key', entry)!r} has unknown fields "
+                    f"{sorted(unknown)} or lacks {sorted(missing)}"
+                )
+
+
+def vocabulary(config: Config) -> Vocabulary:
+    return vocabulary_from_config(config.radar_topics, config.radar_verdicts)

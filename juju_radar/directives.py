@@ -1,0 +1,114 @@
+"""Directives of issue and listing pages; they check options and emit nodes or placeholders."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from docutils import nodes
+from docutils.nodes import make_id
+from docutils.parsers.rst import directives
+from docutils.statemachine import StringList
+from sphinx.util.docutils import SphinxDirective
+
+from . import render
+from .config import vocabulary
+from .model import ITEM_OPTIONS, Source, parse_score, parse_sources, split_emoji
+from .nodes import placeholder
+
+
+class ItemDirective(SphinxDirective):
+    """``:::{radar-item} EMOJI TITLE`` with the item's metadata as options.
+
+    Problems in the options are reported by the collector (through the model), so
+    this directive renders what it can and stays silent.
+    """
+
+    required_arguments = 1
+    final_argument_whitespace = True
+    has_content = True
+    option_spec: ClassVar = {name: directives.unchanged for name in ITEM_OPTIONS}
+
+    def run(self) -> list[nodes.Node]:
+        vocab = vocabulary(self.config)
+        item_id = self.options.get("id", "").strip()
+        topic = vocab.topic(self.options.get("topic", ""))
+        verdict = vocab.verdict(self.options.get("verdict", ""))
+        score = parse_score(self.options.get("score", ""))
+        tags = [tag.strip() for tag in self.options.get("tags", "").split(",") if tag.strip()]
+        emoji, title = split_emoji(self.arguments[0])
+        classes = ["radar-item"]
+        classes += [f"radar-topic-{topic.key}"] if topic else []
+        classes += [f"radar-verdict-{verdict.key}"] if verdict else []
+        section = nodes.section(ids=[item_id] if item_id else [], classes=classes)
+        section += nodes.title("", f"{emoji} {title}" if emoji else title)
+        section += render.item_meta(topic, tags, score, verdict)
+        self.state.nested_parse(self.content, self.content_offset, section)
+        sources = parse_sources(self.options.get("sources", "")) or []
+        if sources:
+            section += self._sources_paragraph(sources)
+        self.set_source_info(section)
+        return [section]
+
+    def _sources_paragraph(self, sources: list[Source]) -> nodes.paragraph:
+        paragraph = nodes.paragraph(classes=["radar-sources"])
+        paragraph += nodes.inline("", "来源：", classes=["radar-sources-label"])
+        for index, source in enumerate(sources):
+            if index:
+                paragraph += nodes.Text(" · ")
+            link = nodes.reference("", source.label, refid=make_id(f"cite-{source.keys[0]}"))
+            paragraph += link
+        keys = ",".join(key for source in sources for key in source.keys)
+        paragraph += nodes.Text(" ")
+        paragraph += self._parse_inline(f"{{cite:p}}`{keys}`")
+        return paragraph
+
+    def _parse_inline(self, markup: str) -> list[nodes.Node]:
+        container = nodes.container()
+        self.state.nested_parse(StringList([markup]), self.content_offset, container)
+        parsed = container.next_node(nodes.paragraph)
+        return list(parsed.children) if parsed is not None else []
+
+
+class ClosingDirective(SphinxDirective):
+    """``:::{radar-closing} 今天的主线``: the closing section of an issue."""
+
+    required_arguments = 1
+    final_argument_whitespace = True
+    has_content = True
+
+    def run(self) -> list[nodes.Node]:
+        section = nodes.section(ids=["closing"], classes=["radar-closing"])
+        section += nodes.title("", self.arguments[0])
+        self.state.nested_parse(self.content, self.content_offset, section)
+        self.set_source_info(section)
+        return [section]
+
+
+class TopicDirective(SphinxDirective):
+    """``{radar-topic} KEY``: a topic page's title, description and item list."""
+
+    required_arguments = 1
+
+    def run(self) -> list[nodes.Node]:
+        topic = vocabulary(self.config).topic(self.arguments[0])
+        if topic is None:
+            raise self.error(f"unknown topic '{self.arguments[0]}'")
+        section = nodes.section(ids=[f"topic-{topic.key}"], classes=["radar-topic-page"])
+        section += nodes.title("", render.topic_title(topic))
+        if topic.description:
+            section += nodes.paragraph("", topic.description, classes=["radar-topic-description"])
+        section += placeholder("topic-list", topic=topic.key)
+        return [section]
+
+
+def listing_directive(kind: str) -> type[SphinxDirective]:
+    """A directive without arguments that stands for one generated listing."""
+
+    class ListingDirective(SphinxDirective):
+        def run(self) -> list[nodes.Node]:
+            node = placeholder(kind)
+            self.set_source_info(node)
+            return [node]
+
+    ListingDirective.__name__ = f"ListingDirective_{kind.replace('-', '_')}"
+    return ListingDirective

@@ -1,0 +1,44 @@
+"""Wiring: every ``app.add_*`` and ``app.connect`` of the extension, nothing else."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from . import checks, config, safety, search
+from .bibstyle import register as register_bib_style
+from .collector import RadarCollector, init_env
+from .directives import ClosingDirective, ItemDirective, TopicDirective, listing_directive
+from .nodes import radar_placeholder
+from .transforms import IssuePageTransform, MissingIdentifierTransform, PlaceholderTransform
+
+if TYPE_CHECKING:
+    from sphinx.application import Sphinx
+
+LISTINGS = {
+    "radar-latest": "latest",
+    "radar-archive": "archive",
+    "radar-topic-index": "topic-index",
+    "radar-cited-by": "cited-by",
+}
+
+
+def setup_extension(app: Sphinx) -> None:
+    config.add_config_values(app)
+    app.connect("config-inited", config.check_config)
+    register_bib_style()
+    app.add_node(radar_placeholder)
+    app.add_directive("radar-item", ItemDirective)
+    app.add_directive("radar-closing", ClosingDirective)
+    app.add_directive("radar-topic", TopicDirective)
+    for name, kind in LISTINGS.items():
+        app.add_directive(name, listing_directive(kind))
+    app.add_env_collector(RadarCollector)
+    app.add_transform(IssuePageTransform)
+    app.add_post_transform(PlaceholderTransform)
+    app.add_post_transform(MissingIdentifierTransform)
+    app.connect("builder-inited", init_env)
+    app.connect("builder-inited", safety.disable_raw_content)
+    app.connect("html-page-context", safety.escape_page_title)
+    app.connect("env-check-consistency", checks.check_archive_consistency)
+    app.add_css_file("radar.css")
+    search.setup(app)

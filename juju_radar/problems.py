@@ -1,0 +1,31 @@
+"""Problems found in editors' input: one record shape for the model, the CLI and Sphinx."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+Severity = Literal["error", "warning"]
+
+
+@dataclass(frozen=True, order=True)
+class Problem:
+    """A problem at a line of a file; ``code`` is the ``radar.<code>`` warning subtype."""
+
+    path: str
+    line: int
+    severity: Severity
+    code: str
+    message: str
+
+    def format(self) -> str:
+        return f"{self.path}:{self.line}: {self.severity}: {self.message} [{self.code}]"
+
+    def as_dict(self) -> dict[str, object]:
+        return {
+            "path": self.path,
+            "line": self.line,
+            "severity": self.severity,
+            "code": self.code,
+            "message": self.message,
+        }
