@@ -1,0 +1,59 @@
+"""Shared fixtures: copies of the site in temporary folders, built with the real Sphinx."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+SEED_EXPORT = ROOT.parent / "shared" / "seeds" / "000_40a489d524cf73b1.txt"
+NOT_SITE = shutil.ignore_patterns(
+    ".git", ".venv", "_build", "tests", "bench", "juju_radar", "*.egg-info", "__pycache__",
+    ".pytest_cache", ".mypy_cache", ".ruff_cache", ".hypothesis", ".ci",
+)
+
+
+def copy_site(dest: Path) -> Path:
+    """A copy of the archive's site sources (no package, tests or build output)."""
+    shutil.copytree(ROOT, dest, ignore=NOT_SITE)
+    return dest
+
+
+def sphinx_build(
+    srcdir: Path, outdir: Path, *extra: str, check: bool = True, env: dict | None = None
+) -> subprocess.CompletedProcess[str]:
+    """Run sphinx-build with warnings as errors; return the finished process."""
+    doctrees = outdir.parent / f"{outdir.name}.doctrees"
+    command = [
+        sys.executable, "-m", "sphinx", "-b", "html", "-W", "--keep-going", "-q",
+        "-d", str(doctrees), *extra, str(srcdir), str(outdir),
+    ]
+    result = subprocess.run(command, capture_output=True, text=True, env=env)
+    if check and result.returncode != 0:
+        raise AssertionError(f"sphinx-build failed:\n{result.stdout}\n{result.stderr}")
+    return result
+
+
+@pytest.fixture(scope="session")
+def built_seed_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The real site (seed issue included), built once per test session."""
+    base = tmp_path_factory.mktemp("seed-site")
+    srcdir = copy_site(base / "src")
+    outdir = base / "html"
+    sphinx_build(srcdir, outdir)
+    return outdir
+
+
+@pytest.fixture
+def site_copy(tmp_path: Path) -> Path:
+    return copy_site(tmp_path / "src")
+
+
+@pytest.fixture
+def build() -> Callable[..., subprocess.CompletedProcess[str]]:
+    return sphinx_build
