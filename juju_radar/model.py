@@ -329,9 +329,19 @@ def _split_front_matter(lines: list[str], report: _Reporter) -> tuple[list[str] 
     return None, 0
 
 
+class _FrontMatterLoader(yaml.SafeLoader):
+    """Safe YAML with dates left as text, so a bad date is reported, not raised."""
+
+
+_FrontMatterLoader.yaml_implicit_resolvers = {
+    first: [(tag, regexp) for tag, regexp in resolvers if tag != "tag:yaml.org,2002:timestamp"]
+    for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
+}
+
+
 def _read_front_matter(front: list[str], path: str, report: _Reporter) -> dict | None:
     try:
-        data = yaml.safe_load("\n".join(front))
+        data = yaml.load("\n".join(front), Loader=_FrontMatterLoader)  # noqa: S506
     except yaml.YAMLError as error:
         mark = getattr(error, "problem_mark", None)
         line = mark.line + 2 if mark is not None else 1

@@ -57,3 +57,24 @@ def site_copy(tmp_path: Path) -> Path:
 @pytest.fixture
 def build() -> Callable[..., subprocess.CompletedProcess[str]]:
     return sphinx_build
+
+
+ROOTS = ROOT / "tests" / "roots"
+
+
+def site_with_root(name: str, dest: Path) -> Path:
+    """The real site with the files of ``tests/roots/test-<name>`` laid over it."""
+    copy_site(dest)
+    shutil.copytree(ROOTS / f"test-{name}", dest, dirs_exist_ok=True)
+    return dest
+
+
+def page_text(html_file: Path) -> str:
+    """What a reader reads in the article body: text without permalink characters."""
+    from bs4 import BeautifulSoup
+
+    soup = BeautifulSoup(html_file.read_text(encoding="utf-8"), "html.parser")
+    for link in soup.select("a.headerlink"):
+        link.decompose()
+    article = soup.select_one("article") or soup
+    return article.get_text("")

@@ -143,7 +143,9 @@ def test_double_backslash_before_percent_does_not_escape_it() -> None:
 
 
 def test_missing_title_is_an_error_at_the_entry_start() -> None:
-    text = "@misc{ok,\n  title = {T},\n  doi = {10.1/x},\n}\n\n@misc{untitled,\n  doi = {10.1/y},\n}\n"
+    text = (
+        "@misc{ok,\n  title = {T},\n  doi = {10.1/x},\n}\n\n@misc{untitled,\n  doi = {10.1/y},\n}\n"
+    )
     assert check_bib_text(text, PATH) == [
         Problem(PATH, 6, "error", "missing-title", "entry 'untitled' has no title")
     ]
@@ -283,7 +285,7 @@ def test_empty_text_has_no_problems() -> None:
 
 
 BIBTEX_ALPHABET = st.sampled_from(
-    list("@{}()\",=#%\\ \n\tabkmist0123") + ["@misc{", "title = {", "doi", "\r\n", "张"]
+    list('@{}()",=#%\\ \n\tabkmist0123') + ["@misc{", "title = {", "doi", "\r\n", "张"]
 )
 
 

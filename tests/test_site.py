@@ -1,0 +1,123 @@
+"""The built seed site as readers and researchers see it."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from bs4 import BeautifulSoup
+from conftest import SEED_EXPORT, page_text
+
+ISSUE = "issues/2026/2026-09-08.html"
+ITEM_IDS = [
+    "tau-bench-customer-service",
+    "rise-self-extrapolation",
+    "worldsculpt-object-scenes",
+    "rentosertib-aging-clocks",
+    "spc-ai-disputes-opinion",
+]
+
+
+def soup(site: Path, page: str) -> BeautifulSoup:
+    return BeautifulSoup((site / page).read_text(encoding="utf-8"), "html.parser")
+
+
+def seed_sentences() -> list[str]:
+    sentences = []
+    for line in SEED_EXPORT.read_text(encoding="utf-8").splitlines():
+        sentences += [part.strip() for part in re.split(r"(?<=[。！？])", line) if part.strip()]
+    return sentences
+
+
+def test_every_sentence_of_the_seed_is_on_its_page(built_seed_site):
+    text = page_text(built_seed_site / ISSUE)
+    sentences = seed_sentences()
+    assert len(sentences) == 73
+    missing = [sentence for sentence in sentences if sentence not in text]
+    assert missing == []
+
+
+def test_each_item_shows_topic_link_tags_score_and_verdict(built_seed_site):
+    page = soup(built_seed_site, ISSUE)
+    sections = page.select("section.radar-item")
+    assert [section["id"] for section in sections] == ITEM_IDS
+    metas = [section.select_one("p.radar-item-meta") for section in sections]
+    assert [meta.get_text("") for meta in metas] == [
+        "Agent / Coding Agent · 9/10｜建议深挖",
+        "模型训练 · 8.5/10｜建议深挖",
+        "3D 生成 / 仿真 · 8.5/10｜持续观察",
+        "AI for Science / 生物医药 · 8.5/10｜持续观察",
+        "治理 / 应用边界 · 8.5/10｜建议阅读原文",
+    ]
+    topic_links = [meta.select_one("a")["href"] for meta in metas]
+    assert topic_links == [
+        "../../topics/agent.html",
+        "../../topics/training.html",
+        "../../topics/3d.html",
+        "../../topics/ai-for-science.html",
+        "../../topics/governance.html",
+    ]
+
+
+def test_citations_link_to_the_bibliography_on_the_same_page(built_seed_site):
+    page = soup(built_seed_site, ISSUE)
+    entries = {node["id"] for node in page.select("div.citation, [role=doc-biblioentry]") if node.get("id")}
+    assert {"cite-taubench2026paper", "cite-spc2026opinion"} <= entries
+    citation_links = page.select("section.radar-item .radar-sources a")
+    assert citation_links, "items cite their sources inline"
+    for link in citation_links:
+        href = link["href"]
+        assert href.startswith("#"), f"{link.get_text()} links off the page: {href}"
+        assert href[1:] in entries
+    labels = [a.get_text() for a in page.select("#tau-bench-customer-service .radar-sources a")]
+    assert labels[:2] == ["论文与完整实验", "代码与任务"]
+
+
+def test_issue_header_shows_stated_and_computed_length(built_seed_site):
+    text = page_text(built_seed_site / ISSUE)
+    assert "Juju Radar · 2026.09.08" in text
+    assert "约 2,500 字 · 阅读约 9 分钟" in text
+    assert re.search(r"本站统计：2,\d{3} 字，阅读约 \d+ 分钟", text)
+
+
+def test_references_page_lists_each_entry_once_with_cited_by(built_seed_site):
+    page = soup(built_seed_site, "references.html")
+    ids = [node["id"] for node in page.select("[id^=cite-]")]
+    assert len(ids) == len(set(ids)) == 8
+    entry = page.select_one("#cite-taubench2026paper")
+    cited_by = entry.select(".radar-cited-by a")
+    assert [a["href"] for a in cited_by] == [
+        "issues/2026/2026-09-08.html#tau-bench-customer-service"
+    ]
+    assert "来源未给出 DOI、arXiv 编号或网址" in page_text(built_seed_site / "references.html")
+
+
+def test_topic_pages_list_their_items(built_seed_site):
+    page = soup(built_seed_site, "topics/3d.html")
+    assert page.select_one("h1").get_text("").startswith("3D 生成 · 3D Generation")
+    lines = [line.get_text("") for line in page.select(".radar-item-line")]
+    assert lines == ["2026-09-08 · 🪑 WorldSculpt：把生成的房间拆成能单独取用的物体 · 3D 生成 · 8.5/10｜持续观察 仿真"]
+    link = page.select_one(".radar-item-line a.radar-item-title")["href"]
+    assert link == "../issues/2026/2026-09-08.html#worldsculpt-object-scenes"
+    index = page_text(built_seed_site / "topics/index.html")
+    for label in ("Agent（1 条）", "模型训练 · Training（1 条）", "治理 · Governance（1 条）"):
+        assert label in index
+
+
+def test_home_and_archive_show_the_latest_issue(built_seed_site):
+    home = soup(built_seed_site, "index.html")
+    latest = home.select_one(".radar-latest a.radar-issue-title")
+    assert latest["href"] == "issues/2026/2026-09-08.html"
+    assert len(home.select(".radar-latest .radar-item-line")) == 5
+    archive = page_text(built_seed_site / "issues/index.html")
+    assert "2026 年 9 月" in archive
+    assert "2026-09-08 · 让 AI 造一个客服，难在代码之外（5 条）" in archive
+
+
+@pytest.mark.parametrize("page", ["index.html", ISSUE, "topics/agent.html", "references.html"])
+def test_sidebar_shows_sections_not_every_issue(built_seed_site, page):
+    nav = soup(built_seed_site, page).select_one("nav.bd-docs-nav")
+    links = [a.get_text(strip=True) for a in nav.select("a")]
+    assert {"往期归档", "主题", "参考文献"} <= set(links)
+    assert not any(re.search(r"\d{4}-\d{2}-\d{2}", href["href"]) for href in nav.select("a"))
