@@ -31,6 +31,8 @@ html_static_path = ["_static"]
 html_theme = "sphinx_book_theme"
 html_title = "Juju Radar 归档"
 html_last_updated_fmt = None
+html_copy_source = False
+html_show_sourcelink = False
 html_theme_options = {
     "show_toc_level": 2,
     "home_page_in_toc": True,

@@ -112,8 +112,16 @@ class Archive:
                 issue.title,
                 issue.lead,
                 tuple(
-                    (item.id, item.emoji, item.title, item.topic, item.tags, item.score,
-                     item.verdict, item.citation_keys)
+                    (
+                        item.id,
+                        item.emoji,
+                        item.title,
+                        item.topic,
+                        item.tags,
+                        item.score,
+                        item.verdict,
+                        item.citation_keys,
+                    )
                     for item in issue.items
                 ),
             )

@@ -471,6 +471,24 @@ def missing_field_problems(entries: list[BibEntry], path: str) -> Iterator[Probl
             )
 
 
+WEB_URL = re.compile(r"^\s*(https?|ftp)://", re.IGNORECASE)
+
+
+def unsafe_url_problems(entries: list[BibEntry], path: str) -> Iterator[Problem]:
+    """A ``url`` that is not a web address (``javascript:``, ``data:``...) is refused."""
+    for entry in entries:
+        for bib_field in entry.fields:
+            value = normalize_whitespace(bib_field.value).strip("{} ")
+            if bib_field.name == "url" and value and not WEB_URL.match(value):
+                yield Problem(
+                    path,
+                    bib_field.line,
+                    "error",
+                    "unsafe-url",
+                    f"{entry_label(entry)} has a url that is not an http(s) address: {value!r}",
+                )
+
+
 def entry_label(entry: BibEntry) -> str:
     return f"entry '{entry.key}'" if entry.key else f"@{entry.entry_type} entry"
 
@@ -540,6 +558,7 @@ def check_bib_text(text: str, path: str) -> list[Problem]:
             *unescaped_percent_problems(entries, path),
             *duplicate_field_problems(entries, path),
             *missing_field_problems(entries, path),
+            *unsafe_url_problems(entries, path),
             *bib_syntax_problems(text, entries, path),
         ]
     except Exception as error:  # a bug here must not hide the file's other checks

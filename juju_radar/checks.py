@@ -5,11 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .bibcheck import check_bib_text, parse_bib_keys
-from .collector import warn
-from .model import check_archive
-
 from sphinx.util import logging
+
+from .bibcheck import check_bib_text, parse_bib_keys
+from .collector import radar_data, warn
+from .model import check_archive
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -34,7 +34,7 @@ def check_archive_consistency(app: Sphinx, env: BuildEnvironment) -> None:
                 logger.info(f"{path}:{problem.line}: {problem.message} [radar.{problem.code}]")
             else:
                 warn(problem, f"{path}:{problem.line}")
-    issues = env.radar_issues
+    issues = radar_data(env).issues
     docname_of = {issue.path: docname for docname, issue in issues.items()}
     for problem in check_archive(issues.values(), bib_keys):
         warn(problem, (docname_of[problem.path], problem.line))

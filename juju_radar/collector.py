@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Set as AbstractSet
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -11,7 +13,7 @@ from sphinx.util import logging
 
 from .archive import Archive
 from .config import vocabulary
-from .model import is_issue_path, parse_issue
+from .model import Issue, is_issue_path, parse_issue
 from .nodes import is_listing
 
 if TYPE_CHECKING:
@@ -23,13 +25,25 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 
+@dataclass
+class RadarData:
+    """The extension's part of the pickled environment, keyed by docname."""
+
+    issues: dict[str, Issue] = field(default_factory=dict)
+    listing_docs: dict[str, bool] = field(default_factory=dict)  # pages with listings
+    published_state: tuple[object, ...] | None = None  # what listings showed last build
+
+
+def radar_data(env: BuildEnvironment) -> RadarData:
+    data = getattr(env, "radar", None)
+    if data is None:
+        data = RadarData()
+        env.radar = data  # type: ignore[attr-defined]
+    return data
+
+
 def init_env(app: Sphinx) -> None:
-    """Create the extension's env data once; it then lives in the pickled environment."""
-    env = app.env
-    if not hasattr(env, "radar_issues"):
-        env.radar_issues = {}  # docname -> Issue
-        env.radar_listing_docs = {}  # docname -> True, pages holding listing placeholders
-        env.radar_published_state = None  # what listings showed at the last build
+    radar_data(app.env)
 
 
 def warn(problem: Problem, location: object) -> None:
@@ -39,51 +53,61 @@ def warn(problem: Problem, location: object) -> None:
 
 class RadarCollector(EnvironmentCollector):
     def clear_doc(self, app: Sphinx, env: BuildEnvironment, docname: str) -> None:
-        env.radar_issues.pop(docname, None)
-        env.radar_listing_docs.pop(docname, None)
+        data = radar_data(env)
+        data.issues.pop(docname, None)
+        data.listing_docs.pop(docname, None)
 
     def merge_other(
-        self, app: Sphinx, env: BuildEnvironment, docnames: set[str], other: BuildEnvironment
+        self,
+        app: Sphinx,
+        env: BuildEnvironment,
+        docnames: AbstractSet[str],
+        other: BuildEnvironment,
     ) -> None:
+        data, theirs = radar_data(env), radar_data(other)
         for docname in docnames:
-            if docname in other.radar_issues:
-                env.radar_issues[docname] = other.radar_issues[docname]
-            if docname in other.radar_listing_docs:
-                env.radar_listing_docs[docname] = True
+            if docname in theirs.issues:
+                data.issues[docname] = theirs.issues[docname]
+            if docname in theirs.listing_docs:
+                data.listing_docs[docname] = True
 
     def process_doc(self, app: Sphinx, doctree: nodes.document) -> None:
         env = app.env
         docname = env.docname
+        data = radar_data(env)
         if any(is_listing(node) for node in doctree.findall()):
-            env.radar_listing_docs[docname] = True
+            data.listing_docs[docname] = True
         if not is_issue_path(docname):
             return
         # Issue pages are reached through generated listings, not the toctree.
         env.metadata[docname]["orphan"] = True
         source = Path(env.doc2path(docname))
         relative = source.relative_to(env.srcdir).as_posix()
-        issue, problems = parse_issue(source.read_text(encoding="utf-8"), relative, vocabulary(app.config))
+        issue, problems = parse_issue(
+            source.read_text(encoding="utf-8"), relative, vocabulary(app.config)
+        )
         for problem in problems:
             warn(problem, (docname, problem.line))
         if issue is not None:
-            env.radar_issues[docname] = issue
+            data.issues[docname] = issue
 
     def get_updated_docs(self, app: Sphinx, env: BuildEnvironment) -> list[str]:
         """Listing pages, and issues whose neighbours changed, when the archive changed."""
-        archive = Archive(env.radar_issues)
+        data = radar_data(env)
+        archive = Archive(data.issues)
         state = (archive.listing_signature(), _neighbour_titles(archive))
-        previous = env.radar_published_state
-        env.radar_published_state = state
+        previous = data.published_state
+        data.published_state = state
         if previous == state:
             return []
-        old_neighbours = previous[1] if previous else {}
+        old_neighbours: dict[str, object] = previous[1] if previous else {}  # type: ignore[assignment]
         new_neighbours = state[1]
         moved = {
             docname
             for docname in old_neighbours.keys() | new_neighbours.keys()
             if old_neighbours.get(docname) != new_neighbours.get(docname)
         }
-        return sorted((set(env.radar_listing_docs) | moved) & env.found_docs)
+        return sorted((set(data.listing_docs) | moved) & env.found_docs)
 
 
 def _neighbour_titles(archive: Archive) -> dict[str, tuple[object, ...]]:

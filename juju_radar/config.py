@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 from .model import Vocabulary, vocabulary_from_config
 
@@ -10,7 +10,7 @@ if TYPE_CHECKING:
     from sphinx.application import Sphinx
     from sphinx.config import Config
 
-CONFIG_VALUES: tuple[tuple[str, object, str, type | tuple[type, ...]], ...] = (
+CONFIG_VALUES: tuple[tuple[str, object, Literal["env", "html"], type], ...] = (
     ("radar_topics", [], "env", list),
     ("radar_verdicts", [], "env", list),
     ("radar_site_url", "", "html", str),

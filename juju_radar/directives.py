@@ -12,7 +12,7 @@ from sphinx.util.docutils import SphinxDirective
 
 from . import render
 from .config import vocabulary
-from .model import ITEM_OPTIONS, Source, parse_score, parse_sources, split_emoji
+from .model import ITEM_ID_RE, ITEM_OPTIONS, Source, parse_score, parse_sources, split_emoji
 from .nodes import placeholder
 
 
@@ -39,7 +39,9 @@ class ItemDirective(SphinxDirective):
         classes = ["radar-item"]
         classes += [f"radar-topic-{topic.key}"] if topic else []
         classes += [f"radar-verdict-{verdict.key}"] if verdict else []
-        section = nodes.section(ids=[item_id] if item_id else [], classes=classes)
+        # An unusable id is reported by the collector; the section still needs one.
+        anchor = item_id if ITEM_ID_RE.match(item_id) else f"item-line-{self.lineno}"
+        section = nodes.section(ids=[anchor], classes=classes)
         section += nodes.title("", f"{emoji} {title}" if emoji else title)
         section += render.item_meta(topic, tags, score, verdict)
         self.state.nested_parse(self.content, self.content_offset, section)

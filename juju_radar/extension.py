@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from . import checks, config, safety, search
+from . import checks, config, integrity, safety, search
 from .bibstyle import register as register_bib_style
 from .collector import RadarCollector, init_env
 from .directives import ClosingDirective, ItemDirective, TopicDirective, listing_directive
@@ -38,7 +38,10 @@ def setup_extension(app: Sphinx) -> None:
     app.add_post_transform(MissingIdentifierTransform)
     app.connect("builder-inited", init_env)
     app.connect("builder-inited", safety.disable_raw_content)
-    app.connect("html-page-context", safety.escape_page_title)
+    app.connect("html-page-context", safety.escape_theme_text, priority=900)
+    app.add_post_transform(safety.UnsafeLinkTransform)
     app.connect("env-check-consistency", checks.check_archive_consistency)
+    app.connect("env-get-outdated", integrity.note_removed_docs)
+    app.connect("build-finished", integrity.remove_stale_outputs)
     app.add_css_file("radar.css")
     search.setup(app)

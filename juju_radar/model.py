@@ -13,9 +13,10 @@ import re
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import yaml
+from myst_parser.parsers.options import TokenizeError, options_to_items
 
 from .problems import Problem
 
@@ -30,7 +31,9 @@ CJK_RE = re.compile(
     "[\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef"
     "\u2018\u2019\u201c\u201d\u2014\u2026\U00020000-\U0002fa1f]"
 )
-LATIN_WORD_RE = re.compile(r"[A-Za-z0-9\u00c0-\u024f\u0370-\u03ff]+(?:[-'’.^][A-Za-z0-9\u0370-\u03ff]+)*")
+LATIN_WORD_RE = re.compile(
+    r"[A-Za-z0-9\u00c0-\u024f\u0370-\u03ff]+(?:[-'’.^][A-Za-z0-9\u0370-\u03ff]+)*"
+)
 MARKUP_ROLE_RE = re.compile(r"\{[a-z:]+\}`[^`]*`")
 CHINESE_CHARS_PER_MINUTE = 400
 LATIN_WORDS_PER_MINUTE = 200
@@ -116,9 +119,9 @@ def vocabulary_from_config(
     )
 
 
-def _record_fields(entry: Mapping[str, object]) -> dict[str, object]:
-    fields = dict(entry)
-    fields["aliases"] = tuple(str(alias) for alias in fields.get("aliases", ()))  # type: ignore[attr-defined]
+def _record_fields(entry: Mapping[str, object]) -> dict[str, Any]:
+    fields: dict[str, Any] = dict(entry)
+    fields["aliases"] = tuple(str(alias) for alias in fields.get("aliases", ()))
     return fields
 
 
@@ -261,13 +264,12 @@ class _Block:
     name: str
     argument: str
     line: int
+    option_lines: list[tuple[str, int]] = field(default_factory=list)
     options: dict[str, tuple[str, int]] = field(default_factory=dict)
     paragraphs: list[tuple[str, int]] = field(default_factory=list)
 
 
-def parse_issue(
-    text: str, path: str, vocabulary: Vocabulary
-) -> tuple[Issue | None, list[Problem]]:
+def parse_issue(text: str, path: str, vocabulary: Vocabulary) -> tuple[Issue | None, list[Problem]]:
     """Parse an issue file; return the issue (None when unusable) and its problems."""
     report = _Reporter(path)
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
@@ -310,7 +312,11 @@ def parse_issue(
 
 
 def _issue_stats(
-    title: str, lead: Sequence[str], items: Sequence[Item], closing_title: str, closing: Sequence[str]
+    title: str,
+    lead: Sequence[str],
+    items: Sequence[Item],
+    closing_title: str,
+    closing: Sequence[str],
 ) -> TextStats:
     texts = [title, *lead, closing_title, *closing]
     for item in items:
@@ -351,7 +357,9 @@ def _read_front_matter(front: list[str], path: str, report: _Reporter) -> dict |
         report.error(1, "front-matter", "the front matter must be a mapping of fields")
         return None
     key_lines = {
-        line.split(":", 1)[0].strip(): number + 2 for number, line in enumerate(front) if ":" in line
+        line.split(":", 1)[0].strip(): number + 2
+        for number, line in enumerate(front)
+        if ":" in line
     }
     ok = True
     date = _front_date(data.get("date"), key_lines.get("date", 1), report)
@@ -379,10 +387,12 @@ def _read_front_matter(front: list[str], path: str, report: _Reporter) -> dict |
         report.error(key_lines.get("length", 1), "front-matter", "length must be text")
         ok = False
     for unknown in sorted(set(data) - {"date", "title", "status", "length", "orphan"}):
-        report.warning(key_lines.get(unknown, 1), "unknown-field", f"unknown front matter field '{unknown}'")
+        report.warning(
+            key_lines.get(unknown, 1), "unknown-field", f"unknown front matter field '{unknown}'"
+        )
     if date is None or not ok:
         return None
-    return {"date": date, "title": title.strip(), "status": status, "length": length.strip()}
+    return {"date": date, "title": str(title).strip(), "status": status, "length": length.strip()}
 
 
 def _front_date(value: object, line: int, report: _Reporter) -> dt.date | None:
@@ -455,11 +465,8 @@ def _read_body(
             in_options = False
             continue
         if in_options and block is not None:
-            option = re.match(r"^:([a-z-]+):\s*(.*)$", stripped)
-            if option:
-                if option.group(1) in block.options:
-                    report.error(number, "duplicate-option", f"option ':{option.group(1)}:' given twice")
-                block.options[option.group(1)] = (option.group(2).strip(), number)
+            if stripped.startswith(":") and not stripped.startswith(":::"):
+                block.option_lines.append((stripped[1:], number))
                 continue
             in_options = False
         if RAW_HTML_RE.search(line):
@@ -472,13 +479,37 @@ def _read_body(
         paragraph.append(line)
     flush()
     if block is not None:
-        report.error(block.line, "unclosed-block", f"block '{{{block.name}}}' is not closed by ':::'")
+        report.error(
+            block.line, "unclosed-block", f"block '{{{block.name}}}' is not closed by ':::'"
+        )
     if fence:
         report.error(len(lines), "unclosed-fence", "a code fence is not closed")
     return lead, blocks
 
 
+def _read_options(block: _Block, report: _Reporter) -> bool:
+    """Read the option lines exactly as MyST will (its option parser is pure Python)."""
+    if not block.option_lines:
+        return True
+    first_line = block.option_lines[0][1]
+    try:
+        items, _ = options_to_items("\n".join(line for line, _ in block.option_lines))
+    except TokenizeError as error:
+        line = first_line + error.problem_mark.line
+        report.error(line, "bad-options", f"unreadable item option: {error.problem}")
+        return False
+    key_lines = [(line.split(":", 1)[0], number) for line, number in block.option_lines]
+    for name, value in items:
+        number = next((n for key, n in key_lines if key == name), first_line)
+        if name in block.options:
+            report.error(number, "duplicate-option", f"option ':{name}:' given twice")
+        block.options[name] = (value.strip(), number)
+    return True
+
+
 def _read_item(block: _Block, vocabulary: Vocabulary, report: _Reporter) -> Item | None:
+    if not _read_options(block, report):
+        return None
     options = block.options
     for name in options:
         if name not in ITEM_OPTIONS:

@@ -23,7 +23,9 @@ def source_date_epoch(srcdir: Path) -> str | None:
     try:
         result = subprocess.run(
             ["git", "-C", str(srcdir), "log", "-1", "--format=%ct"],
-            capture_output=True, text=True, check=True,
+            capture_output=True,
+            text=True,
+            check=True,
         )
     except (OSError, subprocess.CalledProcessError):
         return None
@@ -58,8 +60,18 @@ def build_site(srcdir: Path, build: Path, sphinx_args: list[str]) -> int:
     if epoch:
         env["SOURCE_DATE_EPOCH"] = epoch
     command = [
-        sys.executable, "-m", "sphinx", "-b", "html", "-W", "--keep-going",
-        "-d", str(staging / "doctrees"), *sphinx_args, str(srcdir), str(staging / "html"),
+        sys.executable,
+        "-m",
+        "sphinx",
+        "-b",
+        "html",
+        "-W",
+        "--keep-going",
+        "-d",
+        str(staging / "doctrees"),
+        *sphinx_args,
+        str(srcdir),
+        str(staging / "html"),
     ]
     status = subprocess.run(command, env=env).returncode
     if status != 0:

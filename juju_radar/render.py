@@ -72,7 +72,9 @@ def _item_line(ref: ItemRef, vocab: Vocabulary, link: Linker, with_date: bool) -
     line += _link(link(f"topics/{topic.key}", ""), topic.label, ["radar-topic"])
     line += nodes.Text(f" · {format_score(item.score)}/10｜")
     verdict = vocab.verdict_by_key(item.verdict)
-    line += nodes.inline("", verdict.label, classes=["radar-verdict", f"radar-verdict-{verdict.key}"])
+    line += nodes.inline(
+        "", verdict.label, classes=["radar-verdict", f"radar-verdict-{verdict.key}"]
+    )
     for tag in item.tags:
         line += nodes.Text(" ")
         line += nodes.inline("", tag, classes=["radar-tag"])
@@ -116,8 +118,12 @@ def archive_listing(archive: Archive, link: Linker) -> list[nodes.Node]:
         result.append(nodes.rubric("", f"{year} 年", classes=["radar-year"], ids=[f"y{year}"]))
         for month, issues in months:
             result.append(
-                nodes.rubric("", f"{year} 年 {month} 月", classes=["radar-month"],
-                             ids=[f"y{year}-m{month:02d}"])
+                nodes.rubric(
+                    "",
+                    f"{year} 年 {month} 月",
+                    classes=["radar-month"],
+                    ids=[f"y{year}-m{month:02d}"],
+                )
             )
             listing = nodes.bullet_list(classes=["radar-issue-list"])
             for issue in issues:
@@ -180,13 +186,19 @@ def issue_nav(archive: Archive, docname: str, link: Linker) -> list[nodes.Node]:
         return []
     nav = nodes.paragraph(classes=["radar-issue-nav"])
     if older is not None:
-        nav += _link(link(older.docname, ""), f"← 上一期：{older.date.isoformat()} {older.title}",
-                     ["radar-prev"])
+        nav += _link(
+            link(older.docname, ""),
+            f"← 上一期：{older.date.isoformat()} {older.title}",
+            ["radar-prev"],
+        )
     if older is not None and newer is not None:
         nav += nodes.Text(" ｜ ")
     if newer is not None:
-        nav += _link(link(newer.docname, ""), f"下一期：{newer.date.isoformat()} {newer.title} →",
-                     ["radar-next"])
+        nav += _link(
+            link(newer.docname, ""),
+            f"下一期：{newer.date.isoformat()} {newer.title} →",
+            ["radar-next"],
+        )
     return [nav]
 
 

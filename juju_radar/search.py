@@ -1,12 +1,95 @@
-"""Search: the Pagefind index of the built site and its reader interface."""
+"""Search: the Pagefind index of the built site and its reader interface.
+
+Sphinx's own search (``searchindex.js``, ``searchtools.js``, ``language_data.js`` and
+its ``search.html``) is switched off: its zh_CN scripts throw on every page. In its
+place ``search.html`` (the ``search.md`` page) and the theme's search dialog (header
+button, Ctrl+K / ⌘K) run ``_static/search.js`` over the Pagefind bundle that is built
+into ``OUTDIR/pagefind`` at the end of every successful html build.
+"""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import time
+from typing import TYPE_CHECKING, Any
+
+from docutils import nodes
+from sphinx.util import logging
+from sphinx.util.docutils import SphinxDirective
+
+from .archive import Archive
+from .collector import radar_data
+from .config import vocabulary
+from .search_index import build_index, site_records
+from .translator import RadarHTMLTranslator, is_searchable
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
 
+logger = logging.getLogger(__name__)
+
+SEARCH_DOC = "search"
+NOSCRIPT_TEXT = "搜索需要启用 JavaScript。"
+
+
+class SearchPageDirective(SphinxDirective):
+    """``{radar-search}``: where ``search.js`` puts the search form, filters and results."""
+
+    def run(self) -> list[nodes.Node]:
+        box = nodes.container(classes=["radar-search-page"])
+        box += nodes.paragraph("", NOSCRIPT_TEXT, classes=["radar-search-status"])
+        return [box]
+
+
+def disable_sphinx_search(app: Sphinx) -> None:
+    """No ``searchindex.js`` and no generated ``search.html``: ``search.md`` replaces it."""
+    if app.builder.format == "html":
+        app.builder.search = False  # type: ignore[attr-defined]
+
+
+def default_color_mode(
+    app: Sphinx, pagename: str, templatename: str, context: dict[str, Any], doctree: Any
+) -> None:
+    """pydata-sphinx-theme logs a console error on every page when ``default_mode`` is
+    unset ("Got invalid theme mode"); the search pages must run without script errors."""
+    context.setdefault("default_mode", "auto")
+
+
+def searchable_pages(app: Sphinx) -> dict[str, tuple[str, str]]:
+    """docname -> (output file relative to the output dir, page title)."""
+    env = app.env
+    return {
+        docname: (app.builder.get_target_uri(docname), env.titles[docname].astext())
+        for docname in sorted(env.found_docs)
+        if is_searchable(env, docname) and docname in env.titles
+    }
+
+
+def build_pagefind_index(app: Sphinx, exception: BaseException | None) -> None:
+    if exception is not None or app.builder.name != "html":
+        return
+    started = time.perf_counter()
+    archive = Archive(radar_data(app.env).issues)
+    records = site_records(
+        app.builder.outdir, searchable_pages(app), archive, vocabulary(app.config)
+    )
+    lang = (app.config.language or "en").replace("_", "-")
+    result = build_index(records, lang, app.builder.outdir)
+    if result.returncode != 0:
+        logger.warning(
+            "pagefind failed (exit %s): %s", result.returncode, result.stderr.strip(),
+            type="radar", subtype="search",
+        )
+        return
+    seconds = time.perf_counter() - started
+    logger.info("search index: %d records in %.2f s", len(records), seconds)
+
 
 def setup(app: Sphinx) -> None:
-    """Wire the search; filled in by the search work."""
+    app.set_translator("html", RadarHTMLTranslator)
+    app.add_directive("radar-search", SearchPageDirective)
+    app.connect("builder-inited", disable_sphinx_search)
+    app.connect("build-finished", build_pagefind_index)
+    app.add_js_file("search.js", loading_method="defer")
+    app.add_css_file("search.css")
+    app.connect("html-page-context", default_color_mode)
+

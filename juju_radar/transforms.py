@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from docutils import nodes
 from sphinx.transforms import SphinxTransform
@@ -10,9 +10,13 @@ from sphinx.transforms.post_transforms import SphinxPostTransform
 
 from . import render
 from .archive import Archive
+from .collector import radar_data
 from .config import vocabulary
 from .model import is_issue_path
 from .nodes import placeholder, radar_placeholder
+
+if TYPE_CHECKING:
+    from sphinxcontrib.bibtex.domain import BibtexDomain
 
 
 class IssuePageTransform(SphinxTransform):
@@ -45,7 +49,7 @@ class PlaceholderTransform(SphinxPostTransform):
         found = list(self.document.findall(radar_placeholder))
         if not found:
             return
-        archive = Archive(self.env.radar_issues)
+        archive = Archive(radar_data(self.env).issues)
         for node in found:
             node.replace_self(self.render(node, archive))
 
@@ -58,7 +62,7 @@ class PlaceholderTransform(SphinxPostTransform):
         docname = self.env.docname
         kind = node["kind"]
         if kind == "issue-header":
-            issue = self.env.radar_issues.get(docname)
+            issue = radar_data(self.env).issues.get(docname)
             return render.issue_header(issue) if issue else []
         if kind == "issue-nav":
             return render.issue_nav(archive, docname, self.link)
@@ -77,7 +81,7 @@ class PlaceholderTransform(SphinxPostTransform):
 
     def add_cited_by(self, archive: Archive) -> None:
         """Under each entry of the page's bibliography, link every item citing it."""
-        domain = self.env.get_domain("cite")
+        domain = cast("BibtexDomain", self.env.get_domain("cite"))
         key_by_id = {
             citation.citation_id: citation.key
             for citation in domain.citations
@@ -98,7 +102,7 @@ class MissingIdentifierTransform(SphinxPostTransform):
     default_priority = 6
 
     def run(self, **kwargs: Any) -> None:
-        domain = self.env.get_domain("cite")
+        domain = cast("BibtexDomain", self.env.get_domain("cite"))
         bare = {
             citation.citation_id
             for citation in domain.citations

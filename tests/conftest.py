@@ -13,8 +13,19 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 SEED_EXPORT = ROOT.parent / "shared" / "seeds" / "000_40a489d524cf73b1.txt"
 NOT_SITE = shutil.ignore_patterns(
-    ".git", ".venv", "_build", "tests", "bench", "juju_radar", "*.egg-info", "__pycache__",
-    ".pytest_cache", ".mypy_cache", ".ruff_cache", ".hypothesis", ".ci",
+    ".git",
+    ".venv",
+    "_build",
+    "tests",
+    "bench",
+    "juju_radar",
+    "*.egg-info",
+    "__pycache__",
+    ".pytest_cache",
+    ".mypy_cache",
+    ".ruff_cache",
+    ".hypothesis",
+    ".ci",
 )
 
 
@@ -30,8 +41,19 @@ def sphinx_build(
     """Run sphinx-build with warnings as errors; return the finished process."""
     doctrees = outdir.parent / f"{outdir.name}.doctrees"
     command = [
-        sys.executable, "-m", "sphinx", "-b", "html", "-W", "--keep-going", "-q",
-        "-d", str(doctrees), *extra, str(srcdir), str(outdir),
+        sys.executable,
+        "-m",
+        "sphinx",
+        "-b",
+        "html",
+        "-W",
+        "--keep-going",
+        "-q",
+        "-d",
+        str(doctrees),
+        *extra,
+        str(srcdir),
+        str(outdir),
     ]
     result = subprocess.run(command, capture_output=True, text=True, env=env)
     if check and result.returncode != 0:

@@ -17,9 +17,21 @@ def build_warnings(tmp_path, root: str) -> str:
 def test_unknown_topic_score_and_missing_key_fail_the_build(tmp_path):
     stderr = build_warnings(tmp_path, "bad-item")
     page = r"issues/2026/2026-09-09\.md"
-    assert re.search(page + r":12: ERROR: unknown topic 'agnet' \(did you mean 'agent'\?\) \[radar\.unknown-topic\]", stderr)
-    assert re.search(page + r":24: ERROR: score '11' must be a number from 0 to 10 in halves \[radar\.bad-score\]", stderr)
-    assert re.search(page + r":31: ERROR: citation key 'nosuchkey2026' is not in references\.bib \[radar\.missing-citation\]", stderr)
+    assert re.search(
+        page
+        + r":12: ERROR: unknown topic 'agnet' \(did you mean 'agent'\?\) \[radar\.unknown-topic\]",
+        stderr,
+    )
+    assert re.search(
+        page
+        + r":24: ERROR: score '11' must be a number from 0 to 10 in halves \[radar\.bad-score\]",
+        stderr,
+    )
+    assert re.search(
+        page
+        + r":31: ERROR: citation key 'nosuchkey2026' is not in references\.bib \[radar\.missing-citation\]",
+        stderr,
+    )
 
 
 def test_item_id_reused_in_another_issue_fails_the_build(tmp_path):
@@ -32,7 +44,9 @@ def test_item_id_reused_in_another_issue_fails_the_build(tmp_path):
 
 def test_raw_html_and_raw_directive_are_refused_at_file_and_line(tmp_path):
     stderr = build_warnings(tmp_path, "raw-html")
-    assert re.search(r"2026-09-09\.md:18: ERROR: raw HTML is not allowed in an issue \[radar\.raw-html\]", stderr)
+    assert re.search(
+        r"2026-09-09\.md:18: ERROR: raw HTML is not allowed in an issue \[radar\.raw-html\]", stderr
+    )
     assert re.search(r"raw-page\.md:3: WARNING: \"raw\" directive disabled", stderr)
     built = (tmp_path / "html" / "issues/2026/2026-09-09.html").read_text(encoding="utf-8")
     assert "<script>alert(1)</script>" not in built

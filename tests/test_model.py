@@ -32,7 +32,10 @@ def vocab() -> Vocabulary:
 
 
 def page(items: str, front: str = "", closing: bool = True) -> str:
-    head = front or "date: 2026-09-09\ntitle: 测试一期\nstatus: published\nlength: 约 100 字 · 阅读约 1 分钟"
+    head = (
+        front
+        or "date: 2026-09-09\ntitle: 测试一期\nstatus: published\nlength: 约 100 字 · 阅读约 1 分钟"
+    )
     tail = ":::{radar-closing} 今天的主线\n\n收尾一段。\n:::\n" if closing else ""
     return f"---\n{head}\n---\n\n导语一段。\n\n{items}\n{tail}"
 
@@ -57,14 +60,26 @@ def test_seed_page_parses_into_five_items(vocab):
     assert issue.title == "让 AI 造一个客服，难在代码之外"
     assert issue.stated_length == "约 2,500 字 · 阅读约 9 分钟"
     assert [item.topic for item in issue.items] == [
-        "agent", "training", "3d", "ai-for-science", "governance",
+        "agent",
+        "training",
+        "3d",
+        "ai-for-science",
+        "governance",
     ]
     assert [item.tags for item in issue.items] == [
-        ("Coding Agent",), (), ("仿真",), ("生物医药",), ("应用边界",),
+        ("Coding Agent",),
+        (),
+        ("仿真",),
+        ("生物医药",),
+        ("应用边界",),
     ]
     assert [item.score for item in issue.items] == [9, 8.5, 8.5, 8.5, 8.5]
     assert [item.verdict for item in issue.items] == [
-        "dig-deeper", "dig-deeper", "keep-watching", "keep-watching", "read-original",
+        "dig-deeper",
+        "dig-deeper",
+        "keep-watching",
+        "keep-watching",
+        "read-original",
     ]
     first = issue.items[0]
     assert (first.emoji, first.title) == ("🛠️", "客服能跑起来，不代表能处理好客户的问题")
@@ -81,7 +96,9 @@ def test_word_count_is_computed_from_the_text(vocab):
     assert issue is not None
     assert issue.stats.cjk_chars > 2000
     assert issue.stats.latin_words > 50
-    assert issue.stats.minutes == -(-(issue.stats.cjk_chars / 400 + issue.stats.latin_words / 200) // 1)
+    assert issue.stats.minutes == -(
+        -(issue.stats.cjk_chars / 400 + issue.stats.latin_words / 200) // 1
+    )
 
 
 def test_text_stats_counts_chinese_characters_and_latin_words_apart():
@@ -163,7 +180,9 @@ def test_windows_line_endings_parse_the_same(vocab):
 
 
 def test_archive_check_finds_ids_reused_across_issues_and_unknown_keys(vocab):
-    first, _ = parse_issue(page(item(sources="论文 <known2026>")), "issues/2026/2026-09-09.md", vocab)
+    first, _ = parse_issue(
+        page(item(sources="论文 <known2026>")), "issues/2026/2026-09-09.md", vocab
+    )
     second_text = page(item(sources="论文 <unknown2026>")).replace("2026-09-09", "2026-09-10")
     second, _ = parse_issue(second_text, "issues/2026/2026-09-10.md", vocab)
     assert first and second
@@ -194,5 +213,7 @@ def test_model_imports_neither_sphinx_nor_docutils():
         "import sys, juju_radar.model, juju_radar.archive; "
         "print(sorted(m for m in sys.modules if m.split('.')[0] in ('sphinx', 'docutils')))"
     )
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    )
     assert result.stdout.strip() == "[]"

@@ -62,7 +62,9 @@ def test_each_item_shows_topic_link_tags_score_and_verdict(built_seed_site):
 
 def test_citations_link_to_the_bibliography_on_the_same_page(built_seed_site):
     page = soup(built_seed_site, ISSUE)
-    entries = {node["id"] for node in page.select("div.citation, [role=doc-biblioentry]") if node.get("id")}
+    entries = {
+        node["id"] for node in page.select("div.citation, [role=doc-biblioentry]") if node.get("id")
+    }
     assert {"cite-taubench2026paper", "cite-spc2026opinion"} <= entries
     citation_links = page.select("section.radar-item .radar-sources a")
     assert citation_links, "items cite their sources inline"
@@ -97,7 +99,9 @@ def test_topic_pages_list_their_items(built_seed_site):
     page = soup(built_seed_site, "topics/3d.html")
     assert page.select_one("h1").get_text("").startswith("3D 生成 · 3D Generation")
     lines = [line.get_text("") for line in page.select(".radar-item-line")]
-    assert lines == ["2026-09-08 · 🪑 WorldSculpt：把生成的房间拆成能单独取用的物体 · 3D 生成 · 8.5/10｜持续观察 仿真"]
+    assert lines == [
+        "2026-09-08 · 🪑 WorldSculpt：把生成的房间拆成能单独取用的物体 · 3D 生成 · 8.5/10｜持续观察 仿真"
+    ]
     link = page.select_one(".radar-item-line a.radar-item-title")["href"]
     assert link == "../issues/2026/2026-09-08.html#worldsculpt-object-scenes"
     index = page_text(built_seed_site / "topics/index.html")

@@ -1,0 +1,270 @@
+/* Juju Radar search: Pagefind over one record per story.
+ *
+ * - The theme's search dialog (header button, Ctrl+K / ⌘K) shows results as you type.
+ * - search.html (the {radar-search} page) adds filters by topic, verdict and year and
+ *   reads ?q=, ?topic=, ?verdict=, ?year= so that searches can be linked.
+ * Every URL is relative to the page (data-content_root) or to this script, so the site
+ * works from any sub-path.
+ */
+(() => {
+  "use strict";
+
+  const SCRIPT_URL = document.currentScript ? document.currentScript.src : "";
+  const BUNDLE_URL = new URL("../pagefind/pagefind.js", SCRIPT_URL || window.location.href).href;
+  const CONTENT_ROOT = document.documentElement.dataset.content_root || "";
+  // Stories are short and similar in length; an issue page's long bibliography should not
+  // count against it, so the length penalty is mild (Pagefind's default is 0.75).
+  const RANKING = { pageLength: 0.3, termFrequency: 1.0, termSaturation: 1.4, termSimilarity: 1.0 };
+  const DIALOG_LIMIT = 8;
+  const PAGE_LIMIT = 30;
+  const TYPING_DELAY_MS = 120;
+  const FILTERS = [
+    { key: "topic", label: "主题" },
+    { key: "verdict", label: "判断" },
+    { key: "year", label: "年份" },
+  ];
+  const TEXT = {
+    placeholder: "搜索故事：中文、English 或混合，如“客服 Agent”",
+    prompt: "输入关键词开始搜索。",
+    searching: "正在搜索……",
+    failed: "搜索索引加载失败，请稍后重试。",
+    found: (count) => `找到 ${count} 条结果`,
+    none: (query) => `没有找到与“${query}”相关的内容。换个关键词试试，或减少筛选条件。`,
+    all: "在搜索页查看全部结果与筛选",
+    issueRest: "本期导语、主线与参考文献",
+    inputLabel: "搜索归档",
+  };
+
+  let pagefindLoading = null;
+
+  function loadPagefind() {
+    if (!pagefindLoading) {
+      pagefindLoading = import(BUNDLE_URL).then(async (pagefind) => {
+        await pagefind.options({ ranking: RANKING, excerptLength: 36 });
+        await pagefind.init();
+        return pagefind;
+      });
+      pagefindLoading.catch(() => { pagefindLoading = null; });
+    }
+    return pagefindLoading;
+  }
+
+  /** Search; null when a newer search of the same `owner` started meanwhile. */
+  async function runSearch(owner, query, filters, limit) {
+    const ticket = (owner.ticket = (owner.ticket || 0) + 1);
+    const pagefind = await loadPagefind();
+    const response = await pagefind.search(query || null, { filters });
+    if (ticket !== owner.ticket || !response) return null;
+    const results = await Promise.all(response.results.slice(0, limit).map((r) => r.data()));
+    if (ticket !== owner.ticket) return null;
+    return { total: response.results.length, results };
+  }
+
+  // --- rendering -------------------------------------------------------------------
+
+  function element(tag, className, text) {
+    const node = document.createElement(tag);
+    if (className) node.className = className;
+    if (text !== undefined) node.textContent = text;
+    return node;
+  }
+
+  /** Pagefind's excerpt as text nodes and <mark> elements only. */
+  function excerptNodes(excerpt) {
+    const parsed = new DOMParser().parseFromString(`<p>${excerpt || ""}</p>`, "text/html");
+    const nodes = [];
+    parsed.body.firstChild.childNodes.forEach((child) => {
+      if (child.nodeName === "MARK") nodes.push(element("mark", "", child.textContent));
+      else nodes.push(document.createTextNode(child.textContent));
+    });
+    return nodes;
+  }
+
+  function resultMeta(meta) {
+    const line = element("p", "radar-search-result-meta");
+    const parts = [
+      ["date", meta.date],
+      ["issue", meta.kind === "story" ? meta.issue : meta.kind === "issue" ? TEXT.issueRest : ""],
+      ["topic", meta.topic],
+      ["verdict", meta.verdict],
+    ].filter(([, value]) => value);
+    parts.forEach(([name, value], index) => {
+      if (index) line.append(" · ");
+      line.append(element("span", `radar-search-result-${name}`, value));
+    });
+    return line;
+  }
+
+  function resultItem(data) {
+    const meta = data.meta || {};
+    const item = element("li", "radar-search-result");
+    item.dataset.kind = meta.kind || "page";
+    const link = element("a", "radar-search-result-title", meta.title || data.url);
+    link.href = CONTENT_ROOT + (meta.link || "");
+    item.append(link, resultMeta(meta));
+    const excerpt = element("p", "radar-search-result-excerpt");
+    excerpt.append(...excerptNodes(data.excerpt));
+    item.append(excerpt);
+    return item;
+  }
+
+  function showResults(view, query, found) {
+    view.list.replaceChildren(...found.results.map(resultItem));
+    view.list.dataset.query = query;
+    view.status.textContent = found.total ? TEXT.found(found.total) : TEXT.none(query);
+    view.status.classList.toggle("radar-search-none", !found.total);
+  }
+
+  async function searchInto(view, query, filters, limit) {
+    const hasFilters = Object.values(filters).some((values) => values.any.length);
+    if (!query && !hasFilters) {
+      view.list.replaceChildren();
+      view.status.textContent = TEXT.prompt;
+      view.status.classList.remove("radar-search-none");
+      return;
+    }
+    view.status.textContent = TEXT.searching;
+    try {
+      const found = await runSearch(view, query, filters, limit);
+      if (found) showResults(view, query, found);
+    } catch (error) {
+      view.status.textContent = TEXT.failed;
+      console.warn("radar search:", error);
+    }
+  }
+
+  function debounce(callback) {
+    let timer = null;
+    return (...args) => {
+      window.clearTimeout(timer);
+      timer = window.setTimeout(() => callback(...args), TYPING_DELAY_MS);
+    };
+  }
+
+  function resultsView(parent) {
+    const status = element("p", "radar-search-status");
+    status.setAttribute("role", "status");
+    status.setAttribute("aria-live", "polite");
+    const list = element("ol", "radar-search-results");
+    parent.append(status, list);
+    return { status, list, ticket: 0 };
+  }
+
+  // --- the theme's search dialog --------------------------------------------------
+
+  function searchPageUrl(query) {
+    return `${CONTENT_ROOT}search.html?q=${encodeURIComponent(query)}`;
+  }
+
+  function enhanceDialog(dialog) {
+    const input = dialog.querySelector("form.bd-search input[name=q]");
+    if (!input) return;
+    input.placeholder = TEXT.placeholder;
+    const panel = element("div", "radar-search-popup");
+    const view = resultsView(panel);
+    const more = element("a", "radar-search-more", TEXT.all);
+    more.hidden = true;
+    panel.append(more);
+    dialog.append(panel);
+    const update = debounce(async () => {
+      const query = input.value.trim();
+      more.hidden = !query;
+      more.href = searchPageUrl(query);
+      await searchInto(view, query, {}, DIALOG_LIMIT);
+    });
+    input.addEventListener("input", update);
+    input.addEventListener("focus", () => loadPagefind().catch(() => {}), { once: true });
+  }
+
+  // --- the search page ---------------------------------------------------------------
+
+  function filterGroup(filter, counts, chosen) {
+    const group = element("fieldset", "radar-search-filter");
+    group.dataset.filter = filter.key;
+    group.append(element("legend", "", filter.label));
+    const values = Object.keys(counts).sort((a, b) =>
+      filter.key === "year" ? b.localeCompare(a) : a.localeCompare(b, "zh-CN"));
+    values.forEach((value) => {
+      const label = element("label", "radar-search-filter-option");
+      const box = document.createElement("input");
+      box.type = "checkbox";
+      box.name = filter.key;
+      box.value = value;
+      box.checked = chosen.includes(value);
+      label.append(box, ` ${value} `, element("span", "radar-search-filter-count", `(${counts[value]})`));
+      group.append(label);
+    });
+    return group;
+  }
+
+  function chosenFilters(form) {
+    const filters = {};
+    FILTERS.forEach(({ key }) => {
+      const boxes = form.querySelectorAll(`input[name="${key}"]:checked`);
+      filters[key] = { any: Array.from(boxes, (box) => box.value) };
+    });
+    return filters;
+  }
+
+  function pageQueryString(query, filters) {
+    const params = new URLSearchParams();
+    if (query) params.set("q", query);
+    Object.entries(filters).forEach(([key, { any }]) => any.forEach((v) => params.append(key, v)));
+    const text = params.toString();
+    return text ? `?${text}` : window.location.pathname;
+  }
+
+  function searchForm(query) {
+    const form = element("form", "radar-search-form");
+    form.setAttribute("role", "search");
+    const input = element("input", "form-control radar-search-input");
+    Object.assign(input, { type: "search", name: "q", value: query, autocomplete: "off" });
+    input.placeholder = TEXT.placeholder;
+    input.setAttribute("aria-label", TEXT.inputLabel);
+    input.spellcheck = false;
+    form.append(input);
+    return { form, input };
+  }
+
+  async function addFilters(form, params) {
+    const box = element("div", "radar-search-filters");
+    form.append(box);
+    try {
+      const counts = await (await loadPagefind()).filters();
+      FILTERS.forEach((filter) => {
+        if (counts[filter.key]) box.append(filterGroup(filter, counts[filter.key], params.getAll(filter.key)));
+      });
+    } catch (error) {
+      console.warn("radar search filters:", error);
+    }
+  }
+
+  async function buildSearchPage(container) {
+    const params = new URLSearchParams(window.location.search);
+    const { form, input } = searchForm((params.get("q") || "").trim());
+    container.replaceChildren(form);
+    const view = resultsView(container);
+    const update = () => {
+      const query = input.value.trim();
+      const filters = chosenFilters(form);
+      window.history.replaceState(null, "", pageQueryString(query, filters));
+      return searchInto(view, query, filters, PAGE_LIMIT);
+    };
+    const typed = debounce(update);
+    form.addEventListener("submit", (event) => { event.preventDefault(); update(); });
+    form.addEventListener("input", (event) => (event.target === input ? typed() : update()));
+    await addFilters(form, params);
+    input.focus();
+    await update();
+  }
+
+  function start() {
+    const dialog = document.getElementById("pst-search-dialog");
+    if (dialog) enhanceDialog(dialog);
+    const page = document.querySelector(".radar-search-page");
+    if (page) buildSearchPage(page);
+  }
+
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
+  else start();
+})();

@@ -1,0 +1,29 @@
+"""Keep an incremental build equal to a clean one: outputs of deleted pages go too."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from sphinx.application import Sphinx
+    from sphinx.environment import BuildEnvironment
+
+REMOVED_DOCS = "_radar_removed_docs"
+
+
+def note_removed_docs(
+    app: Sphinx, env: BuildEnvironment, added: set[str], changed: set[str], removed: set[str]
+) -> list[str]:
+    setattr(app, REMOVED_DOCS, set(removed))
+    return []
+
+
+def remove_stale_outputs(app: Sphinx, exception: Exception | None) -> None:
+    """Sphinx never deletes the page of a removed source; a clean build has none."""
+    if exception is not None or app.builder.format != "html":
+        return
+    for docname in sorted(getattr(app, REMOVED_DOCS, ())):
+        if docname in app.env.found_docs:
+            continue
+        Path(app.outdir, app.builder.get_target_uri(docname)).unlink(missing_ok=True)

@@ -1,0 +1,224 @@
+"""The Pagefind index of the built site, one record per story.
+
+Pagefind's filters and ranking work per page, and an issue page holds five stories of
+five topics. So each story becomes its own search record: the HTML of its
+``section.radar-item`` (cut from the built page, inside the page's
+``data-pagefind-body``) with the story's topic, verdict and year as filters and its
+issue as metadata; its link is ``page.html#ITEM-ID``. The rest of an issue page (lead,
+closing, bibliography) and the other searchable pages are records too, with a lower
+weight so that a story matching a query ranks above the summaries that mention it.
+
+The records are written as small HTML files into a scratch folder and indexed there by
+the Pagefind binary, whose bundle goes to ``OUTDIR/pagefind``.
+"""
+
+from __future__ import annotations
+
+import html
+import shutil
+import subprocess
+import tempfile
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from html.parser import HTMLParser
+from pathlib import Path
+
+from .archive import Archive
+from .model import Issue, Vocabulary
+
+BUNDLE_DIR = "pagefind"
+# Weight of everything that is not a story: it summarises stories or lists sources.
+SUMMARY_WEIGHT = "0.3"
+
+
+@dataclass(frozen=True)
+class Span:
+    """Where an element starts and ends in a page's HTML."""
+
+    start: int
+    end: int
+    attrs: dict[str, str]
+
+
+@dataclass(frozen=True)
+class SearchRecord:
+    """One search result: a story, the rest of an issue page, or another page."""
+
+    kind: str  # "story", "issue" or "page"
+    link: str  # relative to the site root, with the story's anchor
+    title: str
+    body_html: str
+    meta: dict[str, str] = field(default_factory=dict)
+    filters: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def file_name(self) -> str:
+        """A stable, unique file name for the scratch site (it names no published URL)."""
+        page, _, anchor = self.link.partition("#")
+        stem = page.removesuffix(".html")
+        return f"{stem}/{anchor}.html" if anchor else f"{stem}.html"
+
+
+class _SectionSpans(HTMLParser):
+    """Collect the spans of every ``<section>``; sections are always closed in Sphinx HTML."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__(convert_charrefs=False)
+        self.text = text
+        self.line_starts = [0]
+        for index, char in enumerate(text):
+            if char == "\n":
+                self.line_starts.append(index + 1)
+        self.open: list[tuple[int, dict[str, str]]] = []
+        self.spans: list[tuple[int, Span]] = []  # (depth, span)
+
+    def _offset(self) -> int:
+        line, column = self.getpos()
+        return self.line_starts[line - 1] + column
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag == "section":
+            self.open.append((self._offset(), {name: value or "" for name, value in attrs}))
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "section" and self.open:
+            start, attrs = self.open.pop()
+            end = self.text.index(">", self._offset()) + 1
+            self.spans.append((len(self.open), Span(start, end, attrs)))
+
+
+def section_spans(page_html: str) -> list[tuple[int, Span]]:
+    parser = _SectionSpans(page_html)
+    parser.feed(page_html)
+    parser.close()
+    return sorted(parser.spans, key=lambda depth_span: depth_span[1].start)
+
+
+def body_spans(spans: list[tuple[int, Span]]) -> list[Span]:
+    """The page's searchable top-level sections (``data-pagefind-body``)."""
+    return [span for depth, span in spans if depth == 0 and "data-pagefind-body" in span.attrs]
+
+
+def story_spans(spans: list[tuple[int, Span]]) -> dict[str, Span]:
+    """Item id -> the span of its ``section.radar-item``."""
+    return {
+        span.attrs["id"]: span
+        for _, span in spans
+        if "radar-item" in span.attrs.get("class", "").split() and span.attrs.get("id")
+    }
+
+
+def cut(page_html: str, outer: Span, holes: Iterable[Span]) -> str:
+    """The HTML of ``outer`` without the spans in ``holes``."""
+    pieces, position = [], outer.start
+    for hole in sorted(holes, key=lambda span: span.start):
+        if outer.start <= hole.start and hole.end <= outer.end:
+            pieces.append(page_html[position:hole.start])
+            position = hole.end
+    pieces.append(page_html[position:outer.end])
+    return "".join(pieces)
+
+
+def issue_records(issue: Issue, page_html: str, link: str, vocab: Vocabulary) -> list[SearchRecord]:
+    """The stories of a published issue, then the rest of its page."""
+    spans = section_spans(page_html)
+    bodies = body_spans(spans)
+    stories = story_spans(spans)
+    issue_meta = {"date": issue.date.isoformat(), "issue": issue.title}
+    year = {"year": f"{issue.date.year}"}
+    records = []
+    for item in issue.items:
+        span = stories.get(item.id)
+        if span is None:
+            continue
+        records.append(SearchRecord(
+            kind="story",
+            link=f"{link}#{item.id}",
+            title=item.heading,
+            body_html=page_html[span.start:span.end],
+            meta={**issue_meta, "topic": vocab.topic_by_key(item.topic).label,
+                  "verdict": vocab.verdict_by_key(item.verdict).label},
+            filters={**year, "topic": vocab.topic_by_key(item.topic).label,
+                     "verdict": vocab.verdict_by_key(item.verdict).label},
+        ))
+    rest = "".join(cut(page_html, body, stories.values()) for body in bodies)
+    if rest:
+        records.append(SearchRecord("issue", link, issue.title, rest, issue_meta, year))
+    return records
+
+
+def page_record(title: str, page_html: str, link: str) -> SearchRecord | None:
+    bodies = body_spans(section_spans(page_html))
+    if not bodies:
+        return None
+    body = "".join(page_html[span.start:span.end] for span in bodies)
+    return SearchRecord("page", link, title, body)
+
+
+def site_records(
+    outdir: Path, pages: dict[str, tuple[str, str]], archive: Archive, vocab: Vocabulary
+) -> list[SearchRecord]:
+    """Records of the built site; ``pages`` maps docname -> (output file, page title)."""
+    issues = {issue.docname: issue for issue in archive.published}
+    records: list[SearchRecord] = []
+    for docname in sorted(pages):
+        filename, title = pages[docname]
+        path = outdir / filename
+        if not path.is_file():
+            continue
+        page_html = path.read_text(encoding="utf-8")
+        if docname in issues:
+            records += issue_records(issues[docname], page_html, filename, vocab)
+        elif (record := page_record(title, page_html, filename)) is not None:
+            records.append(record)
+    return records
+
+
+def _meta_tags(name: str, values: dict[str, str]) -> Iterator[str]:
+    for key, value in sorted(values.items()):
+        yield f'<meta {name}="{html.escape(key)}[content]" content="{html.escape(value)}">'
+
+
+def record_document(record: SearchRecord, lang: str) -> str:
+    """The scratch HTML page Pagefind indexes for one record."""
+    meta = {**record.meta, "title": record.title, "link": record.link, "kind": record.kind}
+    weight = "" if record.kind == "story" else f' data-pagefind-weight="{SUMMARY_WEIGHT}"'
+    head = "\n".join([
+        *_meta_tags("data-pagefind-meta", meta),
+        *_meta_tags("data-pagefind-filter", record.filters),
+    ])
+    return (
+        f'<!DOCTYPE html>\n<html lang="{html.escape(lang)}">\n<head>\n<meta charset="utf-8">\n'
+        f"<title>{html.escape(record.title)}</title>\n{head}\n</head>\n"
+        f"<body><main data-pagefind-body><div{weight}>\n{record.body_html}\n</div></main></body>\n"
+        "</html>\n"
+    )
+
+
+def write_record_site(records: Iterable[SearchRecord], lang: str, folder: Path) -> None:
+    for record in records:
+        path = folder / record.file_name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(record_document(record, lang), encoding="utf-8")
+
+
+def pagefind_executable() -> Path:
+    from pagefind_bin_extended import get_executable
+
+    return get_executable()
+
+
+def run_pagefind(site: Path, bundle: Path) -> subprocess.CompletedProcess[str]:
+    command = [
+        str(pagefind_executable()), "--site", str(site), "--output-path", str(bundle), "--quiet",
+    ]
+    return subprocess.run(command, capture_output=True, text=True, check=False)
+
+
+def build_index(records: list[SearchRecord], lang: str, outdir: Path) -> subprocess.CompletedProcess[str]:
+    """Index ``records`` into ``outdir/pagefind`` (replacing an older bundle)."""
+    bundle = outdir / BUNDLE_DIR
+    shutil.rmtree(bundle, ignore_errors=True)
+    with tempfile.TemporaryDirectory(prefix="radar-search-") as scratch:
+        write_record_site(records, lang, Path(scratch))
+        return run_pagefind(Path(scratch), bundle)

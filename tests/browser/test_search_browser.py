@@ -1,0 +1,196 @@
+"""Search as a reader uses it: typed into the real UI of the seed site in headless Chromium.
+
+The site is served under ``/archive/``: every link the search produces must be relative.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+from urllib.parse import quote
+
+import pytest
+
+from .conftest import load_queries
+
+pytestmark = pytest.mark.browser
+
+QUERY_SET = load_queries()
+ISSUE_PAGE = QUERY_SET["page"]
+QUERIES = QUERY_SET["queries"]
+SEED_DATE = "2026-09-08"
+SEED_ISSUE_TITLE = "让 AI 造一个客服，难在代码之外"
+# What the seed issue's stories show in a result: heading, topic label, verdict label.
+STORIES = {
+    "tau-bench-customer-service": ("🛠️ 客服能跑起来，不代表能处理好客户的问题", "Agent", "建议深挖"),
+    "rise-self-extrapolation": ("🧠 RISE：沿着刚刚学会的方向，再往前走一点", "模型训练", "建议深挖"),
+    "worldsculpt-object-scenes": ("🪑 WorldSculpt：把生成的房间拆成能单独取用的物体", "3D 生成", "持续观察"),
+    "rentosertib-aging-clocks": ("🧪 AI 设计的药物，出现了值得追踪的衰老指标变化", "AI for Science", "持续观察"),
+    "spc-ai-disputes-opinion": ("⚖️ AI 换脸、拟声和训练数据，最高法给出更细的审理指引", "治理", "建议阅读原文"),
+}
+PAGES_WITHOUT_ERRORS = [
+    "index.html",
+    "issues/index.html",
+    "topics/agent.html",
+    f"{ISSUE_PAGE}",
+    "references.html",
+    "search.html?q=%E5%AE%A2%E6%9C%8D",
+]
+SPHINX_SEARCH_FILES = ("searchtools.js", "language_data.js", "searchindex.js")
+TIMEOUT_MS = 10_000
+
+
+def wait_for_results(page: Any, scope: str, query: str) -> None:
+    """Wait until the result list in ``scope`` shows the results of ``query``."""
+    page.wait_for_function(
+        "([scope, query]) => document.querySelector(`${scope} .radar-search-results`)"
+        "?.dataset.query === query",
+        arg=[scope, query],
+        timeout=TIMEOUT_MS,
+    )
+
+
+def results(page: Any, scope: str) -> list[dict[str, Any]]:
+    """What each shown result says: link, title, meta fields and highlighted words."""
+    return page.eval_on_selector_all(
+        f"{scope} .radar-search-result",
+        """items => items.map(item => ({
+            href: item.querySelector('a.radar-search-result-title').getAttribute('href'),
+            title: item.querySelector('a.radar-search-result-title').textContent,
+            date: item.querySelector('.radar-search-result-date')?.textContent,
+            issue: item.querySelector('.radar-search-result-issue')?.textContent,
+            topic: item.querySelector('.radar-search-result-topic')?.textContent,
+            verdict: item.querySelector('.radar-search-result-verdict')?.textContent,
+            marks: Array.from(item.querySelectorAll('.radar-search-result-excerpt mark'),
+                              mark => mark.textContent),
+        }))""",
+    )
+
+
+def assert_story_first(found: list[dict[str, Any]], item_id: str, link_prefix: str = "") -> None:
+    assert found, f"no result, expected story {item_id}"
+    first = found[0]
+    title, topic, verdict = STORIES[item_id]
+    assert first["href"] == f"{link_prefix}{ISSUE_PAGE}#{item_id}", [r["href"] for r in found]
+    assert first["title"] == title
+    assert (first["date"], first["issue"]) == (SEED_DATE, SEED_ISSUE_TITLE)
+    assert (first["topic"], first["verdict"]) == (topic, verdict)
+    assert first["marks"], "the excerpt highlights no matched word"
+
+
+@pytest.fixture(scope="module")
+def search_page(browser_context: Any, site_url: str) -> Iterator[Any]:
+    """One search page tab, reused by every query."""
+    tab = browser_context.new_page()
+    errors: list[str] = []
+    tab.on("pageerror", lambda error: errors.append(str(error)))
+    tab.goto(f"{site_url}search.html")
+    tab.wait_for_selector(".radar-search-page input[name=q]", timeout=TIMEOUT_MS)
+    tab.script_errors = errors
+    yield tab
+    tab.close()
+
+
+@pytest.mark.parametrize("case", QUERIES, ids=[case["query"] for case in QUERIES])
+def test_query_on_search_page_finds_the_story_first(search_page: Any, case: dict[str, Any]) -> None:
+    search_page.fill(".radar-search-page input[name=q]", case["query"])
+    wait_for_results(search_page, ".radar-search-page", case["query"])
+    found = results(search_page, ".radar-search-page")
+    status = search_page.inner_text(".radar-search-page .radar-search-status")
+    if case["expect"] is None:
+        assert found == []
+        assert status == f"没有找到与“{case['query']}”相关的内容。换个关键词试试，或减少筛选条件。"
+    else:
+        assert_story_first(found, case["expect"])
+        assert status == f"找到 {len(found)} 条结果"
+    assert search_page.script_errors == []
+
+
+def test_search_page_reads_q_and_the_result_lands_on_the_story(page: Any, site_url: str) -> None:
+    page.goto(f"{site_url}search.html?q={quote('零售领域')}")
+    wait_for_results(page, ".radar-search-page", "零售领域")
+    assert page.input_value(".radar-search-page input[name=q]") == "零售领域"
+    assert_story_first(results(page, ".radar-search-page"), "tau-bench-customer-service")
+    page.click(".radar-search-page .radar-search-result a.radar-search-result-title")
+    page.wait_for_url(f"{site_url}{ISSUE_PAGE}#tau-bench-customer-service")
+    assert_story_in_view(page, "tau-bench-customer-service")
+    assert page.script_errors == []
+
+
+def assert_story_in_view(page: Any, item_id: str) -> None:
+    heading = page.locator(f"section[id='{item_id}'] h2")
+    page.wait_for_function(
+        "id => { const r = document.getElementById(id).getBoundingClientRect();"
+        " return r.top >= -1 && r.top < window.innerHeight / 2; }",
+        arg=item_id,
+        timeout=TIMEOUT_MS,
+    )
+    assert heading.is_visible()
+    assert heading.inner_text().startswith(STORIES[item_id][0])
+
+
+def test_ctrl_k_opens_the_archive_search_from_an_issue(page: Any, site_url: str) -> None:
+    page.goto(f"{site_url}{ISSUE_PAGE}")
+    page.wait_for_load_state("load")
+    page.keyboard.press("Control+k")
+    dialog_input = page.locator("#pst-search-dialog input[name=q]")
+    dialog_input.wait_for(state="visible", timeout=TIMEOUT_MS)
+    page.keyboard.type("衰老时钟")
+    wait_for_results(page, "#pst-search-dialog", "衰老时钟")
+    found = results(page, "#pst-search-dialog")
+    assert_story_first(found, "rentosertib-aging-clocks", link_prefix="../../")
+    more = page.locator("#pst-search-dialog a.radar-search-more")
+    assert more.get_attribute("href") == f"../../search.html?q={quote('衰老时钟')}"
+    page.locator("#pst-search-dialog a.radar-search-result-title").first.click()
+    page.wait_for_url(f"{site_url}{ISSUE_PAGE}#rentosertib-aging-clocks")
+    assert_story_in_view(page, "rentosertib-aging-clocks")
+    assert page.script_errors == []
+
+
+def test_header_button_opens_the_search_on_the_home_page(page: Any, site_url: str) -> None:
+    page.goto(f"{site_url}index.html")
+    page.locator(".search-button__button:visible").first.click()
+    dialog_input = page.locator("#pst-search-dialog input[name=q]")
+    dialog_input.wait_for(state="visible", timeout=TIMEOUT_MS)
+    dialog_input.press_sequentially("客服 Agent")
+    wait_for_results(page, "#pst-search-dialog", "客服 Agent")
+    assert_story_first(results(page, "#pst-search-dialog"), "tau-bench-customer-service")
+    assert page.script_errors == []
+
+
+def test_filters_narrow_results_and_are_linkable(page: Any, site_url: str) -> None:
+    page.goto(f"{site_url}search.html?q=AI")
+    wait_for_results(page, ".radar-search-page", "AI")
+    assert len({r["topic"] for r in results(page, ".radar-search-page")} - {None}) > 1
+    page.check(".radar-search-filter[data-filter=topic] input[value='治理']")
+    page.wait_for_function(
+        "() => Array.from(document.querySelectorAll('.radar-search-result-topic'))"
+        ".every(topic => topic.textContent === '治理')",
+        timeout=TIMEOUT_MS,
+    )
+    filtered = results(page, ".radar-search-page")
+    assert [r["href"] for r in filtered] == [f"{ISSUE_PAGE}#spc-ai-disputes-opinion"]
+    assert "topic=" in page.url
+    page.goto(f"{site_url}search.html?q=AI&verdict={quote('持续观察')}&year=2026")
+    wait_for_results(page, ".radar-search-page", "AI")
+    linked = results(page, ".radar-search-page")
+    assert linked and {r["verdict"] for r in linked} == {"持续观察"}
+    assert page.is_checked(".radar-search-filter[data-filter=verdict] input[value='持续观察']")
+    legends = page.eval_on_selector_all(".radar-search-filter legend", "ls => ls.map(l => l.textContent)")
+    assert legends == ["主题", "判断", "年份"]
+    assert page.script_errors == []
+
+
+@pytest.mark.parametrize("path", PAGES_WITHOUT_ERRORS)
+def test_page_runs_without_script_errors(page: Any, site_url: str, path: str) -> None:
+    requested: list[str] = []
+    page.on("request", lambda request: requested.append(request.url))
+    page.goto(f"{site_url}{path}")
+    page.wait_for_load_state("networkidle")
+    page.keyboard.press("Control+k")
+    page.locator("#pst-search-dialog input[name=q]").wait_for(state="visible")
+    page.keyboard.type("WorldSculpt")
+    wait_for_results(page, "#pst-search-dialog", "WorldSculpt")
+    assert page.script_errors == []
+    assert not [url for url in requested if url.split("?")[0].endswith(SPHINX_SEARCH_FILES)]
+    assert all(url.startswith(site_url) for url in requested), "a request left the sub-path"

@@ -1,0 +1,143 @@
+"""Build integrity: incremental = clean, parallel = serial, listings follow new issues."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import runpy
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from conftest import ROOT, ROOTS, copy_site, page_text, sphinx_build
+
+from juju_radar.model import vocabulary_from_config
+from juju_radar.synth import SynthOptions, write_synthetic_archive
+
+EPOCH_ENV = dict(os.environ, SOURCE_DATE_EPOCH="1788000000")
+SECOND = "issues/2026/2026-09-09.md"
+
+
+def tree(outdir: Path) -> dict[str, str]:
+    return {
+        path.relative_to(outdir).as_posix(): hashlib.sha256(path.read_bytes()).hexdigest()
+        for path in sorted(outdir.rglob("*"))
+        if path.is_file()
+    }
+
+
+def differences(left: Path, right: Path) -> list[str]:
+    a, b = tree(left), tree(right)
+    return sorted(name for name in a.keys() | b.keys() if a.get(name) != b.get(name))
+
+
+def clean_build(srcdir: Path, outdir: Path, *extra: str) -> Path:
+    shutil.rmtree(outdir, ignore_errors=True)
+    shutil.rmtree(outdir.parent / f"{outdir.name}.doctrees", ignore_errors=True)
+    sphinx_build(srcdir, outdir, *extra, env=EPOCH_ENV)
+    return outdir
+
+
+def edit(path: Path, old: str, new: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert old in text, f"{old!r} not in {path}"
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+CHANGES: dict[str, Callable[[Path], None]] = {
+    "add an issue": lambda src: shutil.copytree(
+        ROOTS / "test-second-issue", src, dirs_exist_ok=True
+    ),
+    "change a topic": lambda src: edit(src / SECOND, ":topic: training", ":topic: 3d"),
+    "change a score": lambda src: edit(src / SECOND, ":score: 9.5", ":score: 6"),
+    "change a verdict": lambda src: edit(
+        src / SECOND, ":verdict: dig-deeper", ":verdict: read-original"
+    ),
+    "turn an issue into a draft": lambda src: edit(
+        src / SECOND, "status: published", "status: draft"
+    ),
+    "publish it again": lambda src: edit(src / SECOND, "status: draft", "status: published"),
+    "edit a reference title": lambda src: edit(
+        src / "references.bib", "title = {RISE 论文}", "title = {RISE 论文（修订）}"
+    ),
+    "cite an uncited reference": lambda src: (
+        edit(
+            src / "references.bib",
+            "@misc{rise2026paper,",
+            "@misc{spare2026,\n  title = {备用文献},\n}\n\n@misc{rise2026paper,",
+        )
+        or edit(src / SECOND, "<rise2026paper>", "<rise2026paper> · 备用 <spare2026>")
+    ),
+    "delete an issue": lambda src: (src / SECOND).unlink(),
+}
+
+
+@pytest.fixture(scope="module")
+def evolving_site(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    base = tmp_path_factory.mktemp("incremental")
+    srcdir = copy_site(base / "src")
+    sphinx_build(srcdir, base / "incremental", env=EPOCH_ENV)
+    return srcdir, base
+
+
+@pytest.mark.parametrize("change", list(CHANGES))
+def test_incremental_build_equals_clean_build(evolving_site, change):
+    """The changes apply in order to one site; after each, both builds must agree."""
+    srcdir, base = evolving_site
+    CHANGES[change](srcdir)
+    sphinx_build(srcdir, base / "incremental", env=EPOCH_ENV)
+    clean = clean_build(srcdir, base / "clean")
+    assert differences(base / "incremental", clean) == []
+
+
+def test_adding_an_issue_updates_archive_home_and_topic_pages(tmp_path):
+    srcdir = copy_site(tmp_path / "src")
+    outdir = tmp_path / "html"
+    sphinx_build(srcdir, outdir)
+    assert "第二期" not in page_text(outdir / "index.html")
+    shutil.copytree(ROOTS / "test-second-issue", srcdir, dirs_exist_ok=True)
+    sphinx_build(srcdir, outdir)
+    home = page_text(outdir / "index.html")
+    assert "最新一期 · 2026-09-09 · 第二期：评测之外的交付" in home
+    archive = page_text(outdir / "issues/index.html")
+    assert archive.index("2026-09-09") < archive.index("2026-09-08")
+    agent = page_text(outdir / "topics/agent.html")
+    assert agent.index("τ^τ-Bench 的失败分析") < agent.index("客服能跑起来")
+    assert "共 2 条" in agent
+    assert "Agent（2 条）" in page_text(outdir / "topics/index.html")
+    first = page_text(outdir / "issues/2026/2026-09-08.html")
+    assert "下一期：2026-09-09 第二期：评测之外的交付 →" in first
+    references = page_text(outdir / "references.html")
+    assert "2026-09-09 🔁 τ^τ-Bench 的失败分析被更多团队复现" in references
+
+
+def test_draft_issue_appears_only_on_its_own_page(tmp_path):
+    srcdir = copy_site(tmp_path / "src")
+    shutil.copytree(ROOTS / "test-draft", srcdir, dirs_exist_ok=True)
+    outdir = tmp_path / "html"
+    sphinx_build(srcdir, outdir)
+    draft = page_text(outdir / "issues/2026/2026-09-10.html")
+    assert "本期尚未发布" in draft
+    for page in [
+        "index.html",
+        "issues/index.html",
+        "topics/agent.html",
+        "topics/training.html",
+        "references.html",
+        "issues/2026/2026-09-08.html",
+    ]:
+        html = (outdir / page).read_text(encoding="utf-8")
+        assert "2026-09-10" not in html and "草稿期" not in html, page
+
+
+@pytest.mark.slow
+def test_parallel_build_equals_serial_build(tmp_path):
+    conf = runpy.run_path(str(ROOT / "conf.py"))
+    vocab = vocabulary_from_config(conf["radar_topics"], conf["radar_verdicts"])
+    srcdir = tmp_path / "src"
+    write_synthetic_archive(ROOT, srcdir, SynthOptions(issues=40), vocab)
+    serial = clean_build(srcdir, tmp_path / "serial", "-j", "1")
+    parallel = clean_build(srcdir, tmp_path / "parallel", "-j", "auto")
+    assert len(list((serial / "issues").rglob("*.html"))) == 41  # 40 issues + the archive
+    assert differences(serial, parallel) == []

@@ -1,0 +1,149 @@
+"""Build integrity: no script injection, reproducible output, atomic publish, no broken links."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+from bs4 import BeautifulSoup
+from conftest import ROOTS, copy_site, page_text, site_with_root, sphinx_build
+from test_incremental import EPOCH_ENV, clean_build, differences
+
+HOSTILE = ("alert(", "onmouseover", "onerror")
+
+
+def html_files(outdir: Path) -> list[Path]:
+    return sorted(outdir.rglob("*.html"))
+
+
+def test_hostile_strings_come_out_escaped_everywhere(tmp_path):
+    srcdir = site_with_root("hostile", tmp_path / "src")
+    result = sphinx_build(srcdir, tmp_path / "html", check=False)
+    assert "[radar.unsafe-url]" in result.stderr, "a javascript: url is refused"
+    assert (
+        "references.bib:61: ERROR: entry 'hostile2026' has a url that is not an http(s)"
+        in result.stderr
+    )
+    for path in html_files(tmp_path / "html"):
+        soup = BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser")
+        for script in soup.find_all("script"):
+            assert not any(word in script.get_text() for word in HOSTILE), path
+        for element in soup.find_all(True):
+            assert not [name for name in element.attrs if name.startswith("on")], (path, element)
+            for name in ("href", "src", "action", "formaction"):
+                value = str(element.get(name, "")).strip().lower()
+                assert not value.startswith(("javascript:", "data:text/html")), (path, element)
+    issue = tmp_path / "html/issues/2026/2026-09-09.html"
+    text = page_text(issue)
+    assert "<script>alert('title')</script>\" onmouseover=\"alert(1)" in text, "title shown as text"
+    assert "<script>alert('item')</script>\" onmouseover=\"alert(2)" in text
+    assert '" onmouseover="alert(3)' in text
+    soup = BeautifulSoup(issue.read_text(encoding="utf-8"), "html.parser")
+    print_header = soup.select_one("#jb-print-docs-body h1")
+    assert print_header.get_text() == "<script>alert('title')</script>\" onmouseover=\"alert(1)"
+    assert soup.title.get_text().startswith("<script>alert('title')</script>")
+
+
+def test_two_clean_builds_are_byte_identical(tmp_path):
+    srcdir = copy_site(tmp_path / "src")
+    shutil.copytree(ROOTS / "test-second-issue", srcdir, dirs_exist_ok=True)
+    first = clean_build(srcdir, tmp_path / "first")
+    second = clean_build(srcdir, tmp_path / "second")
+    assert differences(first, second) == []
+
+
+def publish(srcdir: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "juju_radar.publish", "-q"],
+        cwd=srcdir,
+        capture_output=True,
+        text=True,
+        env=EPOCH_ENV,
+    )
+
+
+def test_failed_build_keeps_the_last_good_site(tmp_path):
+    srcdir = copy_site(tmp_path / "src")
+    assert publish(srcdir).returncode == 0
+    site = srcdir / "_build" / "html"
+    good = {path: path.read_bytes() for path in site.rglob("*") if path.is_file()}
+    shutil.copytree(ROOTS / "test-bad-item", srcdir, dirs_exist_ok=True)
+    failed = publish(srcdir)
+    assert failed.returncode != 0
+    assert "unknown topic 'agnet'" in failed.stderr
+    assert "still holds the last good site" in failed.stderr
+    assert {path: path.read_bytes() for path in site.rglob("*") if path.is_file()} == good
+    assert not (srcdir / "_build" / "staging").exists()
+    (srcdir / "issues/2026/2026-09-09.md").unlink()
+    shutil.copytree(ROOTS / "test-second-issue", srcdir, dirs_exist_ok=True)
+    assert publish(srcdir).returncode == 0
+    assert "第二期" in page_text(site / "index.html")
+
+
+def broken_links(outdir: Path) -> list[str]:
+    ids: dict[Path, set[str]] = {}
+
+    def ids_of(path: Path) -> set[str]:
+        if path not in ids:
+            soup = BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser")
+            ids[path] = {str(element["id"]) for element in soup.find_all(id=True)}
+        return ids[path]
+
+    broken = []
+    pages = [page for page in html_files(outdir) if "_static" not in page.relative_to(outdir).parts]
+    for page in pages:
+        soup = BeautifulSoup(page.read_text(encoding="utf-8"), "html.parser")
+        for element in soup.find_all(["a", "link", "script", "img"]):
+            target = element.get("href") or element.get("src")
+            if not target or urlsplit(target).scheme or target.startswith("//"):
+                continue
+            parts = urlsplit(target)
+            file = (page.parent / unquote(parts.path)).resolve() if parts.path else page
+            if file.is_dir():
+                file = file / "index.html"
+            if not file.exists():
+                broken.append(f"{page.relative_to(outdir)}: {target}")
+            elif (
+                parts.fragment
+                and file.suffix == ".html"
+                and unquote(parts.fragment) not in ids_of(file)
+            ):
+                broken.append(f"{page.relative_to(outdir)}: {target} (no such anchor)")
+    return broken
+
+
+def test_no_broken_internal_links_or_anchors(tmp_path):
+    srcdir = copy_site(tmp_path / "src")
+    shutil.copytree(ROOTS / "test-second-issue", srcdir, dirs_exist_ok=True)
+    outdir = tmp_path / "html"
+    sphinx_build(srcdir, outdir)
+    assert len(html_files(outdir)) >= 10
+    assert broken_links(outdir) == []
+
+
+def test_link_checker_finds_a_broken_anchor(tmp_path):
+    page = tmp_path / "a.html"
+    page.write_text('<a href="b.html#missing">x</a><a href="c.html">y</a><p id="here"></p>')
+    (tmp_path / "b.html").write_text('<p id="present"></p>')
+    assert broken_links(tmp_path) == ["a.html: b.html#missing (no such anchor)", "a.html: c.html"]
+
+
+def test_publish_sets_source_date_epoch_from_git(tmp_path):
+    from juju_radar.publish import source_date_epoch
+
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    (tmp_path / "f").write_text("x")
+    git = ["git", "-C", str(tmp_path), "-c", "user.name=t", "-c", "user.email=t@t"]
+    subprocess.run([*git, "add", "f"], check=True)
+    env = dict(os.environ, GIT_COMMITTER_DATE="2026-09-08T10:00:00+08:00")
+    subprocess.run([*git, "commit", "-qm", "x"], check=True, env=env)
+    saved = os.environ.pop("SOURCE_DATE_EPOCH", None)
+    try:
+        assert source_date_epoch(tmp_path) == "1788832800"
+    finally:
+        if saved is not None:
+            os.environ["SOURCE_DATE_EPOCH"] = saved
