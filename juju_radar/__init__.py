@@ -16,7 +16,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     setup_extension(app)
     return {
         "version": __version__,
-        "env_version": 1,
+        "env_version": 2,
         "parallel_read_safe": True,
         "parallel_write_safe": True,
     }

@@ -127,3 +127,54 @@ class Archive:
             )
             for issue in self.published
         )
+
+
+RELATED_BEFORE = 3
+BEST_SCORE = 9
+
+
+@dataclass(frozen=True)
+class Related:
+    """What an item's page shows beside it: earlier items of its topic, shared sources."""
+
+    earlier_same_topic: tuple[ItemRef, ...]
+    sharing_sources: tuple[ItemRef, ...]
+
+
+def related(archive: Archive, issue: Issue, item: Item) -> Related:
+    """Earlier items of the same topic (so a new issue changes no older page's list) and
+    every other published item citing one of the same references."""
+    earlier = tuple(ref for ref in archive.topic_items(item.topic) if ref.issue.date < issue.date)[
+        :RELATED_BEFORE
+    ]
+    sharing: dict[str, ItemRef] = {}
+    for key in item.citation_keys:
+        for ref in archive.cited_by.get(key, []):
+            if ref.item.id != item.id:
+                sharing.setdefault(ref.item.id, ref)
+    return Related(earlier, tuple(sharing.values()))
+
+
+def is_best(item: Item) -> bool:
+    return item.score >= BEST_SCORE or item.verdict == "dig-deeper"
+
+
+def _shown(ref: ItemRef) -> tuple[object, ...]:
+    item = ref.item
+    return ref.docname, item.id, item.heading, item.topic, item.score, item.verdict
+
+
+def page_signature(archive: Archive, issue: Issue) -> tuple[object, ...]:
+    """What an issue page shows of other issues: its neighbours and its related items."""
+    neighbours = tuple(
+        (other.docname, other.date, other.title) if other else None
+        for other in archive.neighbours(issue.docname)
+    )
+    related_items = tuple(
+        (
+            tuple(_shown(ref) for ref in found.earlier_same_topic),
+            tuple(_shown(ref) for ref in found.sharing_sources),
+        )
+        for found in (related(archive, issue, item) for item in issue.items)
+    )
+    return neighbours, related_items

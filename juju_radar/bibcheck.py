@@ -607,3 +607,15 @@ def identifier_fields_of(entry: BibEntry) -> dict[str, str]:
         if value is not None:
             found[name] = value
     return found
+
+
+def bib_entry_texts(text: str) -> dict[str, str]:
+    """Entry key -> the entry exactly as written in the file (for per-issue downloads)."""
+    try:
+        return {
+            entry.key: text[entry.start : entry.end].strip() + "\n"
+            for entry in citable_entries(text)
+            if entry.key
+        }
+    except Exception:  # a broken file is reported by check_bib_text; download nothing
+        return {}

@@ -46,6 +46,7 @@ WATCH_IGNORED = (".venv", ".git", "_build", "tests", "bench", ".hypothesis", ".m
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    args.root = getattr(args, "root", ".")
     try:
         return int(args.run(args))
     except SiteError as error:
@@ -62,7 +63,6 @@ def build_parser() -> argparse.ArgumentParser:
                         help="the site root (holding conf.py); default: current directory")
     parser = argparse.ArgumentParser(prog="radar", parents=[common],
                                      description="Juju Radar archive tools for editors.")
-    parser.set_defaults(root=".")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     importing = commands.add_parser("import", parents=[common],

@@ -11,7 +11,7 @@ from docutils import nodes
 from sphinx.environment.collectors import EnvironmentCollector
 from sphinx.util import logging
 
-from .archive import Archive
+from .archive import Archive, page_signature
 from .config import vocabulary
 from .model import Issue, is_issue_path, parse_issue
 from .nodes import is_listing
@@ -31,7 +31,8 @@ class RadarData:
 
     issues: dict[str, Issue] = field(default_factory=dict)
     listing_docs: dict[str, bool] = field(default_factory=dict)  # pages with listings
-    published_state: tuple[object, ...] | None = None  # what listings showed last build
+    # What listing pages and issue pages showed of the archive at the last build.
+    published_state: tuple[object, dict[str, object]] | None = None
 
 
 def radar_data(env: BuildEnvironment) -> RadarData:
@@ -92,29 +93,16 @@ class RadarCollector(EnvironmentCollector):
             data.issues[docname] = issue
 
     def get_updated_docs(self, app: Sphinx, env: BuildEnvironment) -> list[str]:
-        """Listing pages, and issues whose neighbours changed, when the archive changed."""
+        """Pages to rewrite although unchanged: listings when the archive changed, and
+        issues whose neighbours or related items changed. Nothing else, so adding an
+        issue rewrites O(1) issue pages."""
         data = radar_data(env)
         archive = Archive(data.issues)
-        state = (archive.listing_signature(), _neighbour_titles(archive))
-        previous = data.published_state
-        data.published_state = state
-        if previous == state:
-            return []
-        old_neighbours: dict[str, object] = previous[1] if previous else {}  # type: ignore[assignment]
-        new_neighbours = state[1]
-        moved = {
-            docname
-            for docname in old_neighbours.keys() | new_neighbours.keys()
-            if old_neighbours.get(docname) != new_neighbours.get(docname)
-        }
-        return sorted((set(data.listing_docs) | moved) & env.found_docs)
-
-
-def _neighbour_titles(archive: Archive) -> dict[str, tuple[object, ...]]:
-    return {
-        issue.docname: tuple(
-            (other.docname, other.date, other.title) if other else None
-            for other in archive.neighbours(issue.docname)
-        )
-        for issue in archive.published
-    }
+        listing = archive.listing_signature()
+        pages = {docname: page_signature(archive, issue) for docname, issue in data.issues.items()}
+        previous_listing, previous_pages = data.published_state or (None, {})
+        data.published_state = (listing, pages)
+        changed = {docname for docname in pages if previous_pages.get(docname) != pages[docname]}
+        if listing != previous_listing:
+            changed |= set(data.listing_docs)
+        return sorted(changed & env.found_docs)

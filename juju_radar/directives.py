@@ -48,6 +48,7 @@ class ItemDirective(SphinxDirective):
         sources = parse_sources(self.options.get("sources", "")) or []
         if sources:
             section += self._sources_paragraph(sources)
+        section += placeholder("item-extras", item=anchor)
         self.set_source_info(section)
         return [section]
 

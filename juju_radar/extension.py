@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from . import checks, config, integrity, safety, search
+from . import checks, config, downloads, integrity, safety, search
 from .bibstyle import register as register_bib_style
 from .collector import RadarCollector, init_env
 from .directives import ClosingDirective, ItemDirective, TopicDirective, listing_directive
@@ -19,6 +19,7 @@ LISTINGS = {
     "radar-archive": "archive",
     "radar-topic-index": "topic-index",
     "radar-cited-by": "cited-by",
+    "radar-best": "best",
 }
 
 
@@ -43,5 +44,7 @@ def setup_extension(app: Sphinx) -> None:
     app.connect("env-check-consistency", checks.check_archive_consistency)
     app.connect("env-get-outdated", integrity.note_removed_docs)
     app.connect("build-finished", integrity.remove_stale_outputs)
+    app.connect("html-page-context", downloads.write_issue_bib)
     app.add_css_file("radar.css")
+    app.add_js_file("radar.js")
     search.setup(app)

@@ -27,3 +27,4 @@ def remove_stale_outputs(app: Sphinx, exception: Exception | None) -> None:
         if docname in app.env.found_docs:
             continue
         Path(app.outdir, app.builder.get_target_uri(docname)).unlink(missing_ok=True)
+        Path(app.outdir, f"{docname}.bib").unlink(missing_ok=True)

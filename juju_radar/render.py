@@ -6,14 +6,35 @@ The interface text is Chinese; topic names carry their English label beside them
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 
 from docutils import nodes
 
-from .archive import Archive, ItemRef
+from . import cite
+from .archive import Archive, ItemRef, is_best, related
 from .model import Issue, Topic, Verdict, Vocabulary, format_score
 
-# (fromdocname-relative) URI of a document, optionally with an anchor.
+# URI of a document relative to the page being written, with an optional anchor.
 Linker = Callable[[str, str], str]
+
+
+@dataclass(frozen=True)
+class RenderContext:
+    """What a placeholder is rendered from: the archive and the page being written."""
+
+    archive: Archive
+    vocabulary: Vocabulary
+    docname: str
+    issue: Issue | None
+    link: Linker
+    site_url: str
+
+    def absolute(self, docname: str, anchor: str = "") -> str:
+        """The public URL of a page, or "" while no site URL is configured."""
+        if not self.site_url:
+            return ""
+        url = f"{self.site_url.rstrip('/')}/{docname}.html"
+        return f"{url}#{anchor}" if anchor else url
 
 
 def topic_title(topic: Topic) -> str:
@@ -35,6 +56,12 @@ def topic_link(topic: Topic) -> nodes.Node:
     return xref
 
 
+def _verdict(verdict: Verdict) -> nodes.inline:
+    return nodes.inline(
+        "", verdict.label, classes=["radar-verdict", f"radar-verdict-{verdict.key}"]
+    )
+
+
 def item_meta(
     topic: Topic | None, tags: list[str], score: float | None, verdict: Verdict | None
 ) -> nodes.paragraph:
@@ -50,9 +77,7 @@ def item_meta(
         meta += nodes.inline("", f"{format_score(score)}/10", classes=["radar-score"])
     if verdict is not None:
         meta += nodes.Text("｜")
-        meta += nodes.inline(
-            "", verdict.label, classes=["radar-verdict", f"radar-verdict-{verdict.key}"]
-        )
+        meta += _verdict(verdict)
     return meta
 
 
@@ -60,21 +85,22 @@ def _link(uri: str, text: str, classes: Iterable[str] = ()) -> nodes.reference:
     return nodes.reference("", text, refuri=uri, internal=True, classes=list(classes))
 
 
-def _item_line(ref: ItemRef, vocab: Vocabulary, link: Linker, with_date: bool) -> nodes.paragraph:
-    item = ref.item
+def _empty(text: str) -> nodes.paragraph:
+    return nodes.paragraph("", text, classes=["radar-empty"])
+
+
+def _item_line(context: RenderContext, ref: ItemRef, with_date: bool) -> nodes.paragraph:
+    item, link = ref.item, context.link
     line = nodes.paragraph(classes=["radar-item-line"])
     if with_date:
         line += _link(link(ref.docname, ""), ref.date, ["radar-date"])
         line += nodes.Text(" · ")
     line += _link(link(ref.docname, item.id), item.heading, ["radar-item-title"])
     line += nodes.Text(" · ")
-    topic = vocab.topic_by_key(item.topic)
+    topic = context.vocabulary.topic_by_key(item.topic)
     line += _link(link(f"topics/{topic.key}", ""), topic.label, ["radar-topic"])
     line += nodes.Text(f" · {format_score(item.score)}/10｜")
-    verdict = vocab.verdict_by_key(item.verdict)
-    line += nodes.inline(
-        "", verdict.label, classes=["radar-verdict", f"radar-verdict-{verdict.key}"]
-    )
+    line += _verdict(context.vocabulary.verdict_by_key(item.verdict))
     for tag in item.tags:
         line += nodes.Text(" ")
         line += nodes.inline("", tag, classes=["radar-tag"])
@@ -82,39 +108,43 @@ def _item_line(ref: ItemRef, vocab: Vocabulary, link: Linker, with_date: bool) -
 
 
 def item_list(
-    refs: Iterable[ItemRef], vocab: Vocabulary, link: Linker, with_date: bool = True
+    context: RenderContext, refs: Iterable[ItemRef], with_date: bool = True
 ) -> nodes.Element:
     listing = nodes.bullet_list(classes=["radar-item-list"])
     for ref in refs:
-        listing += nodes.list_item("", _item_line(ref, vocab, link, with_date))
-    if not listing.children:
-        return nodes.paragraph("", "暂无条目。", classes=["radar-empty"])
-    return listing
+        listing += nodes.list_item("", _item_line(context, ref, with_date))
+    return listing if listing.children else _empty("暂无条目。")
 
 
-def topic_list(archive: Archive, topic: str, vocab: Vocabulary, link: Linker) -> list[nodes.Node]:
-    refs = archive.topic_items(topic)
+def topic_list(context: RenderContext, topic: str) -> list[nodes.Node]:
+    refs = context.archive.topic_items(topic)
     count = nodes.paragraph("", f"共 {len(refs)} 条，按日期从新到旧排列。", classes=["radar-count"])
-    return [count, item_list(refs, vocab, link)]
+    return [count, item_list(context, refs)]
 
 
-def topic_index(archive: Archive, vocab: Vocabulary, link: Linker) -> list[nodes.Node]:
+def best_items(context: RenderContext) -> list[nodes.Node]:
+    refs = [ref for ref in context.archive.items() if is_best(ref.item)]
+    count = nodes.paragraph("", f"共 {len(refs)} 条，按日期从新到旧排列。", classes=["radar-count"])
+    return [count, item_list(context, refs)]
+
+
+def topic_index(context: RenderContext) -> list[nodes.Node]:
     listing = nodes.bullet_list(classes=["radar-topic-index"])
-    for topic in vocab.topics:
+    for topic in context.vocabulary.topics:
         entry = nodes.paragraph()
-        entry += _link(link(f"topics/{topic.key}", ""), topic_title(topic), ["radar-topic"])
-        entry += nodes.Text(f"（{len(archive.topic_items(topic.key))} 条）")
+        entry += _link(context.link(f"topics/{topic.key}", ""), topic_title(topic), ["radar-topic"])
+        entry += nodes.Text(f"（{len(context.archive.topic_items(topic.key))} 条）")
         if topic.description:
             entry += nodes.Text(f"：{topic.description}")
         listing += nodes.list_item("", entry)
     return [listing]
 
 
-def archive_listing(archive: Archive, link: Linker) -> list[nodes.Node]:
-    if not archive.published:
-        return [nodes.paragraph("", "暂无已发布的期刊。", classes=["radar-empty"])]
+def archive_listing(context: RenderContext) -> list[nodes.Node]:
+    if not context.archive.published:
+        return [_empty("暂无已发布的期刊。")]
     result: list[nodes.Node] = []
-    for year, months in archive.by_year_month():
+    for year, months in context.archive.by_year_month():
         result.append(nodes.rubric("", f"{year} 年", classes=["radar-year"], ids=[f"y{year}"]))
         for month, issues in months:
             result.append(
@@ -130,17 +160,17 @@ def archive_listing(archive: Archive, link: Linker) -> list[nodes.Node]:
                 entry = nodes.paragraph()
                 entry += nodes.inline("", issue.date.isoformat(), classes=["radar-date"])
                 entry += nodes.Text(" · ")
-                entry += _link(link(issue.docname, ""), issue.title, ["radar-issue-title"])
+                entry += _link(context.link(issue.docname, ""), issue.title, ["radar-issue-title"])
                 entry += nodes.Text(f"（{len(issue.items)} 条）")
                 listing += nodes.list_item("", entry)
             result.append(listing)
     return result
 
 
-def latest_issue(archive: Archive, vocab: Vocabulary, link: Linker) -> list[nodes.Node]:
-    issue = archive.latest
+def latest_issue(context: RenderContext) -> list[nodes.Node]:
+    issue, link = context.archive.latest, context.link
     if issue is None:
-        return [nodes.paragraph("", "暂无已发布的期刊。", classes=["radar-empty"])]
+        return [_empty("暂无已发布的期刊。")]
     box = nodes.container(classes=["radar-latest"])
     heading = nodes.paragraph(classes=["radar-latest-title"])
     heading += nodes.inline("", f"最新一期 · {issue.date.isoformat()} · ", classes=["radar-date"])
@@ -148,18 +178,27 @@ def latest_issue(archive: Archive, vocab: Vocabulary, link: Linker) -> list[node
     box += heading
     for paragraph in issue.lead:
         box += nodes.paragraph("", paragraph, classes=["radar-lead"])
-    box += item_list((ItemRef(issue, item) for item in issue.items), vocab, link, with_date=False)
+    box += item_list(context, (ItemRef(issue, item) for item in issue.items), with_date=False)
     more = nodes.paragraph(classes=["radar-more"])
-    more += _link(link("issues/index", ""), "往期归档")
-    more += nodes.Text(" · ")
-    more += _link(link("topics/index", ""), "按主题浏览")
-    more += nodes.Text(" · ")
-    more += _link(link("references", ""), "参考文献")
+    for index, (docname, label) in enumerate(
+        [
+            ("issues/index", "往期归档"),
+            ("topics/index", "按主题浏览"),
+            ("best", "精选"),
+            ("references", "参考文献"),
+        ]
+    ):
+        if index:
+            more += nodes.Text(" · ")
+        more += _link(link(docname, ""), label)
     box += more
     return [box]
 
 
-def issue_header(issue: Issue) -> list[nodes.Node]:
+def issue_header(context: RenderContext) -> list[nodes.Node]:
+    issue = context.issue
+    if issue is None:
+        return []
     result: list[nodes.Node] = []
     if not issue.published:
         note = nodes.admonition(classes=["radar-draft", "warning"])
@@ -180,26 +219,70 @@ def issue_header(issue: Issue) -> list[nodes.Node]:
     return result
 
 
-def issue_nav(archive: Archive, docname: str, link: Linker) -> list[nodes.Node]:
-    older, newer = archive.neighbours(docname)
+def issue_nav(context: RenderContext) -> list[nodes.Node]:
+    older, newer = context.archive.neighbours(context.docname)
     if older is None and newer is None:
         return []
     nav = nodes.paragraph(classes=["radar-issue-nav"])
     if older is not None:
-        nav += _link(
-            link(older.docname, ""),
-            f"← 上一期：{older.date.isoformat()} {older.title}",
-            ["radar-prev"],
-        )
+        text = f"← 上一期：{older.date.isoformat()} {older.title}"
+        nav += _link(context.link(older.docname, ""), text, ["radar-prev"])
     if older is not None and newer is not None:
         nav += nodes.Text(" ｜ ")
     if newer is not None:
-        nav += _link(
-            link(newer.docname, ""),
-            f"下一期：{newer.date.isoformat()} {newer.title} →",
-            ["radar-next"],
-        )
+        text = f"下一期：{newer.date.isoformat()} {newer.title} →"
+        nav += _link(context.link(newer.docname, ""), text, ["radar-next"])
     return [nav]
+
+
+def _bibtex_block(caption: str, bibtex: str) -> nodes.container:
+    box = nodes.container(classes=["radar-cite"])
+    box += nodes.paragraph("", caption, classes=["radar-cite-caption"])
+    block = nodes.literal_block(bibtex, bibtex, classes=["radar-bibtex"], language="bibtex")
+    box += block
+    return box
+
+
+def issue_cite(context: RenderContext) -> list[nodes.Node]:
+    issue = context.issue
+    if issue is None:
+        return []
+    url = context.absolute(issue.docname)
+    box = _bibtex_block("引用本期（BibTeX）", cite.issue_bibtex(issue, url))
+    if any(item.citation_keys for item in issue.items):
+        download = nodes.paragraph(classes=["radar-bib-download"])
+        name = issue.docname.rsplit("/", 1)[-1]
+        download += nodes.reference("", "下载本期参考文献（.bib）", refuri=f"{name}.bib")
+        box += download
+    return [box]
+
+
+def item_extras(context: RenderContext, item_id: str) -> list[nodes.Node]:
+    issue = context.issue
+    item = next((item for item in issue.items if item.id == item_id), None) if issue else None
+    if issue is None or item is None:
+        return []
+    found = related(context.archive, issue, item)
+    result: list[nodes.Node] = []
+    if found.earlier_same_topic:
+        topic = context.vocabulary.topic_by_key(item.topic)
+        result.append(
+            nodes.paragraph(
+                "", f"同主题（{topic.label}）此前的条目：", classes=["radar-related-caption"]
+            )
+        )
+        result.append(item_list(context, found.earlier_same_topic))
+    if found.sharing_sources:
+        also = nodes.paragraph(classes=["radar-also-covered"])
+        also += nodes.Text("同一文献也见于：")
+        for index, ref in enumerate(found.sharing_sources):
+            if index:
+                also += nodes.Text("；")
+            also += _link(context.link(ref.docname, ref.item.id), f"{ref.date} {ref.item.heading}")
+        result.append(also)
+    url = context.absolute(issue.docname, item.id)
+    result.append(_bibtex_block("引用此条（BibTeX）", cite.item_bibtex(issue, item, url)))
+    return [nodes.container("", *result, classes=["radar-item-extras"])]
 
 
 def cited_by(refs: list[ItemRef], link: Linker) -> nodes.paragraph:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, cast
 
 from docutils import nodes
@@ -13,7 +14,7 @@ from .archive import Archive
 from .collector import radar_data
 from .config import vocabulary
 from .model import is_issue_path
-from .nodes import placeholder, radar_placeholder
+from .nodes import LISTING_KINDS, placeholder, radar_placeholder
 
 if TYPE_CHECKING:
     from sphinxcontrib.bibtex.domain import BibtexDomain
@@ -33,7 +34,30 @@ class IssuePageTransform(SphinxTransform):
         title = section.next_node(nodes.title)
         position = section.index(title) + 1 if title is not None else 0
         section.insert(position, placeholder("issue-header"))
+        section += placeholder("issue-cite")
         self.document += placeholder("issue-nav")
+
+
+Renderer = Callable[[render.RenderContext, radar_placeholder], list[nodes.Node]]
+
+RENDERERS: dict[str, Renderer] = {
+    "issue-header": lambda context, node: render.issue_header(context),
+    "issue-nav": lambda context, node: render.issue_nav(context),
+    "issue-cite": lambda context, node: render.issue_cite(context),
+    "item-extras": lambda context, node: render.item_extras(context, node["item"]),
+    "topic-list": lambda context, node: render.topic_list(context, node["topic"]),
+    "topic-index": lambda context, node: render.topic_index(context),
+    "archive": lambda context, node: render.archive_listing(context),
+    "latest": lambda context, node: render.latest_issue(context),
+    "best": lambda context, node: render.best_items(context),
+}
+
+
+def add_renderer(kind: str, renderer: Renderer, listing: bool) -> None:
+    """Let another module render a placeholder kind (listings are rewritten on any change)."""
+    RENDERERS[kind] = renderer
+    if listing:
+        LISTING_KINDS.add(kind)
 
 
 class PlaceholderTransform(SphinxPostTransform):
@@ -49,37 +73,27 @@ class PlaceholderTransform(SphinxPostTransform):
         found = list(self.document.findall(radar_placeholder))
         if not found:
             return
-        archive = Archive(radar_data(self.env).issues)
+        data = radar_data(self.env)
+        context = render.RenderContext(
+            archive=Archive(data.issues),
+            vocabulary=vocabulary(self.config),
+            docname=self.env.docname,
+            issue=data.issues.get(self.env.docname),
+            link=self.link,
+            site_url=self.config.radar_site_url,
+        )
         for node in found:
-            node.replace_self(self.render(node, archive))
+            if node["kind"] == "cited-by":
+                self.add_cited_by(context)
+                node.replace_self([])
+            else:
+                node.replace_self(RENDERERS[node["kind"]](context, node))
 
     def link(self, docname: str, anchor: str) -> str:
         uri = self.app.builder.get_relative_uri(self.env.docname, docname)
         return f"{uri}#{anchor}" if anchor else uri
 
-    def render(self, node: radar_placeholder, archive: Archive) -> list[nodes.Node]:
-        vocab = vocabulary(self.config)
-        docname = self.env.docname
-        kind = node["kind"]
-        if kind == "issue-header":
-            issue = radar_data(self.env).issues.get(docname)
-            return render.issue_header(issue) if issue else []
-        if kind == "issue-nav":
-            return render.issue_nav(archive, docname, self.link)
-        if kind == "topic-list":
-            return render.topic_list(archive, node["topic"], vocab, self.link)
-        if kind == "topic-index":
-            return render.topic_index(archive, vocab, self.link)
-        if kind == "archive":
-            return render.archive_listing(archive, self.link)
-        if kind == "latest":
-            return render.latest_issue(archive, vocab, self.link)
-        if kind == "cited-by":
-            self.add_cited_by(archive)
-            return []
-        raise ValueError(f"unknown placeholder kind {kind!r}")
-
-    def add_cited_by(self, archive: Archive) -> None:
+    def add_cited_by(self, context: render.RenderContext) -> None:
         """Under each entry of the page's bibliography, link every item citing it."""
         domain = cast("BibtexDomain", self.env.get_domain("cite"))
         key_by_id = {
@@ -90,7 +104,7 @@ class PlaceholderTransform(SphinxPostTransform):
         for node in self.document.findall(nodes.citation):
             key = next((key_by_id[i] for i in node["ids"] if i in key_by_id), None)
             if key is not None:
-                node += render.cited_by(archive.cited_by.get(key, []), self.link)
+                node += render.cited_by(context.archive.cited_by.get(key, []), self.link)
 
 
 IDENTIFIER_FIELDS = ("doi", "url", "eprint", "isbn", "issn")

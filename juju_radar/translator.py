@@ -33,6 +33,8 @@ IGNORED_CLASSES = frozenset({
     "radar-issue-nav",
     "radar-draft",
     "radar-search-page",
+    "radar-item-extras",
+    "radar-cite",
 })
 
 

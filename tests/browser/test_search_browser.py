@@ -67,7 +67,7 @@ def results(page: Any, scope: str) -> list[dict[str, Any]]:
     )
 
 
-def assert_story_first(found: list[dict[str, Any]], item_id: str, link_prefix: str = "") -> None:
+def assert_story_first(found: list[dict[str, Any]], item_id: str, link_prefix: str = "./") -> None:
     assert found, f"no result, expected story {item_id}"
     first = found[0]
     title, topic, verdict = STORIES[item_id]
@@ -169,7 +169,7 @@ def test_filters_narrow_results_and_are_linkable(page: Any, site_url: str) -> No
         timeout=TIMEOUT_MS,
     )
     filtered = results(page, ".radar-search-page")
-    assert [r["href"] for r in filtered] == [f"{ISSUE_PAGE}#spc-ai-disputes-opinion"]
+    assert [r["href"] for r in filtered] == [f"./{ISSUE_PAGE}#spc-ai-disputes-opinion"]
     assert "topic=" in page.url
     page.goto(f"{site_url}search.html?q=AI&verdict={quote('持续观察')}&year=2026")
     wait_for_results(page, ".radar-search-page", "AI")

@@ -1,0 +1,56 @@
+"""BibTeX entries for citing the archive itself: an issue, or one item of it."""
+
+from __future__ import annotations
+
+from .model import Issue, Item
+
+PUBLISHER = "Juju Radar"
+
+
+def _escape(value: str) -> str:
+    """Braces would end the field and ``%`` starts a comment in BibTeX."""
+    return (
+        value.replace("\\", "\\textbackslash{}")
+        .replace("{", "\\{")
+        .replace("}", "\\}")
+        .replace("%", "\\%")
+    )
+
+
+def _entry(key: str, fields: list[tuple[str, str]]) -> str:
+    body = ",\n".join(f"  {name:<12} = {{{value}}}" for name, value in fields if value)
+    return f"@misc{{{key},\n{body},\n}}"
+
+
+def issue_key(issue: Issue) -> str:
+    return f"jujuradar-{issue.date.isoformat()}"
+
+
+def issue_bibtex(issue: Issue, url: str) -> str:
+    return _entry(
+        issue_key(issue),
+        [
+            ("title", _escape(issue.title)),
+            ("author", f"{{{PUBLISHER}}}"),
+            ("howpublished", f"{PUBLISHER} · {issue.date:%Y.%m.%d}"),
+            ("year", str(issue.date.year)),
+            ("month", str(issue.date.month)),
+            ("day", str(issue.date.day)),
+            ("url", url),
+        ],
+    )
+
+
+def item_bibtex(issue: Issue, item: Item, url: str) -> str:
+    return _entry(
+        f"jujuradar-{item.id}",
+        [
+            ("title", _escape(item.title)),
+            ("author", f"{{{PUBLISHER}}}"),
+            ("howpublished", f"{PUBLISHER} · {issue.date:%Y.%m.%d} · {_escape(issue.title)}"),
+            ("year", str(issue.date.year)),
+            ("month", str(issue.date.month)),
+            ("day", str(issue.date.day)),
+            ("url", url),
+        ],
+    )

@@ -1,0 +1,280 @@
+"""``radar``: import the seed and the fixtures into site copies, build them with the real
+Sphinx, and check that every sentence an editor wrote is on the page a reader sees."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+from zoneinfo import ZoneInfo
+
+import pytest
+from bs4 import BeautifulSoup
+from conftest import SEED_EXPORT, copy_site, sphinx_build
+
+from juju_radar import cli
+from juju_radar.importer import CATEGORY_RE, unescape
+
+FIXTURES = Path(__file__).parent / "fixtures" / "export"
+SEED_PAGE = "issues/2026/2026-09-08.md"
+BIB_HEADER = "% The documents the archive's items cite.\n"
+
+
+def radar(root: Path, *args: str) -> int:
+    return cli.main(["--root", str(root), *args])
+
+
+def normalized(text: str) -> str:
+    return re.sub(r"\s+", " ", text).strip()
+
+
+def sentences(export: str) -> list[str]:
+    """The export's sentences (split on 。！？ and line ends), category lines aside."""
+    found = []
+    for line in export.splitlines():
+        line = line.strip().removeprefix("\ufeff")
+        if not line or CATEGORY_RE.match(line):
+            continue
+        found += [normalized(part) for part in re.split(r"(?<=[。！？])", line) if part.strip()]
+    return found
+
+
+def page_text(html_path: Path) -> str:
+    soup = BeautifulSoup(html_path.read_text(encoding="utf-8"), "html.parser")
+    return normalized(soup.find("article").get_text())
+
+
+def import_and_build(base: Path, exports: list[Path], keep_seed: bool) -> tuple[Path, Path]:
+    src = copy_site(base / "src")
+    if not keep_seed:
+        (src / SEED_PAGE).unlink()
+        (src / "references.bib").write_text(BIB_HEADER, encoding="utf-8")
+    assert radar(src, "import", *map(str, exports)) == 0
+    if keep_seed:
+        assert radar(src, "new", "2026-09-11") == 0
+    html = base / "html"
+    sphinx_build(src, html)
+    return src, html
+
+
+@pytest.fixture(scope="module")
+def seed_site(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    return import_and_build(tmp_path_factory.mktemp("seed"), [SEED_EXPORT], keep_seed=False)
+
+
+@pytest.fixture(scope="module")
+def fixture_site(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    exports = sorted(FIXTURES.glob("*.txt"))
+    return import_and_build(tmp_path_factory.mktemp("fixtures"), exports, keep_seed=True)
+
+
+# --- import, lossless -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "export, date",
+    [(SEED_EXPORT, "2026-09-08"), (FIXTURES / "2026-09-09.txt", "2026-09-09"),
+     (FIXTURES / "2026-09-10.txt", "2026-09-10")],
+    ids=["seed", "fixture-09", "fixture-10"],
+)
+def test_every_sentence_is_on_the_page_and_the_built_page(request, export, date):
+    src, html = request.getfixturevalue("seed_site" if "seed" in export.name or "000" in
+                                        export.name else "fixture_site")
+    source = page_source = (src / f"issues/2026/{date}.md").read_text(encoding="utf-8")
+    built = page_text(html / f"issues/2026/{date}.html")
+    page_source = normalized(unescape(source))
+    expected = sentences(export.read_text(encoding="utf-8"))
+    assert len(expected) > 20
+    assert [s for s in expected if s not in page_source] == []
+    assert [s for s in expected if s not in built] == []
+
+
+def test_the_seed_page_is_the_hand_written_one_apart_from_ids_and_keys(seed_site):
+    src, _ = seed_site
+    written = (src / SEED_PAGE).read_text(encoding="utf-8")
+    original = (Path(__file__).parent.parent / SEED_PAGE).read_text(encoding="utf-8")
+    id_or_sources = re.compile(r"^:(id|sources): .*$", re.MULTILINE)
+    assert id_or_sources.sub("", written) == id_or_sources.sub("", original)
+    assert ":id: rise\n" in written and ":id: item-20260908-1\n" in written
+    assert ":sources: 论文与完整实验 <item-20260908-1-1> · 代码与任务 <item-20260908-1-2>" in written
+
+
+def test_imported_references_name_their_item_and_invent_nothing(seed_site):
+    src, html = seed_site
+    bib = (src / "references.bib").read_text(encoding="utf-8")
+    assert "@misc{rise-1,\n  title = {RISE 论文（RISE：沿着刚刚学会的方向，再往前走一点）},\n" in bib
+    assert "note  = {Juju Radar 2026-09-08 条目 rise（RISE：沿着刚刚学会的方向，再往前走一点）" in bib
+    assert bib.count("@misc{") == 7
+    for field in ("doi", "url", "eprint", "author", "year", "isbn"):
+        assert not re.search(rf"^\s*{field}\s*=", bib, re.MULTILINE)
+    built = page_text(html / "issues/2026/2026-09-08.html")
+    assert built.count("来源未给出 DOI、arXiv 编号或网址，待编辑补全。") == 7
+
+
+def test_categories_show_the_topic_label_for_an_alias(fixture_site):
+    _, html = fixture_site
+    built = page_text(html / "issues/2026/2026-09-10.html")
+    assert "AI for Science / 蛋白质 / 结构预测 · 9/10｜建议深挖" in built  # written AI4Science
+    assert "3D 生成 / 建筑 · 7.5/10｜持续观察" in built  # written 3D生成
+    assert "模型训练 · 6.5/10｜持续观察" in built  # written Model training, no tags
+    built_09 = page_text(html / "issues/2026/2026-09-09.html")
+    assert "Agent / Coding Agent · 8/10｜持续观察" in built_09  # written 智能体
+
+
+def test_markup_characters_in_prose_are_shown_not_interpreted(fixture_site):
+    src, html = fixture_site
+    page = (src / "issues/2026/2026-09-09.md").read_text(encoding="utf-8")
+    assert "<b>" not in page
+    soup = BeautifulSoup((html / "issues/2026/2026-09-09.html").read_text("utf-8"), "html.parser")
+    article = soup.find("article")
+    assert article.find("b") is None and article.find("em") is None
+    assert article.find("blockquote") is None and article.find("ol") is None
+    assert "直接保留了 <b> 这样的 HTML 标签" in article.get_text()
+    assert "写出 *过于宽松* 的测试" in article.get_text()
+
+
+def test_reimport_with_force_reuses_ids_and_references(fixture_site, tmp_path):
+    src = copy_site(tmp_path / "src")
+    export = FIXTURES / "2026-09-09.txt"
+    assert radar(src, "import", str(export)) == 0
+    page = (src / "issues/2026/2026-09-09.md").read_text(encoding="utf-8")
+    bib = (src / "references.bib").read_text(encoding="utf-8")
+    assert radar(src, "import", "--force", str(export)) == 0
+    assert (src / "issues/2026/2026-09-09.md").read_text(encoding="utf-8") == page
+    assert (src / "references.bib").read_text(encoding="utf-8") == bib
+
+
+def test_a_backlog_gets_a_summary_and_distinct_ids(tmp_path, capsys):
+    src = copy_site(tmp_path / "src")
+    exports = [*sorted(FIXTURES.glob("*.txt")), SEED_EXPORT]
+    assert radar(src, "import", *map(str, exports)) == 1
+    captured = capsys.readouterr()
+    assert captured.err.rstrip().endswith("2 imported, 1 skipped, 0 failed")
+    assert "issues/2026/2026-09-09.md" in captured.out
+    ids = re.findall(r"^:id: (.+)$", "".join(
+        path.read_text(encoding="utf-8") for path in (src / "issues").glob("*/*.md")), re.M)
+    assert len(ids) == len(set(ids)) == 5 + 3 + 6
+
+
+# --- check ----------------------------------------------------------------------------------
+
+
+def test_check_passes_on_the_imported_site_with_warnings_for_incomplete_references(
+    fixture_site, capsys
+):
+    src, _ = fixture_site
+    assert radar(src, "check") == 0
+    out = capsys.readouterr().out.splitlines()
+    assert all(": warning: " in line and line.endswith("[missing-identifier]") for line in out)
+    assert ("references.bib:60: warning: entry 'contamscope-1' has no DOI/URL/arXiv id/ISBN: "
+            "an editor must complete it [missing-identifier]") in out
+    assert radar(src, "check", "--strict") == 1
+
+
+def test_check_as_json(fixture_site, capsys):
+    src, _ = fixture_site
+    capsys.readouterr()
+    assert radar(src, "check", "--format", "json") == 0
+    problems = json.loads(capsys.readouterr().out)
+    assert problems[0] == {
+        "path": "references.bib", "line": 4, "severity": "warning", "code": "missing-identifier",
+        "message": "entry 'taubench2026paper' has no DOI/URL/arXiv id/ISBN: an editor must "
+                   "complete it",
+    }
+
+
+def test_check_reports_what_the_sphinx_build_reports(tmp_path, capsys):
+    src = copy_site(tmp_path / "src")
+    page = src / SEED_PAGE
+    text = page.read_text(encoding="utf-8")
+    text = text.replace(":topic: training", ":topic: trainnig").replace(
+        "<rise2026paper>", "<rise2026papr>")
+    page.write_text(text, encoding="utf-8")
+    (src / "references.bib").write_text(
+        (src / "references.bib").read_text(encoding="utf-8").replace("2026-09-04 公开", "50% 公开"),
+        encoding="utf-8")
+    assert radar(src, "check") == 1
+    errors = [line for line in capsys.readouterr().out.splitlines() if ": error: " in line]
+    assert errors == [
+        "issues/2026/2026-09-08.md:32: error: unknown topic 'trainnig' (did you mean 'training'?) "
+        "[unknown-topic]",
+        "references.bib:15: error: unescaped '%' in field 'note' of entry 'taubench2026code': "
+        "pybtex drops the rest of the field; write '\\%' [unescaped-percent]",
+    ]
+    build = sphinx_build(src, tmp_path / "html", check=False)
+    assert build.returncode != 0
+    assert "2026-09-08.md:32: ERROR: unknown topic 'trainnig' (did you mean 'training'?)" in build.stderr
+    assert "references.bib:15: ERROR: unescaped '%' in field 'note'" in build.stderr
+
+
+def test_check_reports_ids_reused_across_issues_and_unknown_keys(tmp_path, capsys):
+    src = copy_site(tmp_path / "src")
+    text = (src / SEED_PAGE).read_text(encoding="utf-8")
+    other = text.replace("2026-09-08", "2026-09-09").replace("<rise2026paper>", "<nokey2026>")
+    (src / "issues/2026/2026-09-09.md").write_text(other, encoding="utf-8")
+    assert radar(src, "check") == 1
+    out = capsys.readouterr().out
+    assert ("issues/2026/2026-09-09.md:10: error: item id 'tau-bench-customer-service' is already "
+            "used in 2026-09-08 [duplicate-id]") in out
+    assert ("issues/2026/2026-09-09.md:29: error: citation key 'nokey2026' is not in "
+            "references.bib [missing-citation]") in out
+
+
+# --- new ------------------------------------------------------------------------------------
+
+
+def test_new_scaffolds_a_draft_that_passes_check_and_builds(fixture_site, capsys):
+    src, html = fixture_site
+    draft = (src / "issues/2026/2026-09-11.md").read_text(encoding="utf-8")
+    assert "status: draft" in draft and "\n% :verdict: dig-deeper（建议深挖）" in draft
+    capsys.readouterr()
+    radar(src, "check")
+    assert "2026-09-11" not in capsys.readouterr().out
+    built = page_text(html / "issues/2026/2026-09-11.html")
+    assert "草稿 本期尚未发布" in built and ":verdict:" not in built
+
+
+def test_new_defaults_to_today_in_shanghai_and_refuses_to_overwrite(tmp_path, capsys):
+    src = copy_site(tmp_path / "src")
+    today = dt.datetime.now(ZoneInfo("Asia/Shanghai")).date()
+    assert radar(src, "new") == 0
+    assert (src / f"issues/{today:%Y}/{today.isoformat()}.md").exists()
+    assert radar(src, "new", today.isoformat()) == 1
+    assert "already exists: pass --force to replace it" in capsys.readouterr().err
+    assert radar(src, "new", "2026-02-30") == 2
+
+
+# --- serve and entry points -----------------------------------------------------------------
+
+
+def test_serve_runs_sphinx_autobuild_on_localhost(tmp_path, monkeypatch):
+    src = copy_site(tmp_path / "src")
+    commands = []
+
+    def fake_run(command, cwd):
+        commands.append((command, cwd))
+        return subprocess.CompletedProcess(command, 0)
+
+    monkeypatch.setattr(cli.subprocess, "run", fake_run)
+    assert radar(src, "serve", "--port", "8123") == 0
+    command, cwd = commands[0]
+    assert command[:5] == [sys.executable, "-m", "sphinx_autobuild", str(src),
+                           str(src / "_build" / "preview")]
+    assert command[command.index("--host") + 1] == "127.0.0.1"
+    assert command[command.index("--port") + 1] == "8123"
+    assert str(src / ".venv") in command and cwd == src
+    assert cli.serve_command(src, 8000)[command.index("--port") + 1] == "8000"
+
+
+def test_the_installed_command_and_python_m(tmp_path):
+    src = copy_site(tmp_path / "src")
+    radar_script = Path(sys.executable).parent / "radar"
+    result = subprocess.run([str(radar_script), "--help"], capture_output=True, text=True)
+    assert result.returncode == 0 and "import" in result.stdout
+    result = subprocess.run([sys.executable, "-m", "juju_radar", "check"], cwd=src,
+                            capture_output=True, text=True)
+    assert result.returncode == 0
+    assert result.stderr.endswith("0 errors, 8 warnings in 1 issues\n")

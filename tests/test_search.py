@@ -1,0 +1,183 @@
+"""The search build: Pagefind bundle and records of the built site, Sphinx search gone.
+
+The browser tests (tests/browser) check what a reader sees; these check what the build
+writes: which pages are searchable, which records the index holds and with what
+metadata, and that the bundle is the same on every build.
+"""
+
+from __future__ import annotations
+
+import filecmp
+import gzip
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from juju_radar.search_index import SearchRecord, cut, record_document, section_spans
+
+from conftest import copy_site, sphinx_build
+
+ISSUE_HTML = "issues/2026/2026-09-08.html"
+ISSUE_FILE = Path("issues/2026/2026-09-08.md")
+STORY_IDS = [
+    "tau-bench-customer-service",
+    "rise-self-extrapolation",
+    "worldsculpt-object-scenes",
+    "rentosertib-aging-clocks",
+    "spc-ai-disputes-opinion",
+]
+FRAGMENT_SIGNATURE = b"pagefind_dcd"
+
+
+def pagefind_records(site: Path) -> list[dict[str, Any]]:
+    """The records of a built Pagefind bundle, decoded from its fragment files."""
+    records = []
+    for fragment in sorted((site / "pagefind" / "fragment").iterdir()):
+        data = gzip.decompress(fragment.read_bytes())
+        assert data.startswith(FRAGMENT_SIGNATURE)
+        records.append(json.loads(data[len(FRAGMENT_SIGNATURE):]))
+    return records
+
+
+def stories_by_link(site: Path) -> dict[str, dict[str, Any]]:
+    return {
+        record["meta"]["link"]: record
+        for record in pagefind_records(site)
+        if record["meta"].get("kind") == "story"
+    }
+
+
+def plain(text: str) -> str:
+    """Record content without Pagefind's zero-width word separators."""
+    return text.replace("\u200b", "")
+
+
+# --- the built seed site ----------------------------------------------------------------
+
+
+def test_the_build_writes_a_pagefind_bundle_and_no_sphinx_search(built_seed_site: Path) -> None:
+    bundle = built_seed_site / "pagefind"
+    assert (bundle / "pagefind.js").is_file()
+    entry = json.loads((bundle / "pagefind-entry.json").read_text())
+    assert list(entry["languages"]) == ["zh-cn"]
+    assert not (built_seed_site / "searchindex.js").exists()
+    for page in built_seed_site.rglob("*.html"):
+        text = page.read_text(encoding="utf-8")
+        assert "searchtools.js" not in text and "language_data.js" not in text, page
+        assert "searchindex.js" not in text, page
+
+
+def test_every_story_is_its_own_record_with_filters_and_metadata(built_seed_site: Path) -> None:
+    stories = stories_by_link(built_seed_site)
+    assert sorted(stories) == sorted(f"{ISSUE_HTML}#{item_id}" for item_id in STORY_IDS)
+    story = stories[f"{ISSUE_HTML}#rentosertib-aging-clocks"]
+    assert story["meta"]["title"] == "🧪 AI 设计的药物，出现了值得追踪的衰老指标变化"
+    assert story["meta"]["date"] == "2026-09-08"
+    assert story["meta"]["issue"] == "让 AI 造一个客服，难在代码之外"
+    assert story["filters"] == {
+        "topic": ["AI for Science"], "verdict": ["持续观察"], "year": ["2026"]
+    }
+    content = plain(story["content"])
+    assert "衰老时钟" in content and "特发性肺纤维化" in content
+    assert "客服" not in content, "a story record holds another story's text"
+
+
+def test_records_leave_out_permalinks_listings_and_the_search_page(built_seed_site: Path) -> None:
+    records = pagefind_records(built_seed_site)
+    links = {record["meta"]["link"] for record in records}
+    assert "search.html" not in links
+    home = next(record for record in records if record["meta"]["link"] == "index.html")
+    assert "RISE" not in plain(home["content"]), "the latest-issue listing was indexed"
+    assert all("#" not in plain(record["content"]).split(".")[0] for record in records)
+    issue_rest = next(record for record in records if record["meta"]["kind"] == "issue")
+    assert "今天的主线" in plain(issue_rest["content"])
+    assert "零售领域" not in plain(issue_rest["content"]), "stories are their own records"
+
+
+def test_pages_mark_the_article_body_and_what_search_ignores(built_seed_site: Path) -> None:
+    issue = (built_seed_site / ISSUE_HTML).read_text(encoding="utf-8")
+    assert re.search(r'<section data-pagefind-body="" id="[^"]+">\s*<h1>', issue)
+    assert issue.count("data-pagefind-body") == 1
+    headerlinks = re.findall(r"<a class=\"headerlink\"[^>]*>", issue)
+    assert headerlinks and all("data-pagefind-ignore" in link for link in headerlinks)
+    for item_id in STORY_IDS:  # anchors stay on the item's section
+        assert f'id="{item_id}"' in issue
+    home = (built_seed_site / "index.html").read_text(encoding="utf-8")
+    assert re.search(r'class="radar-latest[^"]*"[^>]*data-pagefind-ignore', home)
+    search_page = (built_seed_site / "search.html").read_text(encoding="utf-8")
+    assert "data-pagefind-body" not in search_page
+    assert 'class="radar-search-page' in search_page
+
+
+def test_a_second_build_writes_the_same_bundle(built_seed_site: Path, tmp_path: Path) -> None:
+    outdir = tmp_path / "html"
+    sphinx_build(copy_site(tmp_path / "src"), outdir)
+    comparison = filecmp.dircmp(built_seed_site / "pagefind", outdir / "pagefind")
+    assert_same_tree(comparison)
+
+
+def assert_same_tree(comparison: filecmp.dircmp[str]) -> None:
+    assert not comparison.left_only and not comparison.right_only, comparison.report()
+    _, mismatch, errors = filecmp.cmpfiles(
+        comparison.left, comparison.right, comparison.common_files, shallow=False
+    )
+    assert not mismatch and not errors, mismatch
+    for sub in comparison.subdirs.values():
+        assert_same_tree(sub)
+
+
+def test_a_draft_issue_is_not_searchable(tmp_path: Path) -> None:
+    srcdir = copy_site(tmp_path / "src")
+    issue_file = srcdir / ISSUE_FILE
+    issue_file.write_text(
+        issue_file.read_text(encoding="utf-8").replace("status: published", "status: draft"),
+        encoding="utf-8",
+    )
+    outdir = tmp_path / "html"
+    sphinx_build(srcdir, outdir)
+    assert "data-pagefind-body" not in (outdir / ISSUE_HTML).read_text(encoding="utf-8")
+    records = pagefind_records(outdir)
+    assert records, "the other pages are still searchable"
+    assert not [r for r in records if r["meta"]["link"].startswith(ISSUE_HTML)]
+    assert not [r for r in records if "衰老时钟" in plain(r["content"])]
+
+
+# --- record building, without Sphinx --------------------------------------------------------
+
+PAGE = """<html><body><nav><section>nav</section></nav>
+<section data-pagefind-body="" id="top"><h1>Issue</h1><p>lead</p>
+<section class="radar-item radar-topic-agent" id="one"><h2>One</h2><p>first</p></section>
+<section class="radar-closing" id="closing"><h2>Closing</h2></section>
+</section></body></html>"""
+
+
+def test_section_spans_nest_and_cut_removes_stories() -> None:
+    spans = section_spans(PAGE)
+    depths = {span.attrs.get("id", "nav"): depth for depth, span in spans}
+    assert depths == {"nav": 0, "top": 0, "one": 1, "closing": 1}
+    by_id = {span.attrs.get("id"): span for _, span in spans}
+    story = by_id["one"]
+    assert PAGE[story.start:story.end].startswith('<section class="radar-item')
+    assert PAGE[story.start:story.end].endswith("first</p></section>")
+    rest = cut(PAGE, by_id["top"], [story])
+    assert "first" not in rest and "lead" in rest and "Closing" in rest
+
+
+@pytest.mark.parametrize(
+    ("kind", "weighted"), [("story", False), ("issue", True), ("page", True)]
+)
+def test_record_document_carries_metadata_filters_and_weight(kind: str, weighted: bool) -> None:
+    record = SearchRecord(
+        kind, "issues/a.html#x", 'Title "quoted", <b>', "<p>body</p>",
+        meta={"date": "2026-09-08"}, filters={"topic": "治理, 其他"},
+    )
+    document = record_document(record, "zh-CN")
+    assert '<html lang="zh-CN">' in document
+    assert 'data-pagefind-meta="title[content]" content="Title &quot;quoted&quot;, &lt;b&gt;"' in document
+    assert 'data-pagefind-meta="link[content]" content="issues/a.html#x"' in document
+    assert 'data-pagefind-filter="topic[content]" content="治理, 其他"' in document
+    assert ("data-pagefind-weight" in document) is weighted
+    assert record.file_name == "issues/a/x.html"
