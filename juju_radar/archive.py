@@ -7,7 +7,7 @@ nothing is stored twice.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from functools import cached_property
 from itertools import groupby
@@ -164,8 +164,11 @@ def _shown(ref: ItemRef) -> tuple[object, ...]:
     return ref.docname, item.id, item.heading, item.topic, item.score, item.verdict
 
 
-def page_signature(archive: Archive, issue: Issue) -> tuple[object, ...]:
-    """What an issue page shows of other issues: its neighbours and its related items."""
+def page_signature(
+    archive: Archive, issue: Issue, reference_digest: Callable[[str], str]
+) -> tuple[object, ...]:
+    """What an issue page shows from outside its file: neighbours, related items and
+    the references it cites."""
     neighbours = tuple(
         (other.docname, other.date, other.title) if other else None
         for other in archive.neighbours(issue.docname)
@@ -177,4 +180,7 @@ def page_signature(archive: Archive, issue: Issue) -> tuple[object, ...]:
         )
         for found in (related(archive, issue, item) for item in issue.items)
     )
-    return neighbours, related_items
+    references = tuple(
+        reference_digest(key) for item in issue.items for key in item.citation_keys
+    )
+    return neighbours, related_items, references

@@ -114,7 +114,9 @@ class ArchiveIds:
                 continue
 
     def taken(self, except_path: str) -> set[str]:
-        return {item_id for path, ids in self.by_path.items() if path != except_path for item_id in ids}
+        return {
+            item_id for path, ids in self.by_path.items() if path != except_path for item_id in ids
+        }
 
 
 def run_import(args: argparse.Namespace) -> int:

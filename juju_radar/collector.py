@@ -12,6 +12,7 @@ from sphinx.environment.collectors import EnvironmentCollector
 from sphinx.util import logging
 
 from .archive import Archive, page_signature
+from .bibliography import load_bibliography
 from .config import vocabulary
 from .model import Issue, is_issue_path, parse_issue
 from .nodes import is_listing
@@ -32,7 +33,7 @@ class RadarData:
     issues: dict[str, Issue] = field(default_factory=dict)
     listing_docs: dict[str, bool] = field(default_factory=dict)  # pages with listings
     # What listing pages and issue pages showed of the archive at the last build.
-    published_state: tuple[object, dict[str, object]] | None = None
+    published_state: tuple[tuple[object, ...], dict[str, tuple[object, ...]]] | None = None
 
 
 def radar_data(env: BuildEnvironment) -> RadarData:
@@ -94,12 +95,16 @@ class RadarCollector(EnvironmentCollector):
 
     def get_updated_docs(self, app: Sphinx, env: BuildEnvironment) -> list[str]:
         """Pages to rewrite although unchanged: listings when the archive changed, and
-        issues whose neighbours or related items changed. Nothing else, so adding an
-        issue rewrites O(1) issue pages."""
+        issues whose neighbours, related items or cited references changed. Nothing
+        else, so adding an issue or editing a reference rewrites O(1) issue pages."""
         data = radar_data(env)
         archive = Archive(data.issues)
         listing = archive.listing_signature()
-        pages = {docname: page_signature(archive, issue) for docname, issue in data.issues.items()}
+        bibliography = load_bibliography(env.srcdir, app.config.bibtex_bibfiles or ())
+        pages = {
+            docname: page_signature(archive, issue, bibliography.digest)
+            for docname, issue in data.issues.items()
+        }
         previous_listing, previous_pages = data.published_state or (None, {})
         data.published_state = (listing, pages)
         changed = {docname for docname in pages if previous_pages.get(docname) != pages[docname]}

@@ -5,12 +5,11 @@ from __future__ import annotations
 from typing import ClassVar
 
 from docutils import nodes
-from docutils.nodes import make_id
 from docutils.parsers.rst import directives
-from docutils.statemachine import StringList
 from sphinx.util.docutils import SphinxDirective
 
 from . import render
+from .bibliography import citation_id
 from .config import vocabulary
 from .model import ITEM_ID_RE, ITEM_OPTIONS, Source, parse_score, parse_sources, split_emoji
 from .nodes import placeholder
@@ -58,18 +57,12 @@ class ItemDirective(SphinxDirective):
         for index, source in enumerate(sources):
             if index:
                 paragraph += nodes.Text(" · ")
-            link = nodes.reference("", source.label, refid=make_id(f"cite-{source.keys[0]}"))
-            paragraph += link
-        keys = ",".join(key for source in sources for key in source.keys)
+            paragraph += nodes.reference("", source.label, refid=citation_id(source.keys[0]))
         paragraph += nodes.Text(" ")
-        paragraph += self._parse_inline(f"{{cite:p}}`{keys}`")
+        paragraph += placeholder(
+            "cite-refs", keys=[key for source in sources for key in source.keys]
+        )
         return paragraph
-
-    def _parse_inline(self, markup: str) -> list[nodes.Node]:
-        container = nodes.container()
-        self.state.nested_parse(StringList([markup]), self.content_offset, container)
-        parsed = container.next_node(nodes.paragraph)
-        return list(parsed.children) if parsed is not None else []
 
 
 class ClosingDirective(SphinxDirective):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from . import checks, config, downloads, integrity, safety, search
+from . import checks, config, downloads, integrity, publishing, safety, search
 from .bibstyle import register as register_bib_style
 from .collector import RadarCollector, init_env
 from .directives import ClosingDirective, ItemDirective, TopicDirective, listing_directive
@@ -48,3 +48,4 @@ def setup_extension(app: Sphinx) -> None:
     app.add_css_file("radar.css")
     app.add_js_file("radar.js")
     search.setup(app)
+    publishing.setup(app)

@@ -31,7 +31,6 @@ from myst_parser.parsers.options import TokenizeError, options_to_items
 
 from .model import (
     LATIN_WORD_RE,
-    RAW_HTML_RE,
     Issue,
     Item,
     Source,
@@ -39,6 +38,7 @@ from .model import (
     did_you_mean,
     format_score,
     parse_score,
+    plain_text,
 )
 from .problems import Problem
 
@@ -157,7 +157,8 @@ def _forbidden_characters(text: str, report: _Report) -> None:
         for char in line:
             if char != "\t" and unicodedata.category(char) in ("Cc", "Cs", "Zl", "Zp"):
                 report.error(
-                    number, "control-character",
+                    number,
+                    "control-character",
                     f"invisible control character U+{ord(char):04X}: delete it",
                 )
                 break
@@ -186,15 +187,20 @@ def parse_export(
     if closing_index is None:
         last_line = blocks[-1].line + len(blocks[-1].lines) - 1
         report.error(
-            last_line, "missing-closing",
-            f"the issue has no closing section: a line '{CLOSING_TITLE}' followed by its paragraphs",
+            last_line,
+            "missing-closing",
+            f"the issue has no closing section: a line '{CLOSING_TITLE}' "
+            "followed by its paragraphs",
         )
         content, closing = rest, []
     else:
         content, closing = rest[:closing_index], rest[closing_index + 1 :]
         if not closing:
-            report.error(rest[closing_index].line, "missing-closing",
-                         f"the closing section '{CLOSING_TITLE}' has no paragraphs")
+            report.error(
+                rest[closing_index].line,
+                "missing-closing",
+                f"the closing section '{CLOSING_TITLE}' has no paragraphs",
+            )
     lead, items = _read_items(content, vocabulary, report, blocks[2])
     if report.failed:
         return None, report.problems
@@ -210,17 +216,21 @@ def parse_export(
     return issue, report.problems
 
 
-def _read_header(
-    blocks: list[_Block], report: _Report
-) -> tuple[str, dt.date, int, str] | None:
+def _read_header(blocks: list[_Block], report: _Report) -> tuple[str, dt.date, int, str] | None:
     title_block = blocks[0]
     if DATE_LINE_RE.match(_folded(title_block.text)):
-        report.error(title_block.line, "missing-title",
-                     "the file must start with the issue's title, before the date line")
+        report.error(
+            title_block.line,
+            "missing-title",
+            "the file must start with the issue's title, before the date line",
+        )
         return None
     if not title_block.is_single_line:
-        report.error(title_block.line, "missing-title",
-                     "the title must be one line, followed by a blank line")
+        report.error(
+            title_block.line,
+            "missing-title",
+            "the title must be one line, followed by a blank line",
+        )
         return None
     date_block = blocks[1] if len(blocks) > 1 else None
     date = _read_date(date_block, title_block, report)
@@ -230,28 +240,36 @@ def _read_header(
     if length_block is None or not LENGTH_LINE_RE.match(_folded(length_block.text)):
         where = length_block.line if length_block else date_block.line + 1
         found = f", found '{_shorten(length_block.text)}'" if length_block else ""
-        report.error(where, "length-line",
-                     f"expected the length line '约 N 字 · 阅读约 M 分钟' after the date line{found}")
+        report.error(
+            where,
+            "length-line",
+            f"expected the length line '约 N 字 · 阅读约 M 分钟' after the date line{found}",
+        )
         return None
     return title_block.text, date, date_block.line, length_block.text
 
 
 def _read_date(block: _Block | None, title: _Block, report: _Report) -> dt.date | None:
     if block is None:
-        report.error(title.line + 1, "date-line",
-                     "expected the date line 'Juju Radar · YYYY.MM.DD' after the title")
+        report.error(
+            title.line + 1,
+            "date-line",
+            "expected the date line 'Juju Radar · YYYY.MM.DD' after the title",
+        )
         return None
     match = DATE_LINE_RE.match(_folded(block.text))
     if not match or not block.is_single_line:
-        report.error(block.line, "date-line",
-                     f"expected the date line 'Juju Radar · YYYY.MM.DD', found '{_shorten(block.text)}'")
+        report.error(
+            block.line,
+            "date-line",
+            f"expected the date line 'Juju Radar · YYYY.MM.DD', found '{_shorten(block.text)}'",
+        )
         return None
     year, month, day = (int(part) for part in re.split(r"[.\-/]", match.group("date")))
     try:
         return dt.date(year, month, day)
     except ValueError:
-        report.error(block.line, "bad-date",
-                     f"{match.group('date')} is not a date in the calendar")
+        report.error(block.line, "bad-date", f"{match.group('date')} is not a date in the calendar")
         return None
 
 
@@ -266,30 +284,40 @@ def _read_items(
     blocks: list[_Block], vocabulary: Vocabulary, report: _Report, length_block: _Block
 ) -> tuple[list[_Block], list[DraftItem]]:
     starts = [
-        index for index in range(len(blocks) - 1)
+        index
+        for index in range(len(blocks) - 1)
         if _looks_like_category(blocks[index + 1]) and not _looks_like_category(blocks[index])
     ]
     heading_indexes = set(starts)
     category_indexes = {start + 1 for start in starts}
     for index, block in enumerate(blocks):
         if index not in category_indexes and _looks_like_category(block):
-            report.error(block.line, "missing-heading",
-                         "this category line has no item heading (an emoji and a title) before it")
+            report.error(
+                block.line,
+                "missing-heading",
+                "this category line has no item heading (an emoji and a title) before it",
+            )
         elif index not in heading_indexes and _looks_like_heading(block):
             report.error(
-                block.line, "missing-category",
-                f"'{_shorten(block.text)}' looks like an item heading, but the next paragraph is not "
+                block.line,
+                "missing-category",
+                f"'{_shorten(block.text)}' looks like an item heading, "
+                "but the next paragraph is not "
                 "a category line 'CATEGORY[ / TAGS] · SCORE/10｜VERDICT'",
             )
     if not starts:
         where = blocks[0].line if blocks else length_block.line
-        report.error(where, "no-items",
-                     "the issue has no items: an item is an emoji-led heading, then its category line")
+        report.error(
+            where,
+            "no-items",
+            "the issue has no items: an item is an emoji-led heading, then its category line",
+        )
         return blocks, []
     items = []
     bounds = [*starts, len(blocks)]
     for start, end in zip(bounds, bounds[1:], strict=False):
-        item = _read_item(blocks[start], blocks[start + 1], blocks[start + 2 : end], vocabulary, report)
+        heading, category, content = blocks[start], blocks[start + 1], blocks[start + 2 : end]
+        item = _read_item(heading, category, content, vocabulary, report)
         if item is not None:
             items.append(item)
     _check_unique_titles(items, report)
@@ -309,8 +337,11 @@ def _read_item(
         report.error(heading.line, "bad-heading", "an item heading must be one line")
         ok = False
     elif not emoji:
-        report.error(heading.line, "missing-emoji",
-                     f"the item heading '{_shorten(title)}' must start with an emoji")
+        report.error(
+            heading.line,
+            "missing-emoji",
+            f"the item heading '{_shorten(title)}' must start with an emoji",
+        )
         ok = False
     elif not title:
         report.error(heading.line, "missing-title", "the item heading has an emoji but no title")
@@ -319,7 +350,9 @@ def _read_item(
     labels = _read_labels(content, heading, report)
     body = content[:-1] if labels is not None else content
     if content and labels is not None and not body:
-        report.error(content[0].line, "missing-body", f"the item '{_shorten(title)}' has no body text")
+        report.error(
+            content[0].line, "missing-body", f"the item '{_shorten(title)}' has no body text"
+        )
         ok = False
     if not ok or fields is None or labels is None:
         return None
@@ -342,8 +375,11 @@ def _read_category(
 ) -> tuple[str, tuple[str, ...], float, str] | None:
     match = CATEGORY_RE.match(block.text) if block.is_single_line else None
     if match is None:
-        report.error(block.line, "bad-category",
-                     "the category line must read 'CATEGORY[ / TAGS] · SCORE/10｜VERDICT'")
+        report.error(
+            block.line,
+            "bad-category",
+            "the category line must read 'CATEGORY[ / TAGS] · SCORE/10｜VERDICT'",
+        )
         return None
     ok = True
     topic_name, *tags = CATEGORY_PARTS_RE.split(match.group("category").strip())
@@ -354,14 +390,20 @@ def _read_category(
         ok = False
     for tag in tags:
         if not tag.strip() or "," in tag:
-            report.error(block.line, "bad-tag",
-                         f"tag '{tag}' must be non-empty text without ','; separate tags with ' / '")
+            report.error(
+                block.line,
+                "bad-tag",
+                f"tag '{tag}' must be non-empty text without ','; separate tags with ' / '",
+            )
             ok = False
     score_text = unicodedata.normalize("NFKC", match.group("score"))
     score = parse_score(score_text)
     if score is None:
-        report.error(block.line, "bad-score",
-                     f"score '{match.group('score')}' must be a number from 0 to 10 in halves")
+        report.error(
+            block.line,
+            "bad-score",
+            f"score '{match.group('score')}' must be a number from 0 to 10 in halves",
+        )
         ok = False
     verdict_name = match.group("verdict").strip()
     verdict = vocabulary.verdict(verdict_name)
@@ -376,14 +418,16 @@ def _read_category(
 
 def _read_labels(content: list[_Block], heading: _Block, report: _Report) -> tuple[str, ...] | None:
     if not content:
-        report.error(heading.line, "missing-body",
-                     "the item has no body text and no line of source labels")
+        report.error(
+            heading.line, "missing-body", "the item has no body text and no line of source labels"
+        )
         return None
     last = content[-1]
     labels = tuple(SOURCE_SEPARATOR_RE.split(last.text))
     if not last.is_single_line or not all(_is_label(label) for label in labels):
         report.error(
-            last.line, "missing-sources",
+            last.line,
+            "missing-sources",
             "an item must end with its line of source link labels, separated by ' · ' "
             f"(found '{_shorten(last.text)}')",
         )
@@ -399,8 +443,11 @@ def _check_unique_titles(items: Sequence[DraftItem], report: _Report) -> None:
     first_line: dict[str, int] = {}
     for item in items:
         if item.title in first_line:
-            report.error(item.line, "duplicate-title",
-                         f"two items are titled '{item.title}' (first on line {first_line[item.title]})")
+            report.error(
+                item.line,
+                "duplicate-title",
+                f"two items are titled '{item.title}' (first on line {first_line[item.title]})",
+            )
         first_line.setdefault(item.title, item.line)
 
 
@@ -504,8 +551,9 @@ def to_issue(
             tags=draft.tags,
             score=draft.score,
             verdict=draft.verdict,
-            sources=tuple(Source(label, (key,)) for label, key in zip(draft.labels, item_keys,
-                                                                      strict=True)),
+            sources=tuple(
+                Source(label, (key,)) for label, key in zip(draft.labels, item_keys, strict=True)
+            ),
             body=draft.body,
             line=draft.line,
         )
@@ -526,9 +574,8 @@ def to_issue(
 
 # --- escaping ---------------------------------------------------------------------------
 
-# The model flags ``<tag>``-looking text as raw HTML. Once it accepts a backslash-escaped
-# ``\<`` (the readable form), use it; until then the entity renders the same text.
-LESS_THAN = "\\<" if RAW_HTML_RE.search("\\<b>") is None else "&lt;"
+# ``<tag>``-looking text would be raw HTML; escaped, it is text the model accepts.
+LESS_THAN = "\\<"
 INLINE_SPECIAL_RE = re.compile(r"[\\`*_\[\]{}|]")
 ENTITY_RE = re.compile(r"&(?=#?[A-Za-z0-9]+;)")
 LINE_START_SPECIAL_RE = re.compile(r"^(?:[#>+\-=~:%(]|\d+[.)])")
@@ -549,7 +596,7 @@ def escape_line(line: str) -> str:
         return escaped
     marker = match.group(0)
     if marker[-1] in ".)":
-        return f"{marker[:-1]}\\{marker[-1]}{escaped[len(marker):]}"
+        return f"{marker[:-1]}\\{marker[-1]}{escaped[len(marker) :]}"
     return "\\" + escaped
 
 
@@ -565,7 +612,7 @@ def escape_heading_text(text: str) -> str:
 
 def unescape(text: str) -> str:
     """The text a reader sees for escaped page text (for checks and tests)."""
-    return re.sub(r"\\([!-/:-@\[-`{-~])", r"\1", text.replace("&lt;", "<"))
+    return plain_text(text)
 
 
 def yaml_scalar(value: str) -> str:
@@ -588,9 +635,7 @@ def option_value(value: str) -> str:
 
 def bib_value(text: str) -> str:
     """Editor text inside a braced BibTeX value: braces and backslashes cannot pass."""
-    return (
-        text.replace("\\", "＼").replace("{", "｛").replace("}", "｝").replace("%", "\\%")
-    )
+    return text.replace("\\", "＼").replace("{", "｛").replace("}", "｝").replace("%", "\\%")
 
 
 # --- rendering --------------------------------------------------------------------------
@@ -603,8 +648,6 @@ def render_page(issue: Issue) -> str:
         *(escape_paragraph(paragraph) for paragraph in issue.lead),
         *(_item_block(item) for item in issue.items),
         _closing_block(issue.closing_title, issue.closing),
-        "## 参考文献",
-        "```{bibliography}\n:filter: docname in docnames\n```",
     ]
     return "\n\n".join(parts) + "\n"
 
@@ -627,7 +670,9 @@ def _item_block(item: Item) -> str:
         options.append(f":tags: {option_value(', '.join(item.tags))}")
     options += [f":score: {format_score(item.score)}", f":verdict: {item.verdict}"]
     if item.sources:
-        rendered = " · ".join(f"{source.label} <{', '.join(source.keys)}>" for source in item.sources)
+        rendered = " · ".join(
+            f"{source.label} <{', '.join(source.keys)}>" for source in item.sources
+        )
         options.append(f":sources: {option_value(rendered)}")
     opening = "\n".join([f":::{{radar-item}} {item.heading}", *options])
     return "\n\n".join([opening, *(escape_paragraph(text) for text in item.body), ":::"])
@@ -639,7 +684,9 @@ def _closing_block(title: str, paragraphs: Iterable[str]) -> str:
 
 
 def render_bib_entry(key: str, title: str, note: str) -> str:
-    return f"@misc{{{key},\n  title = {{{bib_value(title)}}},\n  note  = {{{bib_value(note)}}},\n}}\n"
+    return (
+        f"@misc{{{key},\n  title = {{{bib_value(title)}}},\n  note  = {{{bib_value(note)}}},\n}}\n"
+    )
 
 
 def draft_page(date: dt.date, vocabulary: Vocabulary) -> str:
@@ -693,10 +740,4 @@ length: ""
 在这里写今天的主线。
 
 :::
-
-## 参考文献
-
-```{{bibliography}}
-:filter: docname in docnames
-```
 """

@@ -25,7 +25,11 @@ ITEM_ID_RE = re.compile(r"^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$")
 CITE_KEY_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_:.-]*$")
 ISSUE_PATH_RE = re.compile(r"(?:^|/)issues/(\d{4})/(\d{4}-\d{2}-\d{2})(?:\.md)?$")
 SOURCE_RE = re.compile(r"^(?P<label>.+?)\s*<(?P<keys>[^<>]+)>$")
-RAW_HTML_RE = re.compile(r"<\s*/?\s*[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?/?\s*>|<!--")
+# A tag or comment not preceded by an escaping backslash (``\<b>`` is text).
+RAW_HTML_RE = re.compile(
+    r"(?<!\\)(?:\\\\)*(?:<\s*/?\s*[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?/?\s*>|<!--)"
+)
+MARKDOWN_ESCAPE_RE = re.compile(r"\\([!-/:-@\[-`{-~])")
 # Chinese characters and full-width punctuation: what an editor's 字 count counts.
 CJK_RE = re.compile(
     "[\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef"
@@ -221,6 +225,11 @@ def is_issue_path(path: str) -> bool:
     return ISSUE_PATH_RE.search(path.replace("\\", "/")) is not None
 
 
+def plain_text(markdown: str) -> str:
+    """Editor text as readers see it: Markdown backslash escapes removed."""
+    return MARKDOWN_ESCAPE_RE.sub(r"\1", markdown)
+
+
 def format_score(score: float) -> str:
     return f"{score:g}"
 
@@ -392,7 +401,12 @@ def _read_front_matter(front: list[str], path: str, report: _Reporter) -> dict |
         )
     if date is None or not ok:
         return None
-    return {"date": date, "title": str(title).strip(), "status": status, "length": length.strip()}
+    return {
+        "date": date,
+        "title": plain_text(str(title).strip()),
+        "status": status,
+        "length": length.strip(),
+    }
 
 
 def _front_date(value: object, line: int, report: _Reporter) -> dt.date | None:
@@ -469,6 +483,8 @@ def _read_body(
                 block.option_lines.append((stripped[1:], number))
                 continue
             in_options = False
+        if stripped.startswith("%"):  # a MyST comment line
+            continue
         if RAW_HTML_RE.search(line):
             report.error(number, "raw-html", "raw HTML is not allowed in an issue")
         if not stripped:

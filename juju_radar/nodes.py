@@ -13,7 +13,7 @@ class radar_placeholder(nodes.General, nodes.Element):  # noqa: N801 (docutils n
     """Stands for generated content of ``kind`` (with an optional ``topic``)."""
 
 
-def placeholder(kind: str, **attributes: str) -> radar_placeholder:
+def placeholder(kind: str, **attributes: object) -> radar_placeholder:
     return radar_placeholder("", kind=kind, **attributes)
 
 

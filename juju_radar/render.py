@@ -12,7 +12,8 @@ from docutils import nodes
 
 from . import cite
 from .archive import Archive, ItemRef, is_best, related
-from .model import Issue, Topic, Verdict, Vocabulary, format_score
+from .bibliography import Bibliography, bibliography_nodes, citation_numbers, citation_reference
+from .model import Issue, Topic, Verdict, Vocabulary, format_score, plain_text
 
 # URI of a document relative to the page being written, with an optional anchor.
 Linker = Callable[[str, str], str]
@@ -28,6 +29,7 @@ class RenderContext:
     issue: Issue | None
     link: Linker
     site_url: str
+    bibliography: Bibliography
 
     def absolute(self, docname: str, anchor: str = "") -> str:
         """The public URL of a page, or "" while no site URL is configured."""
@@ -177,7 +179,7 @@ def latest_issue(context: RenderContext) -> list[nodes.Node]:
     heading += _link(link(issue.docname, ""), issue.title, ["radar-issue-title"])
     box += heading
     for paragraph in issue.lead:
-        box += nodes.paragraph("", paragraph, classes=["radar-lead"])
+        box += nodes.paragraph("", plain_text(paragraph), classes=["radar-lead"])
     box += item_list(context, (ItemRef(issue, item) for item in issue.items), with_date=False)
     more = nodes.paragraph(classes=["radar-more"])
     for index, (docname, label) in enumerate(
@@ -238,9 +240,30 @@ def issue_nav(context: RenderContext) -> list[nodes.Node]:
 def _bibtex_block(caption: str, bibtex: str) -> nodes.container:
     box = nodes.container(classes=["radar-cite"])
     box += nodes.paragraph("", caption, classes=["radar-cite-caption"])
-    block = nodes.literal_block(bibtex, bibtex, classes=["radar-bibtex"], language="bibtex")
-    box += block
+    box += nodes.literal_block(bibtex, bibtex, classes=["radar-bibtex"], language="bibtex")
     return box
+
+
+def _issue_keys(issue: Issue) -> list[str]:
+    return list(dict.fromkeys(key for item in issue.items for key in item.citation_keys))
+
+
+def cite_refs(context: RenderContext, keys: list[str]) -> list[nodes.Node]:
+    numbers = citation_numbers(_issue_keys(context.issue)) if context.issue else {}
+    return [citation_reference(keys, numbers)]
+
+
+def issue_bibliography(context: RenderContext) -> list[nodes.Node]:
+    issue = context.issue
+    if issue is None:
+        return []
+    keys = _issue_keys(issue)
+    listing = nodes.container(classes=["citation-list", "radar-bibliography"])
+    listing.extend(bibliography_nodes(keys, context.bibliography))
+    download = nodes.paragraph(classes=["radar-bib-download"])
+    name = issue.docname.rsplit("/", 1)[-1]
+    download += nodes.reference("", "下载本期参考文献（.bib）", refuri=f"{name}.bib")
+    return [listing, download]
 
 
 def issue_cite(context: RenderContext) -> list[nodes.Node]:
@@ -248,13 +271,7 @@ def issue_cite(context: RenderContext) -> list[nodes.Node]:
     if issue is None:
         return []
     url = context.absolute(issue.docname)
-    box = _bibtex_block("引用本期（BibTeX）", cite.issue_bibtex(issue, url))
-    if any(item.citation_keys for item in issue.items):
-        download = nodes.paragraph(classes=["radar-bib-download"])
-        name = issue.docname.rsplit("/", 1)[-1]
-        download += nodes.reference("", "下载本期参考文献（.bib）", refuri=f"{name}.bib")
-        box += download
-    return [box]
+    return [_bibtex_block("本期的 BibTeX 条目：", cite.issue_bibtex(issue, url))]
 
 
 def item_extras(context: RenderContext, item_id: str) -> list[nodes.Node]:

@@ -25,6 +25,7 @@ from pathlib import Path
 
 from .archive import Archive
 from .model import Issue, Vocabulary
+from .pagefind_bundle import canonicalize_bundle
 
 BUNDLE_DIR = "pagefind"
 # Weight of everything that is not a story: it summarises stories or lists sources.
@@ -215,10 +216,15 @@ def run_pagefind(site: Path, bundle: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run(command, capture_output=True, text=True, check=False)
 
 
-def build_index(records: list[SearchRecord], lang: str, outdir: Path) -> subprocess.CompletedProcess[str]:
+def build_index(
+    records: list[SearchRecord], lang: str, outdir: Path
+) -> subprocess.CompletedProcess[str]:
     """Index ``records`` into ``outdir/pagefind`` (replacing an older bundle)."""
     bundle = outdir / BUNDLE_DIR
     shutil.rmtree(bundle, ignore_errors=True)
     with tempfile.TemporaryDirectory(prefix="radar-search-") as scratch:
         write_record_site(records, lang, Path(scratch))
-        return run_pagefind(Path(scratch), bundle)
+        result = run_pagefind(Path(scratch), bundle)
+    if result.returncode == 0:
+        canonicalize_bundle(bundle)
+    return result

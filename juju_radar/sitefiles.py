@@ -31,7 +31,8 @@ class Site:
         try:
             return vocabulary_from_config(topics, verdicts)  # type: ignore[arg-type]
         except TypeError as error:
-            raise SiteError(f"{self.root / 'conf.py'}: bad radar_topics/radar_verdicts: {error}")
+            message = f"{self.root / 'conf.py'}: bad radar_topics/radar_verdicts: {error}"
+            raise SiteError(message) from error
 
     @property
     def bibfiles(self) -> tuple[str, ...]:

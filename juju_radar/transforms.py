@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any
 
 from docutils import nodes
 from sphinx.transforms import SphinxTransform
@@ -11,13 +11,11 @@ from sphinx.transforms.post_transforms import SphinxPostTransform
 
 from . import render
 from .archive import Archive
+from .bibliography import Bibliography, citation_id, load_bibliography
 from .collector import radar_data
 from .config import vocabulary
 from .model import is_issue_path
 from .nodes import LISTING_KINDS, placeholder, radar_placeholder
-
-if TYPE_CHECKING:
-    from sphinxcontrib.bibtex.domain import BibtexDomain
 
 
 class IssuePageTransform(SphinxTransform):
@@ -34,8 +32,17 @@ class IssuePageTransform(SphinxTransform):
         title = section.next_node(nodes.title)
         position = section.index(title) + 1 if title is not None else 0
         section.insert(position, placeholder("issue-header"))
-        section += placeholder("issue-cite")
+        if any(node["kind"] == "cite-refs" for node in section.findall(radar_placeholder)):
+            section += _section("references", "参考文献", placeholder("issue-bibliography"))
+        section += _section("cite-this", "引用本期", placeholder("issue-cite"))
         self.document += placeholder("issue-nav")
+
+
+def _section(section_id: str, title: str, *children: nodes.Node) -> nodes.section:
+    section = nodes.section(ids=[section_id], classes=[f"radar-{section_id}"])
+    section += nodes.title("", title)
+    section.extend(children)
+    return section
 
 
 Renderer = Callable[[render.RenderContext, radar_placeholder], list[nodes.Node]]
@@ -44,6 +51,8 @@ RENDERERS: dict[str, Renderer] = {
     "issue-header": lambda context, node: render.issue_header(context),
     "issue-nav": lambda context, node: render.issue_nav(context),
     "issue-cite": lambda context, node: render.issue_cite(context),
+    "issue-bibliography": lambda context, node: render.issue_bibliography(context),
+    "cite-refs": lambda context, node: render.cite_refs(context, node["keys"]),
     "item-extras": lambda context, node: render.item_extras(context, node["item"]),
     "topic-list": lambda context, node: render.topic_list(context, node["topic"]),
     "topic-index": lambda context, node: render.topic_index(context),
@@ -81,6 +90,7 @@ class PlaceholderTransform(SphinxPostTransform):
             issue=data.issues.get(self.env.docname),
             link=self.link,
             site_url=self.config.radar_site_url,
+            bibliography=load_bibliography(self.env.srcdir, self.config.bibtex_bibfiles or ()),
         )
         for node in found:
             if node["kind"] == "cited-by":
@@ -95,16 +105,21 @@ class PlaceholderTransform(SphinxPostTransform):
 
     def add_cited_by(self, context: render.RenderContext) -> None:
         """Under each entry of the page's bibliography, link every item citing it."""
-        domain = cast("BibtexDomain", self.env.get_domain("cite"))
-        key_by_id = {
-            citation.citation_id: citation.key
-            for citation in domain.citations
-            if citation.bibliography_key.docname == self.env.docname
-        }
-        for node in self.document.findall(nodes.citation):
-            key = next((key_by_id[i] for i in node["ids"] if i in key_by_id), None)
-            if key is not None:
-                node += render.cited_by(context.archive.cited_by.get(key, []), self.link)
+        for node, key in cited_entries(self.document, context.bibliography):
+            node += render.cited_by(context.archive.cited_by.get(key, []), self.link)
+
+
+def cited_entries(
+    document: nodes.document, bibliography: Bibliography
+) -> list[tuple[nodes.citation, str]]:
+    """The bibliography entries on a page, with their citation keys."""
+    key_by_id = {citation_id(key): key for key in bibliography.data.entries}
+    found = []
+    for node in document.findall(nodes.citation):
+        key = next((key_by_id[i] for i in node["ids"] if i in key_by_id), None)
+        if key is not None:
+            found.append((node, key))
+    return found
 
 
 IDENTIFIER_FIELDS = ("doi", "url", "eprint", "isbn", "issn")
@@ -113,16 +128,11 @@ IDENTIFIER_FIELDS = ("doi", "url", "eprint", "isbn", "issn")
 class MissingIdentifierTransform(SphinxPostTransform):
     """Say so on every bibliography entry that has no identifier at all."""
 
-    default_priority = 6
+    default_priority = 7
 
     def run(self, **kwargs: Any) -> None:
-        domain = cast("BibtexDomain", self.env.get_domain("cite"))
-        bare = {
-            citation.citation_id
-            for citation in domain.citations
-            if citation.bibliography_key.docname == self.env.docname
-            and not any(field in citation.entry.fields for field in IDENTIFIER_FIELDS)
-        }
-        for node in self.document.findall(nodes.citation):
-            if bare.intersection(node["ids"]):
+        bibliography = load_bibliography(self.env.srcdir, self.config.bibtex_bibfiles or ())
+        for node, key in cited_entries(self.document, bibliography):
+            fields = bibliography.data.entries[key].fields
+            if not any(name in fields for name in IDENTIFIER_FIELDS):
                 node += render.missing_identifier_note()

@@ -5,10 +5,23 @@ from __future__ import annotations
 import shutil
 import subprocess
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 
 ROOT = Path(__file__).resolve().parent.parent
 SEED_EXPORT = ROOT.parent / "shared" / "seeds" / "000_40a489d524cf73b1.txt"
@@ -100,3 +113,30 @@ def page_text(html_file: Path) -> str:
         link.decompose()
     article = soup.select_one("article") or soup
     return article.get_text("")
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    """Debian's headless Chromium through Playwright, one per test session."""
+    sync_api = pytest.importorskip("playwright.sync_api")
+    if not CHROMIUM.exists():
+        pytest.skip("Debian's chromium is not installed")
+    with sync_api.sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+def watch_errors(page: Any) -> list[str]:
+    """Script errors and console errors the page reports from now on."""
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(f"pageerror: {error}"))
+    page.on(
+        "console",
+        lambda message: (
+            errors.append(f"console.{message.type}: {message.text}")
+            if message.type == "error"
+            else None
+        ),
+    )
+    return errors

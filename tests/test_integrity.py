@@ -102,7 +102,10 @@ def broken_links(outdir: Path) -> list[str]:
             if not target or urlsplit(target).scheme or target.startswith("//"):
                 continue
             parts = urlsplit(target)
-            file = (page.parent / unquote(parts.path)).resolve() if parts.path else page
+            if parts.path.startswith("/"):  # root-relative, as on the 404 page
+                file = outdir / unquote(parts.path).lstrip("/")
+            else:
+                file = (page.parent / unquote(parts.path)).resolve() if parts.path else page
             if file.is_dir():
                 file = file / "index.html"
             if not file.exists():

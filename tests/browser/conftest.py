@@ -7,20 +7,15 @@ A test's ``page`` records every uncaught script error and console error it sees.
 from __future__ import annotations
 
 import json
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import watch_errors
 
 from .site_server import serve
 
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
-]
 QUERIES_FILE = Path(__file__).resolve().parent.parent / "search_queries.json"
 
 
@@ -36,17 +31,6 @@ def site_url(built_seed_site: Path) -> Iterator[str]:
 
 
 @pytest.fixture(scope="session")
-def browser() -> Iterator[Any]:
-    sync_api = pytest.importorskip("playwright.sync_api")
-    if not CHROMIUM.exists() and shutil.which("chromium") is None:
-        pytest.skip("Debian's chromium is not installed")
-    with sync_api.sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        yield chromium
-        chromium.close()
-
-
-@pytest.fixture(scope="session")
 def browser_context(browser: Any) -> Iterator[Any]:
     context = browser.new_context(locale="zh-CN")
     yield context
@@ -57,13 +41,6 @@ def browser_context(browser: Any) -> Iterator[Any]:
 def page(browser_context: Any) -> Iterator[Any]:
     """A fresh tab; ``page.script_errors`` lists page errors and console errors."""
     tab = browser_context.new_page()
-    errors: list[str] = []
-    tab.on("pageerror", lambda error: errors.append(f"pageerror: {error}"))
-    tab.on(
-        "console",
-        lambda message: errors.append(f"console.{message.type}: {message.text}")
-        if message.type == "error" else None,
-    )
-    tab.script_errors = errors
+    tab.script_errors = watch_errors(tab)
     yield tab
     tab.close()

@@ -1,0 +1,210 @@
+"""Search benchmark on the seed site (not a test): ``.venv/bin/python bench/search_bench.py``.
+
+Builds a copy of the site, serves it under ``/archive/`` and drives Debian's headless
+Chromium. Measures, on the query set of ``tests/search_queries.json``:
+
+- recall (expected story among the results) and first-hit rate, typed into search.html;
+- the same two rates for Pagefind's default ranking and for the ranking of search.js;
+- bytes fetched by a cold first query (runtime files and index files separately);
+- cold latency (fresh browser context: typing to results shown, and load + first search)
+  and warm latency (search + result data in the page, median and max over the set);
+- bundle size and the time the build spends in Pagefind.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path[:0] = [str(ROOT / "tests"), str(ROOT / "tests" / "browser")]
+
+from conftest import copy_site  # noqa: E402
+from site_server import serve  # noqa: E402
+
+CHROMIUM_ARGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]
+QUERY_SET = json.loads((ROOT / "tests" / "search_queries.json").read_text(encoding="utf-8"))
+RUNTIME_FILES = re.compile(
+    r"(pagefind\.js|pagefind-worker\.js|wasm\.[\w-]+\.pagefind|pagefind-entry\.json|search\.js)$"
+)
+INDEX_FILES = re.compile(r"\.pf_(meta|index|fragment|filter)$")
+# Pagefind 1.5's default ranking weights.
+DEFAULT_RANKING = {"termSimilarity": 1.0, "pageLength": 0.75, "termSaturation": 1.4,
+                   "termFrequency": 1.0}
+TYPING_DELAY_MS = 120  # search.js waits this long after the last keystroke
+
+API_SEARCH = """async ([bundle, query, ranking]) => {
+  const pagefind = await import(bundle);
+  await pagefind.options({ ranking });
+  const started = performance.now();
+  const response = await pagefind.search(query);
+  const data = await Promise.all(response.results.slice(0, 8).map((r) => r.data()));
+  return { ms: performance.now() - started, links: data.map((d) => d.meta.link) };
+}"""
+
+
+def build_site(workdir: Path) -> tuple[Path, float]:
+    """Build a copy of the site; return its output dir and the seconds spent in Pagefind."""
+    srcdir = copy_site(workdir / "src")
+    outdir = workdir / "html"
+    command = [sys.executable, "-m", "sphinx", "-b", "html", str(srcdir), str(outdir)]
+    result = subprocess.run(command, capture_output=True, text=True, check=False)
+    if result.returncode != 0:
+        raise SystemExit(f"the site does not build:\n{result.stdout}\n{result.stderr}")
+    match = re.search(r"search index: (\d+) records in ([\d.]+) s", result.stdout)
+    return outdir, float(match.group(2)) if match else float("nan")
+
+
+def expected_link(case: dict[str, Any]) -> str | None:
+    return f"{QUERY_SET['page']}#{case['expect']}" if case["expect"] else None
+
+
+def score(links_per_query: list[list[str]]) -> dict[str, float]:
+    """Recall and first-hit rate over the query set (no-match queries must return nothing)."""
+    found = first = 0
+    for case, links in zip(QUERY_SET["queries"], links_per_query, strict=True):
+        wanted = expected_link(case)
+        found += (wanted in links) if wanted else (not links)
+        first += (links[:1] == [wanted]) if wanted else (not links)
+    total = len(QUERY_SET["queries"])
+    return {"recall": found / total, "first_hit": first / total}
+
+
+def ui_links(page: Any, base: str) -> tuple[list[list[str]], list[float]]:
+    """Type every query into search.html; return the result links and typing-to-results ms."""
+    page.goto(f"{base}search.html")
+    page.wait_for_selector(".radar-search-page input[name=q]")
+    all_links, timings = [], []
+    for case in QUERY_SET["queries"]:
+        started = time.perf_counter()
+        page.fill(".radar-search-page input[name=q]", case["query"])
+        page.wait_for_function(
+            "q => document.querySelector('.radar-search-page .radar-search-results')"
+            "?.dataset.query === q", arg=case["query"],
+        )
+        timings.append((time.perf_counter() - started) * 1000)
+        hrefs = page.eval_on_selector_all(
+            ".radar-search-page a.radar-search-result-title",
+            "links => links.map(link => link.getAttribute('href'))",
+        )
+        all_links.append([href.removeprefix("./") for href in hrefs])
+    return all_links, timings
+
+
+def api_runs(page: Any, base: str, ranking: Any) -> tuple[list[list[str]], list[float]]:
+    page.goto(f"{base}search.html")
+    page.wait_for_selector(".radar-search-filter")  # search.js has set its options
+    bundle = f"{base}pagefind/pagefind.js"
+    runs = [page.evaluate(API_SEARCH, [bundle, case["query"], ranking])
+            for case in QUERY_SET["queries"]]
+    return [run["links"] for run in runs], [run["ms"] for run in runs]
+
+
+def cold_query(browser: Any, base: str) -> dict[str, Any]:
+    """A fresh context (empty cache): open search.html?q=, wait for results, count bytes."""
+    context = browser.new_context()
+    page = context.new_page()
+    sizes: dict[str, int] = {"runtime": 0, "index": 0}
+    counts: dict[str, int] = {"runtime": 0, "index": 0}
+
+    def record(response: Any) -> None:
+        path = response.url.split("?")[0]
+        kind = ("runtime" if RUNTIME_FILES.search(path)
+                else "index" if INDEX_FILES.search(path) else None)
+        if kind and response.ok:
+            sizes[kind] += len(response.body())
+            counts[kind] += 1
+
+    page.on("response", record)
+    query = QUERY_SET["queries"][0]["query"]
+    started = time.perf_counter()
+    page.goto(f"{base}search.html?q={query}")
+    page.wait_for_function(
+        "q => document.querySelector('.radar-search-page .radar-search-results')"
+        "?.dataset.query === q", arg=query,
+    )
+    page_to_results = (time.perf_counter() - started) * 1000
+    page.wait_for_load_state("networkidle")
+    context.close()
+    return {"bytes": sizes, "requests": counts, "page_to_results_ms": page_to_results}
+
+
+def cold_typed_query(browser: Any, base: str) -> float:
+    """Fresh context, search page loaded, first query typed: ms until results show."""
+    context = browser.new_context()
+    page = context.new_page()
+    page.goto(f"{base}search.html")
+    page.wait_for_selector(".radar-search-filter")  # the bundle is loaded once filters show
+    query = QUERY_SET["queries"][1]["query"]
+    started = time.perf_counter()
+    page.fill(".radar-search-page input[name=q]", query)
+    page.wait_for_function(
+        "q => document.querySelector('.radar-search-page .radar-search-results')"
+        "?.dataset.query === q", arg=query,
+    )
+    elapsed = (time.perf_counter() - started) * 1000
+    context.close()
+    return elapsed
+
+
+def bundle_size(outdir: Path) -> dict[str, int]:
+    bundle = outdir / "pagefind"
+    files = [path for path in bundle.rglob("*") if path.is_file()]
+    index = sum(path.stat().st_size for path in files if INDEX_FILES.search(path.name))
+    return {"total": sum(path.stat().st_size for path in files), "index": index,
+            "files": len(files)}
+
+
+def main() -> int:
+    from playwright.sync_api import sync_playwright
+
+    with tempfile.TemporaryDirectory(prefix="search-bench-") as workdir:
+        outdir, pagefind_seconds = build_site(Path(workdir))
+        report: dict[str, Any] = {"pagefind_seconds": pagefind_seconds,
+                                  "bundle_bytes": bundle_size(outdir)}
+        with serve(outdir) as base, sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path="/usr/bin/chromium",
+                                                 args=CHROMIUM_ARGS)
+            report["cold"] = cold_query(browser, base)
+            report["cold_typed_ms"] = cold_typed_query(browser, base)
+            page = browser.new_page()
+            links, typed_ms = ui_links(page, base)
+            report["ui"] = score(links)
+            report["ui_typed_to_results_ms_median"] = statistics.median(typed_ms)
+            report["ui_misses"] = [
+                (case["query"], found[:2])
+                for case, found in zip(QUERY_SET["queries"], links, strict=True)
+                if (found[:1] != [expected_link(case)] if case["expect"] else found)
+            ]
+            rankings = (("default_ranking", DEFAULT_RANKING),
+                        ("search_js_ranking", search_js_ranking()))
+            for name, ranking in rankings:
+                api_links, api_ms = api_runs(page, base, ranking)
+                report[name] = {**score(api_links), "warm_ms_median": statistics.median(api_ms),
+                                "warm_ms_max": max(api_ms)}
+            browser.close()
+    report["queries"] = len(QUERY_SET["queries"])
+    print(json.dumps(report, ensure_ascii=False, indent=2))
+    return 0
+
+
+def search_js_ranking() -> dict[str, float]:
+    """The ranking search.js sets, read from the file so the two cannot drift apart."""
+    source = (ROOT / "_static" / "search.js").read_text(encoding="utf-8")
+    match = re.search(r"const RANKING = (\{[^}]*\})", source)
+    assert match, "RANKING not found in search.js"
+    return json.loads(re.sub(r"(\w+):", r'"\1":', match.group(1)))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

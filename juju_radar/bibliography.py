@@ -1,0 +1,104 @@
+"""Per-issue bibliographies, formatted with the same pybtex style as the references page.
+
+sphinxcontrib-bibtex renders the references page (one bibliography of every entry).
+An issue page's own bibliography is rendered here instead: the bibtex domain filters
+every entry of every bibliography against every citation (cubic in the archive's
+size) and stores a node per entry per page in the environment, which does not scale
+to a daily archive. Numbering is per page, in order of first citation.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from docutils import nodes
+from pybtex.database import BibliographyData, parse_string
+from pybtex.plugin import find_plugin
+
+from .bibcheck import bib_entry_texts
+from .bibstyle import register as register_style
+
+
+@dataclass(frozen=True)
+class Bibliography:
+    """The entries of the configured .bib files: pybtex data and each entry's text."""
+
+    data: BibliographyData
+    texts: dict[str, str]
+
+    def digest(self, key: str) -> str:
+        """Changes whenever the entry's text changes (or it appears or goes)."""
+        return hashlib.sha1(self.texts.get(key, "").encode()).hexdigest()
+
+
+@lru_cache(maxsize=4)
+def _load(files: tuple[tuple[str, int, int], ...]) -> Bibliography:
+    data = BibliographyData()
+    texts: dict[str, str] = {}
+    for path, _, _ in files:
+        text = Path(path).read_text(encoding="utf-8")
+        try:
+            parsed = parse_string(text, "bibtex")
+        except Exception:  # reported with file and line by bibcheck
+            continue
+        for key, entry in parsed.entries.items():
+            if key not in data.entries:
+                data.add_entry(key, entry)
+        texts |= bib_entry_texts(text)
+    return Bibliography(data, texts)
+
+
+def load_bibliography(srcdir: Path | str, names: Iterable[str]) -> Bibliography:
+    """Parsed once per process and file version."""
+    files = []
+    for name in names:
+        path = Path(srcdir, name)
+        stat = path.stat()
+        files.append((str(path), stat.st_mtime_ns, stat.st_size))
+    return _load(tuple(files))
+
+
+def citation_numbers(keys: Iterable[str]) -> dict[str, int]:
+    """Number keys in order of first citation on a page."""
+    numbers: dict[str, int] = {}
+    for key in keys:
+        numbers.setdefault(key, len(numbers) + 1)
+    return numbers
+
+
+def citation_id(key: str) -> str:
+    return nodes.make_id(f"cite-{key}")
+
+
+def citation_reference(keys: Sequence[str], numbers: dict[str, int]) -> nodes.inline:
+    """``[1, 2]`` with each number linking to its entry on the same page."""
+    marker = nodes.inline(classes=["radar-citation"])
+    marker += nodes.Text("[")
+    for index, key in enumerate(keys):
+        if index:
+            marker += nodes.Text(", ")
+        marker += nodes.reference("", str(numbers.get(key, "?")), refid=citation_id(key))
+    marker += nodes.Text("]")
+    return marker
+
+
+def bibliography_nodes(keys: Sequence[str], bibliography: Bibliography) -> list[nodes.Element]:
+    register_style()
+    style = find_plugin("pybtex.style.formatting", "radar")()
+    backend = find_plugin("pybtex.backends", "docutils")()
+    known = [bibliography.data.entries[key] for key in keys if key in bibliography.data.entries]
+    formatted = {entry.key: entry for entry in style.format_entries(known)}
+    result: list[nodes.Element] = []
+    for number, key in enumerate(keys, start=1):
+        citation = nodes.citation(ids=[citation_id(key)], classes=["radar-bib-entry"])
+        citation += nodes.label("", str(number))
+        if key in formatted:
+            citation += backend.paragraph(formatted[key])
+        else:
+            citation += nodes.paragraph("", f"{key}（references.bib 中没有这条文献）")
+        result.append(citation)
+    return result

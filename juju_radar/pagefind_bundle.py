@@ -1,0 +1,70 @@
+"""Make a Pagefind bundle byte-reproducible.
+
+Pagefind 1.5.2 writes its filter values, the filter list and the metadata field list
+in hash-map order, which changes from run to run; since chunk names are content
+hashes, so do the file names, the metadata file and ``pagefind-entry.json``. Word
+index and fragment chunks are already stable. This rewrites the unstable files in
+sorted order with names hashed from their new content, so two builds of the same
+records give the same bundle. The files are ``pagefind_dcd`` + CBOR, gzip-compressed.
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import cbor2
+
+SIGNATURE = b"pagefind_dcd"
+
+
+def _read(path: Path) -> Any:
+    data = gzip.decompress(path.read_bytes())
+    if not data.startswith(SIGNATURE):
+        raise ValueError(f"{path} is not a Pagefind data file")
+    return cbor2.loads(data[len(SIGNATURE) :])
+
+
+def _encode(value: Any) -> bytes:
+    return gzip.compress(SIGNATURE + cbor2.dumps(value), mtime=0)
+
+
+def _write_hashed(
+    path_of: Callable[[str], Path], language: str, content: bytes, length: int
+) -> str:
+    name = f"{language}_{hashlib.sha256(content).hexdigest()[:length]}"
+    path_of(name).write_bytes(content)
+    return name
+
+
+def canonicalize_bundle(bundle: Path) -> None:
+    entry_path = bundle / "pagefind-entry.json"
+    entry = json.loads(entry_path.read_text(encoding="utf-8"))
+    for language, details in entry["languages"].items():
+        details["hash"] = _canonical_language(bundle, language, details["hash"])
+    entry_path.write_text(json.dumps(entry, ensure_ascii=False, separators=(",", ":")))
+
+
+def _canonical_language(bundle: Path, language: str, meta_hash: str) -> str:
+    meta_path = bundle / f"pagefind.{meta_hash}.pf_meta"
+    meta = _read(meta_path)
+    filters = []
+    for name, filter_hash in meta[3]:
+        filter_path = bundle / "filter" / f"{filter_hash}.pf_filter"
+        filter_name, values = _read(filter_path)
+        filter_path.unlink()
+        content = _encode([filter_name, sorted(values, key=lambda value: value[0])])
+        filter_file = _write_hashed(
+            lambda name: bundle / "filter" / f"{name}.pf_filter", language, content, 7
+        )
+        filters.append([name, filter_file])
+    meta[3] = sorted(filters)
+    meta[5] = sorted(meta[5])
+    meta_path.unlink()
+    return _write_hashed(
+        lambda name: bundle / f"pagefind.{name}.pf_meta", language, _encode(meta), 13
+    )

@@ -1,0 +1,110 @@
+"""The data export: what a researcher downloads, checked against the model and the bib."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from pathlib import Path
+
+import jsonschema
+import pytest
+from publishing_site import DRAFT_DATE, build_published, item_url, published_issues, vocabulary
+
+from juju_radar.bibcheck import bib_entry_identifiers
+from juju_radar.model import format_score
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    return build_published(tmp_path_factory.mktemp("export"))
+
+
+def load_json(outdir: Path, name: str) -> dict:
+    return json.loads((outdir / "data" / name).read_text(encoding="utf-8"))
+
+
+def expected_rows(srcdir: Path) -> list[tuple]:
+    return [(issue, item) for issue in published_issues(srcdir) for item in issue.items]
+
+
+def test_items_json_follows_its_schema(site):
+    _, outdir = site
+    schema = load_json(outdir, "items.schema.json")
+    jsonschema.Draft202012Validator.check_schema(schema)
+    document = load_json(outdir, "items.json")
+    jsonschema.validate(document, schema, cls=jsonschema.Draft202012Validator)
+    assert document["count"] == len(document["items"])
+    assert schema["$id"] == "https://example.org/archive/data/items.schema.json"
+    assert schema["properties"]["items"]["items"]["properties"]["topic"]["enum"] == [
+        topic.key for topic in vocabulary().topics
+    ]
+
+
+def test_the_schema_rejects_a_record_that_breaks_it(site):
+    _, outdir = site
+    schema = load_json(outdir, "items.schema.json")
+    document = load_json(outdir, "items.json")
+    document["items"][0]["score"] = 11
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(document, schema, cls=jsonschema.Draft202012Validator)
+
+
+def test_items_json_has_every_published_item_as_the_model_reads_it(site):
+    srcdir, outdir = site
+    identifiers = bib_entry_identifiers((srcdir / "references.bib").read_text(encoding="utf-8"))
+    records = load_json(outdir, "items.json")["items"]
+    rows = expected_rows(srcdir)
+    assert [record["item_id"] for record in records] == [item.id for _, item in rows]
+    for record, (issue, item) in zip(records, rows, strict=True):
+        assert record["issue_date"] == issue.date.isoformat()
+        assert record["issue_title"] == issue.title
+        assert record["url"] == item_url(issue, item.id)
+        assert record["title"] == item.title
+        assert record["emoji"] == item.emoji
+        assert record["topic"] == item.topic
+        assert record["tags"] == list(item.tags)
+        assert record["score"] == item.score
+        assert record["verdict"] == item.verdict
+        assert [c["key"] for c in record["citations"]] == list(dict.fromkeys(item.citation_keys))
+        for citation in record["citations"]:
+            assert citation["identifiers"] == identifiers[citation["key"]]
+
+
+def test_a_cited_reference_carries_its_identifiers(site):
+    _, outdir = site
+    records = {r["item_id"]: r for r in load_json(outdir, "items.json")["items"]}
+    first = records["tau-bench-customer-service"]["citations"][0]
+    assert first == {
+        "key": "taubench2026paper",
+        "identifiers": {"note": "进入 2026-09-07 的 arXiv 公告"},
+    }
+    assert records["tau-bench-customer-service"]["topic_label"] == "Agent"
+    assert records["spc-ai-disputes-opinion"]["verdict_label"] == "建议阅读原文"
+
+
+def test_drafts_are_not_exported(site):
+    _, outdir = site
+    for name in ("items.json", "items.csv"):
+        text = (outdir / "data" / name).read_text(encoding="utf-8")
+        assert DRAFT_DATE not in text and "draft-only-item" not in text, name
+
+
+def test_items_csv_has_the_same_rows_as_items_json(site):
+    _, outdir = site
+    records = load_json(outdir, "items.json")["items"]
+    text = (outdir / "data" / "items.csv").read_text(encoding="utf-8")
+    rows = list(csv.DictReader(io.StringIO(text, newline="")))
+    assert len(rows) == len(records)
+    for row, record in zip(rows, records, strict=True):
+        assert row["item_id"] == record["item_id"]
+        assert row["url"] == record["url"]
+        assert row["title"] == record["title"]
+        assert (row["tags"].split("; ") if row["tags"] else []) == record["tags"]
+        assert row["score"] == format_score(record["score"])
+        assert row["citation_keys"].split("; ") == [c["key"] for c in record["citations"]]
+        identifiers = json.loads(row["citation_identifiers"])
+        assert identifiers == {c["key"]: c["identifiers"] for c in record["citations"]}
+    second = next(row for row in rows if row["item_id"] == "taubench-failure-replication")
+    assert second["tags"] == "Coding Agent; 评测"
+    assert second["score"] == "7.5"

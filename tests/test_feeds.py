@@ -1,0 +1,148 @@
+"""Atom feeds: what a feed reader shows, checked against the model of each issue."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+from pathlib import Path
+
+import feedparser
+import pytest
+from bs4 import BeautifulSoup
+from conftest import ROOTS, copy_site, sphinx_build
+from publishing_site import (
+    DRAFT_DATE,
+    SITE_URL,
+    WITH_SITE_URL,
+    build_published,
+    item_url,
+    published_issues,
+    vocabulary,
+)
+
+from juju_radar.archive import Archive
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    return build_published(tmp_path_factory.mktemp("feeds"))
+
+
+def read_feed(outdir: Path, name: str) -> feedparser.FeedParserDict:
+    feed = feedparser.parse((outdir / "feeds" / f"{name}.atom.xml").read_bytes())
+    assert not feed.bozo, feed.get("bozo_exception")
+    return feed
+
+
+def test_the_archive_feed_has_one_entry_per_published_issue_newest_first(site):
+    srcdir, outdir = site
+    issues = published_issues(srcdir)
+    feed = read_feed(outdir, "all")
+    assert feed.version == "atom10"
+    assert feed.feed.title == "Juju Radar 归档"
+    assert feed.feed.language == "zh-CN"
+    assert [entry.title for entry in feed.entries] == [issue.title for issue in issues]
+    for entry, issue in zip(feed.entries, issues, strict=True):
+        url = f"{SITE_URL}{issue.docname}.html"
+        assert entry.link == url
+        assert entry.id == url
+        assert entry.summary.split("\n") == list(issue.lead)
+        assert entry.published == f"{issue.date.isoformat()}T08:00:00+08:00"
+        assert entry.updated == entry.published
+
+
+def test_an_issue_entry_lists_every_item_linked_to_its_anchor(site):
+    srcdir, outdir = site
+    issues = published_issues(srcdir)
+    feed = read_feed(outdir, "all")
+    for entry, issue in zip(feed.entries, issues, strict=True):
+        content = BeautifulSoup(entry.content[0].value, "html.parser")
+        links = [(a["href"], a.get_text()) for a in content.select("li a")]
+        assert links == [(item_url(issue, item.id), item.heading) for item in issue.items]
+        assert {tag.term for tag in entry.tags} == {item.topic for item in issue.items}
+
+
+def test_drafts_are_in_no_feed(site):
+    _, outdir = site
+    for path in (outdir / "feeds").glob("*.atom.xml"):
+        text = path.read_text(encoding="utf-8")
+        assert DRAFT_DATE not in text and "draft-only-item" not in text, path.name
+
+
+def test_each_topic_feed_has_the_items_of_that_topic_newest_first(site):
+    srcdir, outdir = site
+    archive = Archive({issue.docname: issue for issue in published_issues(srcdir)})
+    for topic in vocabulary().topics:
+        feed = read_feed(outdir, topic.key)
+        refs = archive.topic_items(topic.key)
+        assert feed.feed.title == f"Juju Radar 归档 · {topic.label}"
+        assert [entry.link for entry in feed.entries] == [
+            item_url(ref.issue, ref.item.id) for ref in refs
+        ]
+        assert [entry.title for entry in feed.entries] == [ref.item.heading for ref in refs]
+        for entry, ref in zip(feed.entries, refs, strict=True):
+            assert entry.id == entry.link
+            assert entry.published.startswith(f"{ref.date}T08:00:00+08:00")
+            assert entry.summary == ref.item.body[0]
+    agent = read_feed(outdir, "agent")
+    assert [entry.link.rsplit("#", 1)[1] for entry in agent.entries] == [
+        "taubench-failure-replication",
+        "tau-bench-customer-service",
+    ]
+
+
+def test_every_page_announces_the_feed_and_a_topic_page_its_own(site):
+    _, outdir = site
+    for page in ["index.html", "issues/2026/2026-09-08.html", "stats.html", "topics/3d.html"]:
+        soup = BeautifulSoup((outdir / page).read_text(encoding="utf-8"), "html.parser")
+        feeds = [
+            link["href"]
+            for link in soup.select('head link[rel="alternate"]')
+            if link.get("type") == "application/atom+xml"
+        ]
+        expected = [f"{SITE_URL}feeds/all.atom.xml"]
+        if page.startswith("topics/"):
+            expected.append(f"{SITE_URL}feeds/3d.atom.xml")
+        assert feeds == expected, page
+
+
+def test_the_feed_limit_keeps_the_newest_entries(tmp_path):
+    _, outdir = build_published(tmp_path, "-D", "radar_feed_limit=1")
+    assert [entry.title for entry in read_feed(outdir, "all").entries] == ["第二期：评测之外的交付"]
+    assert len(read_feed(outdir, "agent").entries) == 1
+
+
+def test_without_a_site_url_there_are_no_feeds_and_the_build_passes(tmp_path):
+    srcdir = copy_site(tmp_path / "src")
+    result = sphinx_build(srcdir, tmp_path / "html")
+    assert result.returncode == 0
+    assert not (tmp_path / "html" / "feeds").exists()
+    assert "application/atom+xml" not in (tmp_path / "html" / "index.html").read_text("utf-8")
+
+
+def digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def publications(outdir: Path) -> dict[str, str]:
+    files = [
+        *(outdir / "feeds").glob("*.xml"),
+        *(outdir / "data").glob("*"),
+        outdir / "sitemap.xml",
+    ]
+    files += [outdir / "stats.html", outdir / "404.html"]
+    return {path.relative_to(outdir).as_posix(): digest(path) for path in sorted(files)}
+
+
+def test_an_incremental_build_writes_the_same_publications_as_a_clean_one(tmp_path):
+    env = dict(os.environ, SOURCE_DATE_EPOCH="1788000000")
+    srcdir = copy_site(tmp_path / "src")
+    sphinx_build(srcdir, tmp_path / "incremental", *WITH_SITE_URL, env=env)
+    shutil.copytree(ROOTS / "test-second-issue", srcdir, dirs_exist_ok=True)
+    shutil.copytree(ROOTS / "test-draft", srcdir, dirs_exist_ok=True)
+    sphinx_build(srcdir, tmp_path / "incremental", *WITH_SITE_URL, env=env)
+    sphinx_build(srcdir, tmp_path / "clean", *WITH_SITE_URL, env=env)
+    incremental = publications(tmp_path / "incremental")
+    assert incremental == publications(tmp_path / "clean")
+    assert "feeds/all.atom.xml" in incremental

@@ -1,0 +1,134 @@
+"""The statistics page: charts drawn from the published items, with the same numbers
+in a table under each, readable on a phone and in dark mode."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from browser.site_server import serve
+from bs4 import BeautifulSoup
+from conftest import watch_errors
+from publishing_site import (
+    DRAFT_DATE,
+    build_published,
+    published_issues,
+    vocabulary,
+)
+
+from juju_radar.archive import Archive
+from juju_radar.stats import charts
+
+CHARTS = ("per-month", "scores", "verdicts")
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    return build_published(tmp_path_factory.mktemp("stats"))
+
+
+@pytest.fixture(scope="module")
+def stats_page(site) -> BeautifulSoup:
+    _, outdir = site
+    return BeautifulSoup((outdir / "stats.html").read_text(encoding="utf-8"), "html.parser")
+
+
+def table(page: BeautifulSoup, chart: str) -> list[list[str]]:
+    rows = page.select(f"#{chart}-table tr")
+    return [[cell.get_text(strip=True) for cell in row.select("th, td")] for row in rows]
+
+
+def svg_texts(page: BeautifulSoup, chart: str) -> list[str]:
+    return [text.get_text() for text in page.select(f"#{chart} svg text")]
+
+
+def test_each_chart_is_an_inline_svg_with_its_labels_as_text(stats_page):
+    labels = [topic.label for topic in vocabulary().topics]
+    for chart in CHARTS:
+        assert len(stats_page.select(f"#{chart} svg")) == 1, chart
+    assert set(labels) <= set(svg_texts(stats_page, "per-month"))
+    assert set(labels) <= set(svg_texts(stats_page, "scores"))
+    assert {"建议深挖", "持续观察", "建议阅读原文"} <= set(svg_texts(stats_page, "verdicts"))
+
+
+def test_the_per_month_table_counts_the_published_items(site, stats_page):
+    srcdir, _ = site
+    topics = vocabulary().topics
+    counts = Counter(
+        (f"{issue.date:%Y-%m}", item.topic)
+        for issue in published_issues(srcdir)
+        for item in issue.items
+    )
+    header, *rows = table(stats_page, "per-month")
+    assert header == ["月份", *(topic.label for topic in topics), "合计"]
+    assert rows == [["2026-09", *(str(counts[("2026-09", topic.key)]) for topic in topics), "7"]]
+
+
+def test_the_score_table_counts_each_score_per_topic(stats_page):
+    header, *rows = table(stats_page, "scores")
+    assert header == ["主题", "7.5 分", "8.5 分", "9 分", "9.5 分", "合计"]
+    assert rows[0] == ["Agent", "1", "0", "1", "0", "2"]
+    assert rows[1] == ["模型训练", "0", "1", "0", "1", "2"]
+
+
+def test_the_verdict_table_and_chart_show_the_same_counts(stats_page):
+    header, *rows = table(stats_page, "verdicts")
+    assert header == ["判断", "条目数"]
+    assert rows == [["建议深挖", "3"], ["持续观察", "3"], ["建议阅读原文", "1"], ["合计", "7"]]
+    bar_labels = [text for text in svg_texts(stats_page, "verdicts") if text.isdigit()]
+    assert {"3", "1"} <= set(bar_labels)
+
+
+def test_drafts_are_not_counted(stats_page):
+    assert "统计范围：2 期已发布期刊，共 7 条；草稿不计入。" in stats_page.get_text()
+    assert DRAFT_DATE not in str(stats_page)
+
+
+def test_the_charts_are_reproducible_and_their_ids_unique(site, stats_page):
+    srcdir, _ = site
+    archive = Archive({issue.docname: issue for issue in published_issues(srcdir)})
+    first = [chart.svg for chart in charts(archive, vocabulary())]
+    assert first == [chart.svg for chart in charts(archive, vocabulary())]
+    ids = [node["id"] for node in stats_page.select("svg [id]")]
+    assert len(ids) == len(set(ids))
+    for svg in first:
+        assert "<metadata>" not in svg and "<?xml" not in svg
+        assert re.search(r"<svg [^>]*\bwidth=", svg) is None  # sized by the page's CSS
+        assert "currentColor" in svg
+
+
+def test_the_stats_page_links_the_data_downloads(site, stats_page):
+    _, outdir = site
+    links = [a["href"] for a in stats_page.select(".radar-data-downloads a")]
+    assert links == ["data/items.json", "data/items.csv", "data/items.schema.json"]
+    assert all((outdir / link).is_file() for link in links)
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_stats_page_reads_on_a_phone(site, tmp_path, scheme, browser):
+    _, outdir = site
+    with serve(outdir) as base:
+        context = browser.new_context(
+            viewport={"width": 375, "height": 812}, locale="zh-CN", color_scheme=scheme
+        )
+        page = context.new_page()
+        errors = watch_errors(page)
+        page.goto(f"{base}stats.html")
+        page.wait_for_load_state("networkidle")
+        page.screenshot(path=str(tmp_path / f"stats-{scheme}.png"), full_page=True)
+        texts = page.locator("#scores svg text").all_text_contents()
+        assert "模型训练" in texts and "AI for Science" in texts
+        width = page.evaluate("document.documentElement.scrollWidth")
+        chart_box = page.locator("#scores svg").bounding_box()
+        text_color = page.evaluate(
+            "getComputedStyle(document.querySelector('#scores svg text')).fill"
+        )
+        body_color = page.evaluate("getComputedStyle(document.querySelector('article')).color")
+        context.close()
+    assert errors == []
+    assert width <= 375  # nothing wider than the phone
+    assert chart_box is not None and 250 < chart_box["width"] <= 375
+    assert text_color == body_color  # chart text follows the page's (light or dark) colour
