@@ -54,6 +54,7 @@ myst_heading_anchors = 0
 bibtex_bibfiles = ["references.bib"]
 bibtex_default_style = "radar"
 bibtex_reference_style = "label"
+bibtex_tooltips = False  # nothing cites through sphinxcontrib-bibtex roles
 bibtex_cite_id = "cite-{key}"
 bibtex_bibliography_id = "bibliography-{bibliography_count}"
 

@@ -6,6 +6,8 @@ nothing is stored twice.
 
 from __future__ import annotations
 
+import datetime as dt
+from bisect import bisect_left
 from collections import defaultdict
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
@@ -61,6 +63,19 @@ class Archive:
 
     def topic_items(self, topic: str) -> list[ItemRef]:
         return self.by_topic.get(topic, [])
+
+    @cached_property
+    def _topic_dates(self) -> dict[str, list[dt.date]]:
+        """Per topic, the issue date of each item, oldest first (for bisection)."""
+        return {
+            topic: [ref.issue.date for ref in reversed(refs)]
+            for topic, refs in self.by_topic.items()
+        }
+
+    def first_before(self, topic: str, date: dt.date) -> int:
+        """Index in ``topic_items(topic)`` (newest first) of the first item older than ``date``."""
+        dates = self._topic_dates.get(topic, [])
+        return len(dates) - bisect_left(dates, date)
 
     def by_year_month(self) -> list[tuple[int, list[tuple[int, list[Issue]]]]]:
         """Published issues grouped by year, then month, newest first."""
@@ -144,9 +159,9 @@ class Related:
 def related(archive: Archive, issue: Issue, item: Item) -> Related:
     """Earlier items of the same topic (so a new issue changes no older page's list) and
     every other published item citing one of the same references."""
-    earlier = tuple(ref for ref in archive.topic_items(item.topic) if ref.issue.date < issue.date)[
-        :RELATED_BEFORE
-    ]
+    topic_items = archive.topic_items(item.topic)
+    first = archive.first_before(item.topic, issue.date)
+    earlier = tuple(topic_items[first : first + RELATED_BEFORE])
     sharing: dict[str, ItemRef] = {}
     for key in item.citation_keys:
         for ref in archive.cited_by.get(key, []):
@@ -180,7 +195,5 @@ def page_signature(
         )
         for found in (related(archive, issue, item) for item in issue.items)
     )
-    references = tuple(
-        reference_digest(key) for item in issue.items for key in item.citation_keys
-    )
+    references = tuple(reference_digest(key) for item in issue.items for key in item.citation_keys)
     return neighbours, related_items, references

@@ -18,6 +18,7 @@ import bisect
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from juju_radar.problems import Problem
 
@@ -275,7 +276,17 @@ def find_entry_starts(text: str) -> list[re.Match[str]]:
 
 
 def scan_entries(text: str) -> list[BibEntry]:
-    """Split ``text`` into entries and read each one's key and fields."""
+    """Split ``text`` into entries and read each one's key and fields (a fresh list)."""
+    return list(_scan_entries(text))
+
+
+@lru_cache(maxsize=2)
+def _scan_entries(text: str) -> tuple[BibEntry, ...]:
+    """One scan per file version: the build reads the same file for several outputs."""
+    return tuple(_scan(text))
+
+
+def _scan(text: str) -> list[BibEntry]:
     lines = LineIndex(text)
     starts = find_entry_starts(text)
     entries: list[BibEntry] = []

@@ -12,8 +12,9 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from pathlib import Path
+from typing import Any
 
 from docutils import nodes
 from pybtex.database import BibliographyData, parse_string
@@ -23,12 +24,17 @@ from .bibcheck import bib_entry_texts
 from .bibstyle import register as register_style
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # hashed by identity: one object per file version
 class Bibliography:
     """The entries of the configured .bib files: pybtex data and each entry's text."""
 
     data: BibliographyData
     texts: dict[str, str]
+
+    @cached_property
+    def key_by_citation_id(self) -> dict[str, str]:
+        """Entry anchors on a page (``cite-<key>``) back to their keys."""
+        return {citation_id(key): key for key in self.data.entries}
 
     def digest(self, key: str) -> str:
         """Changes whenever the entry's text changes (or it appears or goes)."""
@@ -86,18 +92,31 @@ def citation_reference(keys: Sequence[str], numbers: dict[str, int]) -> nodes.in
     return marker
 
 
-def bibliography_nodes(keys: Sequence[str], bibliography: Bibliography) -> list[nodes.Element]:
+@lru_cache(maxsize=1)
+def _formatter() -> tuple[Any, Any]:
+    """The style and backend; pybtex looks plugins up in package metadata, which is slow."""
     register_style()
-    style = find_plugin("pybtex.style.formatting", "radar")()
-    backend = find_plugin("pybtex.backends", "docutils")()
-    known = [bibliography.data.entries[key] for key in keys if key in bibliography.data.entries]
-    formatted = {entry.key: entry for entry in style.format_entries(known)}
+    return find_plugin("pybtex.style.formatting", "radar")(), find_plugin(
+        "pybtex.backends", "docutils"
+    )()
+
+
+@lru_cache(maxsize=4096)
+def _formatted(bibliography: Bibliography, key: str, digest: str) -> Any:
+    """An entry formatted once per text, however many issues cite it."""
+    style, _ = _formatter()
+    return next(iter(style.format_entries([bibliography.data.entries[key]])))
+
+
+def bibliography_nodes(keys: Sequence[str], bibliography: Bibliography) -> list[nodes.Element]:
+    _, backend = _formatter()
     result: list[nodes.Element] = []
     for number, key in enumerate(keys, start=1):
         citation = nodes.citation(ids=[citation_id(key)], classes=["radar-bib-entry"])
         citation += nodes.label("", str(number))
-        if key in formatted:
-            citation += backend.paragraph(formatted[key])
+        if key in bibliography.data.entries:
+            formatted = _formatted(bibliography, key, bibliography.digest(key))
+            citation += backend.paragraph(formatted)
         else:
             citation += nodes.paragraph("", f"{key}（references.bib 中没有这条文献）")
         result.append(citation)

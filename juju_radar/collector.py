@@ -35,6 +35,21 @@ class RadarData:
     # What listing pages and issue pages showed of the archive at the last build.
     published_state: tuple[tuple[object, ...], dict[str, tuple[object, ...]]] | None = None
 
+    # Derived from ``issues``; never pickled: (identity of the issues, archive).
+    _archive: tuple[tuple[int, ...], Archive] | None = field(
+        default=None, repr=False, compare=False
+    )
+
+    def archive(self) -> Archive:
+        """The indexes derived from ``issues``, computed once while they stay the same."""
+        key = tuple(map(id, self.issues.values()))
+        if self._archive is None or self._archive[0] != key:
+            self._archive = (key, Archive(self.issues))
+        return self._archive[1]
+
+    def __getstate__(self) -> dict[str, object]:
+        return {**self.__dict__, "_archive": None}
+
 
 def radar_data(env: BuildEnvironment) -> RadarData:
     data = getattr(env, "radar", None)
@@ -98,7 +113,7 @@ class RadarCollector(EnvironmentCollector):
         issues whose neighbours, related items or cited references changed. Nothing
         else, so adding an issue or editing a reference rewrites O(1) issue pages."""
         data = radar_data(env)
-        archive = Archive(data.issues)
+        archive = data.archive()
         listing = archive.listing_signature()
         bibliography = load_bibliography(env.srcdir, app.config.bibtex_bibfiles or ())
         pages = {

@@ -458,6 +458,12 @@ def _read_body(
         if stripped.startswith(("```", "~~~")):
             flush()
             fence = stripped[:3]
+            if "{bibliography}" in stripped:
+                report.error(
+                    number,
+                    "manual-bibliography",
+                    "the build adds the issue's bibliography: remove this block",
+                )
             continue
         opening = re.match(r"^:::+\s*\{([a-z-]+)\}\s*(.*)$", stripped)
         if opening:

@@ -14,7 +14,6 @@ from typing import TYPE_CHECKING, Any
 from sphinx.util import logging
 
 from . import sitemap, social, stats
-from .archive import Archive
 from .bibcheck import bib_entry_identifiers
 from .collector import radar_data
 from .config import vocabulary
@@ -56,7 +55,7 @@ def write_publications(app: Sphinx, exception: BaseException | None) -> None:
     if exception is not None or app.builder.format != "html":
         return
     outdir = Path(app.outdir)
-    archive = Archive(radar_data(app.env).issues)
+    archive = radar_data(app.env).archive()
     site = SiteUrl.from_config(app.config)
     target_uri = app.builder.get_target_uri
     words = vocabulary(app.config)

@@ -240,7 +240,8 @@ def issue_nav(context: RenderContext) -> list[nodes.Node]:
 def _bibtex_block(caption: str, bibtex: str) -> nodes.container:
     box = nodes.container(classes=["radar-cite"])
     box += nodes.paragraph("", caption, classes=["radar-cite-caption"])
-    box += nodes.literal_block(bibtex, bibtex, classes=["radar-bibtex"], language="bibtex")
+    # Not highlighted: a BibTeX block under every item would cost a Pygments run each.
+    box += nodes.literal_block(bibtex, bibtex, classes=["radar-bibtex"], language="none")
     return box
 
 

@@ -16,7 +16,6 @@ from docutils import nodes
 from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective
 
-from .archive import Archive
 from .collector import radar_data
 from .config import vocabulary
 from .search_index import build_index, site_records
@@ -68,7 +67,7 @@ def build_pagefind_index(app: Sphinx, exception: BaseException | None) -> None:
     if exception is not None or app.builder.name != "html":
         return
     started = time.perf_counter()
-    archive = Archive(radar_data(app.env).issues)
+    archive = radar_data(app.env).archive()
     records = site_records(
         app.builder.outdir, searchable_pages(app), archive, vocabulary(app.config)
     )

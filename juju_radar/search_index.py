@@ -15,12 +15,12 @@ the Pagefind binary, whose bundle goes to ``OUTDIR/pagefind``.
 from __future__ import annotations
 
 import html
+import re
 import shutil
 import subprocess
 import tempfile
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from html.parser import HTMLParser
 from pathlib import Path
 
 from .archive import Archive
@@ -60,39 +60,27 @@ class SearchRecord:
         return f"{stem}/{anchor}.html" if anchor else f"{stem}.html"
 
 
-class _SectionSpans(HTMLParser):
-    """Collect the spans of every ``<section>``; sections are always closed in Sphinx HTML."""
-
-    def __init__(self, text: str) -> None:
-        super().__init__(convert_charrefs=False)
-        self.text = text
-        self.line_starts = [0]
-        for index, char in enumerate(text):
-            if char == "\n":
-                self.line_starts.append(index + 1)
-        self.open: list[tuple[int, dict[str, str]]] = []
-        self.spans: list[tuple[int, Span]] = []  # (depth, span)
-
-    def _offset(self) -> int:
-        line, column = self.getpos()
-        return self.line_starts[line - 1] + column
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag == "section":
-            self.open.append((self._offset(), {name: value or "" for name, value in attrs}))
-
-    def handle_endtag(self, tag: str) -> None:
-        if tag == "section" and self.open:
-            start, attrs = self.open.pop()
-            end = self.text.index(">", self._offset()) + 1
-            self.spans.append((len(self.open), Span(start, end, attrs)))
+# Sphinx writes every attribute double-quoted and escapes ``<`` in text, so section
+# tags can be found without a full HTML parse (which cost ~25 ms a page).
+SECTION_TAG_RE = re.compile(r"<(/?)section\b([^>]*)>")
+ATTRIBUTE_RE = re.compile(r'([^\s=]+)(?:="([^"]*)")?')
 
 
 def section_spans(page_html: str) -> list[tuple[int, Span]]:
-    parser = _SectionSpans(page_html)
-    parser.feed(page_html)
-    parser.close()
-    return sorted(parser.spans, key=lambda depth_span: depth_span[1].start)
+    """Every ``<section>`` of the page with its nesting depth, in document order."""
+    opened: list[tuple[int, dict[str, str]]] = []
+    spans: list[tuple[int, Span]] = []
+    for tag in SECTION_TAG_RE.finditer(page_html):
+        if not tag.group(1):
+            attrs = {
+                name: html.unescape(value or "")
+                for name, value in ATTRIBUTE_RE.findall(tag.group(2))
+            }
+            opened.append((tag.start(), attrs))
+        elif opened:
+            start, attrs = opened.pop()
+            spans.append((len(opened), Span(start, tag.end(), attrs)))
+    return sorted(spans, key=lambda depth_span: depth_span[1].start)
 
 
 def body_spans(spans: list[tuple[int, Span]]) -> list[Span]:

@@ -147,12 +147,6 @@ def _issue_text(
         "",
         ":::",
         "",
-        "## 参考文献",
-        "",
-        "```{bibliography}",
-        ":filter: docname in docnames",
-        "```",
-        "",
     ]
     return "\n".join(lines), new_keys
 

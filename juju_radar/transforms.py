@@ -10,8 +10,7 @@ from sphinx.transforms import SphinxTransform
 from sphinx.transforms.post_transforms import SphinxPostTransform
 
 from . import render
-from .archive import Archive
-from .bibliography import Bibliography, citation_id, load_bibliography
+from .bibliography import Bibliography, load_bibliography
 from .collector import radar_data
 from .config import vocabulary
 from .model import is_issue_path
@@ -84,7 +83,7 @@ class PlaceholderTransform(SphinxPostTransform):
             return
         data = radar_data(self.env)
         context = render.RenderContext(
-            archive=Archive(data.issues),
+            archive=data.archive(),
             vocabulary=vocabulary(self.config),
             docname=self.env.docname,
             issue=data.issues.get(self.env.docname),
@@ -113,7 +112,7 @@ def cited_entries(
     document: nodes.document, bibliography: Bibliography
 ) -> list[tuple[nodes.citation, str]]:
     """The bibliography entries on a page, with their citation keys."""
-    key_by_id = {citation_id(key): key for key in bibliography.data.entries}
+    key_by_id = bibliography.key_by_citation_id
     found = []
     for node in document.findall(nodes.citation):
         key = next((key_by_id[i] for i in node["ids"] if i in key_by_id), None)
