@@ -19,8 +19,12 @@ test: $(STAMP)
 	$(BIN)/python -m pytest -q
 
 lint: $(STAMP)
-	$(BIN)/ruff check juju_radar tests
+	$(BIN)/ruff check juju_radar tests bench
 	$(BIN)/mypy
+
+bench: $(STAMP)
+	$(BIN)/python bench/build_bench.py
+	$(BIN)/python bench/search_bench.py
 
 serve: $(STAMP)
 	$(BIN)/radar serve

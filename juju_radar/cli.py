@@ -86,6 +86,13 @@ def build_parser() -> argparse.ArgumentParser:
                                 help="live preview on 127.0.0.1, rebuilt on save")
     serve.add_argument("--port", type=int, default=8000)
     serve.set_defaults(run=run_serve)
+
+    synth = commands.add_parser("synth", parents=[common],
+                                help="write a synthetic archive (for benchmarks) into a new folder")
+    synth.add_argument("issues", type=int, metavar="N", help="number of issues")
+    synth.add_argument("--out", required=True, help="a folder that does not exist yet")
+    synth.add_argument("--seed", type=int, default=8, help="random seed (same seed, same archive)")
+    synth.set_defaults(run=run_synth)
     return parser
 
 
@@ -357,3 +364,23 @@ def serve_command(root: Path, port: int) -> list[str]:
         *ignored,
         "--re-ignore", r"/\.[^/]+\.tmp$",
     ]
+
+
+# --- synth ------------------------------------------------------------------------------
+
+
+def run_synth(args: argparse.Namespace) -> int:
+    from .synth import SynthOptions, write_synthetic_archive
+
+    site = open_site(args.root)
+    out = Path(args.out)
+    if out.exists():
+        print(f"radar: error: {out} exists; synth writes only into a new folder", file=sys.stderr)
+        return EXIT_USAGE
+    if args.issues < 1:
+        print("radar: error: N must be at least 1", file=sys.stderr)
+        return EXIT_USAGE
+    options = SynthOptions(issues=args.issues, seed=args.seed)
+    written = write_synthetic_archive(site.root, out, options, site.vocabulary)
+    print(f"{len(written)} synthetic issues written to {out}")
+    return EXIT_OK

@@ -1,0 +1,285 @@
+"""Build benchmark (not a test): ``make bench`` or ``.venv/bin/python bench/build_bench.py``.
+
+For each archive size (default 100 and 1,000 synthetic issues from ``radar synth``)
+it measures, as medians over ``--runs`` runs:
+
+- full build wall and CPU time at ``-j 1`` and ``-j auto``, and peak memory;
+- a no-change rebuild; adding one issue; editing one reference's title (time, and the
+  number of pages read and written by the incremental build);
+- output size, first-visit bytes of an issue page in headless Chromium (raw and
+  gzipped), and search: bytes of a cold query and warm query latency.
+
+The numbers are written between the markers of the "Build and scale" section of
+``BENCHMARKS.md`` (``--no-write`` only prints them).
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import gzip
+import json
+import os
+import platform
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path[:0] = [str(ROOT / "tests"), str(ROOT / "tests" / "browser"), str(ROOT / "bench")]
+
+from conftest import CHROMIUM_ARGS  # noqa: E402
+from search_bench import DEFAULT_RANKING, api_runs, cold_query  # noqa: E402
+from site_server import serve  # noqa: E402
+
+MARKER_START = "<!-- build-bench:start -->"
+MARKER_END = "<!-- build-bench:end -->"
+READ_LINE = re.compile(r"^reading sources\.\.\. \[\s*\d+%\] (\S+)", re.MULTILINE)
+
+
+@dataclass
+class Run:
+    wall: float
+    cpu: float
+    peak_mib: float
+    read: int
+    written: int
+    returncode: int
+
+
+def sphinx(srcdir: Path, outdir: Path, jobs: str) -> Run:
+    """One sphinx-build, timed through wait4 so CPU and memory are the child's own."""
+    before = snapshot(outdir)
+    command = [
+        sys.executable,
+        "-m",
+        "sphinx",
+        "-b",
+        "html",
+        "-j",
+        jobs,
+        "-d",
+        str(outdir.parent / f"{outdir.name}.doctrees"),
+        str(srcdir),
+        str(outdir),
+    ]
+    env = dict(os.environ, SOURCE_DATE_EPOCH="1788000000", PYTHONUNBUFFERED="1")
+    started = time.perf_counter()
+    with tempfile.TemporaryFile() as log:
+        process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, env=env)
+        _, status, usage = os.wait4(process.pid, 0)
+        wall = time.perf_counter() - started
+        log.seek(0)
+        output = log.read().decode("utf-8", "replace")
+    after = snapshot(outdir)
+    written = sum(1 for path, mtime in after.items() if before.get(path) != mtime)
+    return Run(
+        wall=wall,
+        cpu=usage.ru_utime + usage.ru_stime,
+        peak_mib=usage.ru_maxrss / 1024,
+        read=len(READ_LINE.findall(output)),
+        written=written,
+        returncode=os.waitstatus_to_exitcode(status),
+    )
+
+
+def snapshot(outdir: Path) -> dict[str, int]:
+    if not outdir.exists():
+        return {}
+    return {str(path): path.stat().st_mtime_ns for path in outdir.rglob("*.html")}
+
+
+def clean(outdir: Path) -> None:
+    shutil.rmtree(outdir, ignore_errors=True)
+    shutil.rmtree(outdir.parent / f"{outdir.name}.doctrees", ignore_errors=True)
+
+
+def median_run(runs: list[Run]) -> dict[str, float]:
+    return {
+        "wall_s": statistics.median(run.wall for run in runs),
+        "cpu_s": statistics.median(run.cpu for run in runs),
+        "peak_mib": max(run.peak_mib for run in runs),
+        "read": statistics.median(run.read for run in runs),
+        "written": statistics.median(run.written for run in runs),
+    }
+
+
+def synthesize(issues: int, out: Path) -> None:
+    command = [sys.executable, "-m", "juju_radar", "synth", str(issues), "--out", str(out)]
+    subprocess.run(command, cwd=ROOT, check=True, capture_output=True)
+
+
+def next_issue(srcdir: Path) -> None:
+    """A copy of the newest issue as the next day's, with fresh item ids."""
+    newest = sorted((srcdir / "issues").rglob("20*.md"))[-1]
+    date = newest.stem
+    following = dt.date.fromisoformat(date) + dt.timedelta(days=1)
+    text = newest.read_text(encoding="utf-8").replace(date, following.isoformat())
+    text = re.sub(r":id: s\d+", f":id: s{following:%Y%m%d}", text)
+    text = text.replace("status: draft", "status: published")
+    target = srcdir / "issues" / f"{following:%Y}" / f"{following.isoformat()}.md"
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(text, encoding="utf-8")
+
+
+def edit_reference_title(srcdir: Path) -> None:
+    bib = srcdir / "references.bib"
+    text = bib.read_text(encoding="utf-8")
+    bib.write_text(text.replace("title = {合成文献 ", "title = {合成文献（修订） ", 1), "utf-8")
+
+
+def first_visit(browser: Any, base: str, path: str) -> dict[str, int]:
+    """Bytes a first visit of ``path`` downloads: raw, and gzipped file by file."""
+    context = browser.new_context()
+    page = context.new_page()
+    bodies: list[bytes] = []
+    page.on("response", lambda response: bodies.append(response.body()) if response.ok else None)
+    page.goto(f"{base}{path}")
+    page.wait_for_load_state("networkidle")
+    context.close()
+    return {
+        "requests": len(bodies),
+        "raw": sum(len(body) for body in bodies),
+        "gzip": sum(len(gzip.compress(body, 6)) for body in bodies),
+    }
+
+
+def directory_size(path: Path) -> int:
+    return sum(file.stat().st_size for file in path.rglob("*") if file.is_file())
+
+
+def measure(issues: int, runs: int, workdir: Path) -> dict[str, Any]:
+    srcdir = workdir / f"archive-{issues}"
+    synthesize(issues, srcdir)
+    result: dict[str, Any] = {"issues": issues}
+    for jobs in ("1", "auto"):
+        outdir = workdir / f"html-{issues}-{jobs}"
+        full = []
+        for _ in range(runs):
+            clean(outdir)
+            full.append(sphinx(srcdir, outdir, jobs))
+        result[f"full_j{jobs}"] = median_run(full)
+    outdir = workdir / f"html-{issues}-auto"
+    result["no_change"] = median_run([sphinx(srcdir, outdir, "auto") for _ in range(runs)])
+    next_issue(srcdir)
+    result["add_issue"] = median_run([sphinx(srcdir, outdir, "auto")])
+    edit_reference_title(srcdir)
+    result["edit_reference"] = median_run([sphinx(srcdir, outdir, "auto")])
+    result["output_mib"] = directory_size(outdir) / 2**20
+    issue_page = sorted((outdir / "issues").rglob("20*.html"))[-1].relative_to(outdir)
+    from playwright.sync_api import sync_playwright
+
+    with serve(outdir) as base, sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS
+        )
+        result["first_visit"] = first_visit(browser, base, issue_page.as_posix())
+        result["search_cold"] = cold_query(browser, base)
+        page = browser.new_page()
+        _, warm_ms = api_runs(page, base, DEFAULT_RANKING)
+        result["search_warm_ms_median"] = statistics.median(warm_ms)
+        browser.close()
+    return result
+
+
+def versions() -> str:
+    from importlib.metadata import version
+
+    names = (
+        "sphinx",
+        "myst-parser",
+        "sphinx-book-theme",
+        "sphinxcontrib-bibtex",
+        "pagefind-bin-extended",
+    )
+    listed = ", ".join(f"{name} {version(name)}" for name in names)
+    return f"Python {platform.python_version()}, {listed}; {os.cpu_count()} cores"
+
+
+def kib(count: float) -> str:
+    return f"{count / 1024:.0f} KB"
+
+
+def measure_rows(result: dict[str, Any]) -> dict[str, str]:
+    """One column of the table: label -> formatted value."""
+    rows = {}
+    for jobs in ("1", "auto"):
+        full = result[f"full_j{jobs}"]
+        rows[f"full build `-j {jobs}`: wall / CPU"] = (
+            f"{full['wall_s']:.1f} s / {full['cpu_s']:.1f} s"
+        )
+        rows[f"full build `-j {jobs}`: peak memory"] = f"{full['peak_mib']:.0f} MiB"
+    for key, label in (
+        ("no_change", "no-change rebuild"),
+        ("add_issue", "add one issue"),
+        ("edit_reference", "edit one reference title"),
+    ):
+        run = result[key]
+        rows[f"{label}: wall"] = f"{run['wall_s']:.1f} s"
+        rows[f"{label}: pages read / written"] = f"{run['read']:.0f} / {run['written']:.0f}"
+    rows["output size"] = f"{result['output_mib']:.1f} MiB"
+    visit = result["first_visit"]
+    rows["first visit of an issue page: raw / gzipped"] = (
+        f"{kib(visit['raw'])} / {kib(visit['gzip'])} ({visit['requests']} requests)"
+    )
+    cold = result["search_cold"]["bytes"]
+    rows["cold search query: runtime / index bytes"] = (
+        f"{kib(cold['runtime'])} / {kib(cold['index'])}"
+    )
+    rows["warm search query, median"] = f"{result['search_warm_ms_median']:.1f} ms"
+    return rows
+
+
+def table(results: list[dict[str, Any]], runs: int) -> str:
+    columns = [measure_rows(result) for result in results]
+    lines = [
+        f"Measured {time.strftime('%Y-%m-%d')} with `bench/build_bench.py --runs {runs}` "
+        f"({versions()}); medians of {runs} run(s).",
+        "",
+        "| measure | " + " | ".join(f"{r['issues']} issues" for r in results) + " |",
+        "|---|" + "---|" * len(results),
+    ]
+    for label in columns[0]:
+        lines.append(f"| {label} | " + " | ".join(column[label] for column in columns) + " |")
+    return "\n".join(lines)
+
+
+def write_section(text: str) -> None:
+    path = ROOT / "BENCHMARKS.md"
+    content = path.read_text(encoding="utf-8")
+    block = f"{MARKER_START}\n{text}\n{MARKER_END}"
+    if MARKER_START in content:
+        content = re.sub(
+            re.escape(MARKER_START) + ".*?" + re.escape(MARKER_END),
+            lambda _: block,
+            content,
+            flags=re.DOTALL,
+        )
+    else:
+        content += f"\n## Build and scale\n\n{block}\n"
+    path.write_text(content, encoding="utf-8")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", type=int, nargs="+", default=[100, 1000])
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--no-write", action="store_true", help="print, do not edit BENCHMARKS.md")
+    args = parser.parse_args(argv)
+    with tempfile.TemporaryDirectory(prefix="build-bench-") as workdir:
+        results = [measure(size, args.runs, Path(workdir)) for size in args.sizes]
+    print(json.dumps(results, ensure_ascii=False, indent=2))
+    if not args.no_write:
+        write_section(table(results, args.runs))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

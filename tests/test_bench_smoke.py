@@ -1,0 +1,25 @@
+"""The benchmark is a script, not a test; this small run keeps it from rotting."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+from conftest import ROOT
+
+
+def test_build_benchmark_runs_on_a_tiny_archive():
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "build_bench.py"), "--sizes", "3", "--runs", "1",
+         "--no-write"],
+        capture_output=True, text=True, timeout=600,
+    )
+    assert result.returncode == 0, result.stderr[-3000:]
+    report = json.loads(result.stdout[result.stdout.index("["):])
+    (tiny,) = report
+    assert tiny["issues"] == 3
+    assert tiny["full_j1"]["written"] >= 3 + 10  # the issues and the site pages
+    assert tiny["add_issue"]["read"] == 1, "adding an issue reads only that issue"
+    assert tiny["first_visit"]["gzip"] < tiny["first_visit"]["raw"]
+    assert tiny["search_cold"]["bytes"]["index"] > 0
