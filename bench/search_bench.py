@@ -30,8 +30,14 @@ from conftest import copy_site  # noqa: E402
 from site_server import serve  # noqa: E402
 
 CHROMIUM_ARGS = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
 ]
 QUERY_SET = json.loads((ROOT / "tests" / "search_queries.json").read_text(encoding="utf-8"))
 RUNTIME_FILES = re.compile(
@@ -39,8 +45,12 @@ RUNTIME_FILES = re.compile(
 )
 INDEX_FILES = re.compile(r"\.pf_(meta|index|fragment|filter)$")
 # Pagefind 1.5's default ranking weights.
-DEFAULT_RANKING = {"termSimilarity": 1.0, "pageLength": 0.75, "termSaturation": 1.4,
-                   "termFrequency": 1.0}
+DEFAULT_RANKING = {
+    "termSimilarity": 1.0,
+    "pageLength": 0.75,
+    "termSaturation": 1.4,
+    "termFrequency": 1.0,
+}
 TYPING_DELAY_MS = 120  # search.js waits this long after the last keystroke
 
 API_SEARCH = """async ([bundle, query, ranking]) => {
@@ -90,7 +100,8 @@ def ui_links(page: Any, base: str) -> tuple[list[list[str]], list[float]]:
         page.fill(".radar-search-page input[name=q]", case["query"])
         page.wait_for_function(
             "q => document.querySelector('.radar-search-page .radar-search-results')"
-            "?.dataset.query === q", arg=case["query"],
+            "?.dataset.query === q",
+            arg=case["query"],
         )
         timings.append((time.perf_counter() - started) * 1000)
         hrefs = page.eval_on_selector_all(
@@ -105,8 +116,9 @@ def api_runs(page: Any, base: str, ranking: Any) -> tuple[list[list[str]], list[
     page.goto(f"{base}search.html")
     page.wait_for_selector(".radar-search-filter")  # search.js has set its options
     bundle = f"{base}pagefind/pagefind.js"
-    runs = [page.evaluate(API_SEARCH, [bundle, case["query"], ranking])
-            for case in QUERY_SET["queries"]]
+    runs = [
+        page.evaluate(API_SEARCH, [bundle, case["query"], ranking]) for case in QUERY_SET["queries"]
+    ]
     return [run["links"] for run in runs], [run["ms"] for run in runs]
 
 
@@ -119,8 +131,13 @@ def cold_query(browser: Any, base: str) -> dict[str, Any]:
 
     def record(response: Any) -> None:
         path = response.url.split("?")[0]
-        kind = ("runtime" if RUNTIME_FILES.search(path)
-                else "index" if INDEX_FILES.search(path) else None)
+        kind = (
+            "runtime"
+            if RUNTIME_FILES.search(path)
+            else "index"
+            if INDEX_FILES.search(path)
+            else None
+        )
         if kind and response.ok:
             sizes[kind] += len(response.body())
             counts[kind] += 1
@@ -131,7 +148,8 @@ def cold_query(browser: Any, base: str) -> dict[str, Any]:
     page.goto(f"{base}search.html?q={query}")
     page.wait_for_function(
         "q => document.querySelector('.radar-search-page .radar-search-results')"
-        "?.dataset.query === q", arg=query,
+        "?.dataset.query === q",
+        arg=query,
     )
     page_to_results = (time.perf_counter() - started) * 1000
     page.wait_for_load_state("networkidle")
@@ -150,7 +168,8 @@ def cold_typed_query(browser: Any, base: str) -> float:
     page.fill(".radar-search-page input[name=q]", query)
     page.wait_for_function(
         "q => document.querySelector('.radar-search-page .radar-search-results')"
-        "?.dataset.query === q", arg=query,
+        "?.dataset.query === q",
+        arg=query,
     )
     elapsed = (time.perf_counter() - started) * 1000
     context.close()
@@ -161,8 +180,11 @@ def bundle_size(outdir: Path) -> dict[str, int]:
     bundle = outdir / "pagefind"
     files = [path for path in bundle.rglob("*") if path.is_file()]
     index = sum(path.stat().st_size for path in files if INDEX_FILES.search(path.name))
-    return {"total": sum(path.stat().st_size for path in files), "index": index,
-            "files": len(files)}
+    return {
+        "total": sum(path.stat().st_size for path in files),
+        "index": index,
+        "files": len(files),
+    }
 
 
 def main() -> int:
@@ -170,11 +192,14 @@ def main() -> int:
 
     with tempfile.TemporaryDirectory(prefix="search-bench-") as workdir:
         outdir, pagefind_seconds = build_site(Path(workdir))
-        report: dict[str, Any] = {"pagefind_seconds": pagefind_seconds,
-                                  "bundle_bytes": bundle_size(outdir)}
+        report: dict[str, Any] = {
+            "pagefind_seconds": pagefind_seconds,
+            "bundle_bytes": bundle_size(outdir),
+        }
         with serve(outdir) as base, sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path="/usr/bin/chromium",
-                                                 args=CHROMIUM_ARGS)
+            browser = playwright.chromium.launch(
+                executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS
+            )
             report["cold"] = cold_query(browser, base)
             report["cold_typed_ms"] = cold_typed_query(browser, base)
             page = browser.new_page()
@@ -186,12 +211,17 @@ def main() -> int:
                 for case, found in zip(QUERY_SET["queries"], links, strict=True)
                 if (found[:1] != [expected_link(case)] if case["expect"] else found)
             ]
-            rankings = (("default_ranking", DEFAULT_RANKING),
-                        ("search_js_ranking", search_js_ranking()))
+            rankings = (
+                ("default_ranking", DEFAULT_RANKING),
+                ("search_js_ranking", search_js_ranking()),
+            )
             for name, ranking in rankings:
                 api_links, api_ms = api_runs(page, base, ranking)
-                report[name] = {**score(api_links), "warm_ms_median": statistics.median(api_ms),
-                                "warm_ms_max": max(api_ms)}
+                report[name] = {
+                    **score(api_links),
+                    "warm_ms_median": statistics.median(api_ms),
+                    "warm_ms_max": max(api_ms),
+                }
             browser.close()
     report["queries"] = len(QUERY_SET["queries"])
     print(json.dumps(report, ensure_ascii=False, indent=2))

@@ -39,8 +39,18 @@ from .sitefiles import Site, SiteError, atomic_write, item_ids_in, open_site, re
 
 NEWSROOM_TIMEZONE = ZoneInfo("Asia/Shanghai")
 EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE = 0, 1, 2
-WATCH_IGNORED = (".venv", ".git", "_build", "tests", "bench", ".hypothesis", ".mypy_cache",
-                 ".ruff_cache", ".pytest_cache", "juju_radar.egg-info")
+WATCH_IGNORED = (
+    ".venv",
+    ".git",
+    "_build",
+    "tests",
+    "bench",
+    ".hypothesis",
+    ".mypy_cache",
+    ".ruff_cache",
+    ".pytest_cache",
+    "juju_radar.egg-info",
+)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -59,14 +69,19 @@ def main(argv: Sequence[str] | None = None) -> int:
 def build_parser() -> argparse.ArgumentParser:
     # --root is accepted before or after the command name.
     common = argparse.ArgumentParser(add_help=False)
-    common.add_argument("--root", default=argparse.SUPPRESS,
-                        help="the site root (holding conf.py); default: current directory")
-    parser = argparse.ArgumentParser(prog="radar", parents=[common],
-                                     description="Juju Radar archive tools for editors.")
+    common.add_argument(
+        "--root",
+        default=argparse.SUPPRESS,
+        help="the site root (holding conf.py); default: current directory",
+    )
+    parser = argparse.ArgumentParser(
+        prog="radar", parents=[common], description="Juju Radar archive tools for editors."
+    )
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    importing = commands.add_parser("import", parents=[common],
-                                    help="import export-format files into issues/")
+    importing = commands.add_parser(
+        "import", parents=[common], help="import export-format files into issues/"
+    )
     importing.add_argument("files", nargs="+", metavar="FILE")
     importing.add_argument("--force", action="store_true", help="replace existing issues")
     importing.set_defaults(run=run_import)
@@ -76,19 +91,24 @@ def build_parser() -> argparse.ArgumentParser:
     new.add_argument("--force", action="store_true", help="replace an existing issue")
     new.set_defaults(run=run_new)
 
-    check = commands.add_parser("check", parents=[common],
-                                help="check every issue and references.bib")
+    check = commands.add_parser(
+        "check", parents=[common], help="check every issue and references.bib"
+    )
     check.add_argument("--strict", action="store_true", help="fail on warnings too")
     check.add_argument("--format", choices=("text", "json"), default="text")
     check.set_defaults(run=run_check)
 
-    serve = commands.add_parser("serve", parents=[common],
-                                help="live preview on 127.0.0.1, rebuilt on save")
+    serve = commands.add_parser(
+        "serve", parents=[common], help="live preview on 127.0.0.1, rebuilt on save"
+    )
     serve.add_argument("--port", type=int, default=8000)
     serve.set_defaults(run=run_serve)
 
-    synth = commands.add_parser("synth", parents=[common],
-                                help="write a synthetic archive (for benchmarks) into a new folder")
+    synth = commands.add_parser(
+        "synth",
+        parents=[common],
+        help="write a synthetic archive (for benchmarks) into a new folder",
+    )
     synth.add_argument("issues", type=int, metavar="N", help="number of issues")
     synth.add_argument("--out", required=True, help="a folder that does not exist yet")
     synth.add_argument("--seed", type=int, default=8, help="random seed (same seed, same archive)")
@@ -139,13 +159,16 @@ def run_import(args: argparse.Namespace) -> int:
                 tqdm.write(problem.format(), file=sys.stderr)
             if outcome.written:
                 tqdm.write(f"{name}: imported as {outcome.written}", file=sys.stdout)
-    print(f"{counts['imported']} imported, {counts['skipped']} skipped, {counts['failed']} failed",
-          file=sys.stderr)
+    print(
+        f"{counts['imported']} imported, {counts['skipped']} skipped, {counts['failed']} failed",
+        file=sys.stderr,
+    )
     return EXIT_OK if counts["imported"] == len(files) else EXIT_PROBLEMS
 
 
-def import_export(site: Site, archive_ids: ArchiveIds, file: Path, display: str,
-                  force: bool) -> Outcome:
+def import_export(
+    site: Site, archive_ids: ArchiveIds, file: Path, display: str, force: bool
+) -> Outcome:
     """Import one export file; write nothing unless the page and its references are valid."""
     try:
         data = file.read_bytes()
@@ -162,8 +185,10 @@ def import_export(site: Site, archive_ids: ArchiveIds, file: Path, display: str,
     target = site.issue_path(export.date.isoformat())
     relative = site.relative(target)
     if target.exists() and not force:
-        message = f"issue {export.date.isoformat()} already exists as {relative}: " \
-                  "pass --force to replace it"
+        message = (
+            f"issue {export.date.isoformat()} already exists as {relative}: "
+            "pass --force to replace it"
+        )
         return Outcome("skipped", [Problem(display, export.date_line, "error", "exists", message)])
     ids = assign_item_ids(export, archive_ids.taken(relative))
     bib_text = read_text(site.bib_path) if site.bib_path.exists() else ""
@@ -225,27 +250,51 @@ def render_bib_value_for_lookup(note: str) -> str:
 
 
 def append_entries(bib_text: str, entries: Sequence[str]) -> str:
-    separator = "" if not bib_text or bib_text.endswith("\n\n") else (
-        "\n" if bib_text.endswith("\n") else "\n\n")
+    separator = (
+        ""
+        if not bib_text or bib_text.endswith("\n\n")
+        else ("\n" if bib_text.endswith("\n") else "\n\n")
+    )
     return bib_text + separator + "\n".join(entries)
 
 
-def validation_problems(page: str, relative: str, issue: Issue, new_entries: Sequence[str],
-                        site: Site, display: str) -> list[Problem]:
+def validation_problems(
+    page: str, relative: str, issue: Issue, new_entries: Sequence[str], site: Site, display: str
+) -> list[Problem]:
     """What would be wrong with the written files; normally nothing."""
     parsed, page_problems = parse_issue(page, relative, site.vocabulary)
     problems = [
-        Problem(display, 1, "error", "invalid-page",
-                f"the generated page would be invalid at its line {p.line}: {p.message} [{p.code}]")
-        for p in page_problems if p.severity == "error"
+        Problem(
+            display,
+            1,
+            "error",
+            "invalid-page",
+            f"the generated page would be invalid at its line {p.line}: {p.message} [{p.code}]",
+        )
+        for p in page_problems
+        if p.severity == "error"
     ]
     if parsed is None or len(parsed.items) != len(issue.items):
-        problems.append(Problem(display, 1, "error", "invalid-page",
-                                "the generated page does not read back as the same issue"))
+        problems.append(
+            Problem(
+                display,
+                1,
+                "error",
+                "invalid-page",
+                "the generated page does not read back as the same issue",
+            )
+        )
     for p in check_bib_text("\n".join(new_entries), site.bibfiles[0]):
         if p.severity == "error":
-            problems.append(Problem(display, 1, "error", "invalid-reference",
-                                    f"a generated reference would be invalid: {p.message}"))
+            problems.append(
+                Problem(
+                    display,
+                    1,
+                    "error",
+                    "invalid-reference",
+                    f"a generated reference would be invalid: {p.message}",
+                )
+            )
     return problems
 
 
@@ -261,8 +310,9 @@ def run_new(args: argparse.Namespace) -> int:
     target = site.issue_path(date.isoformat())
     relative = site.relative(target)
     if target.exists() and not args.force:
-        print(f"radar: error: {relative} already exists: pass --force to replace it",
-              file=sys.stderr)
+        print(
+            f"radar: error: {relative} already exists: pass --force to replace it", file=sys.stderr
+        )
         return EXIT_PROBLEMS
     page = draft_page(date, site.vocabulary)
     _, problems = parse_issue(page, relative, site.vocabulary)
@@ -299,8 +349,9 @@ def run_check(args: argparse.Namespace) -> int:
             print(problem.format())
     errors = sum(problem.severity == "error" for problem in problems)
     warnings = len(problems) - errors
-    print(f"{errors} errors, {warnings} warnings in {len(site.issue_files())} issues",
-          file=sys.stderr)
+    print(
+        f"{errors} errors, {warnings} warnings in {len(site.issue_files())} issues", file=sys.stderr
+    )
     failing = errors or (args.strict and warnings)
     return EXIT_PROBLEMS if failing else EXIT_OK
 
@@ -346,8 +397,10 @@ def read_checked(path: Path, relative: str) -> tuple[str | None, list[Problem]]:
 def run_serve(args: argparse.Namespace) -> int:
     site = open_site(args.root)
     command = serve_command(site.root, args.port)
-    print(f"serving a live preview on http://127.0.0.1:{args.port}/ (Ctrl-C stops it)",
-          file=sys.stderr)
+    print(
+        f"serving a live preview on http://127.0.0.1:{args.port}/ (Ctrl-C stops it)",
+        file=sys.stderr,
+    )
     try:
         return subprocess.run(command, cwd=site.root).returncode
     except KeyboardInterrupt:
@@ -358,11 +411,18 @@ def serve_command(root: Path, port: int) -> list[str]:
     """sphinx-autobuild on 127.0.0.1, rebuilding into _build/preview on every save."""
     ignored = [argument for name in WATCH_IGNORED for argument in ("--ignore", str(root / name))]
     return [
-        sys.executable, "-m", "sphinx_autobuild",
-        str(root), str(root / "_build" / "preview"),
-        "--host", "127.0.0.1", "--port", str(port),
+        sys.executable,
+        "-m",
+        "sphinx_autobuild",
+        str(root),
+        str(root / "_build" / "preview"),
+        "--host",
+        "127.0.0.1",
+        "--port",
+        str(port),
         *ignored,
-        "--re-ignore", r"/\.[^/]+\.tmp$",
+        "--re-ignore",
+        r"/\.[^/]+\.tmp$",
     ]
 
 

@@ -54,7 +54,9 @@ _Named = TypeVar("_Named", "Topic", "Verdict")
 
 
 @dataclass(frozen=True)
-class Topic:
+class Term:
+    """An entry of a fixed vocabulary: stable key, Chinese and English labels, aliases."""
+
     key: str
     label: str
     label_en: str
@@ -66,17 +68,12 @@ class Topic:
         return (self.key, self.label, self.label_en, *self.aliases)
 
 
-@dataclass(frozen=True)
-class Verdict:
-    key: str
-    label: str
-    label_en: str
-    description: str = ""
-    aliases: tuple[str, ...] = ()
+class Topic(Term):
+    """A topic of the archive (``radar_topics``)."""
 
-    @property
-    def names(self) -> tuple[str, ...]:
-        return (self.key, self.label, self.label_en, *self.aliases)
+
+class Verdict(Term):
+    """An editor's verdict on an item (``radar_verdicts``)."""
 
 
 @dataclass(frozen=True)

@@ -53,26 +53,31 @@ def promote(build: Path, staging: Path) -> None:
     shutil.rmtree(staging, ignore_errors=True)
 
 
+def sphinx_command(srcdir: Path, outdir: Path, doctrees: Path, *options: str) -> list[str]:
+    """The html build of ``srcdir`` into ``outdir``, as make html, tests and benchmarks run it."""
+    return [
+        sys.executable,
+        "-m",
+        "sphinx",
+        "-b",
+        "html",
+        "-d",
+        str(doctrees),
+        *options,
+        str(srcdir),
+        str(outdir),
+    ]
+
+
 def build_site(srcdir: Path, build: Path, sphinx_args: list[str]) -> int:
     staging = stage(build)
     env = dict(os.environ)
     epoch = source_date_epoch(srcdir)
     if epoch:
         env["SOURCE_DATE_EPOCH"] = epoch
-    command = [
-        sys.executable,
-        "-m",
-        "sphinx",
-        "-b",
-        "html",
-        "-W",
-        "--keep-going",
-        "-d",
-        str(staging / "doctrees"),
-        *sphinx_args,
-        str(srcdir),
-        str(staging / "html"),
-    ]
+    command = sphinx_command(
+        srcdir, staging / "html", staging / "doctrees", "-W", "--keep-going", *sphinx_args
+    )
     status = subprocess.run(command, env=env).returncode
     if status != 0:
         shutil.rmtree(staging, ignore_errors=True)

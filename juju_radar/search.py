@@ -75,8 +75,11 @@ def build_pagefind_index(app: Sphinx, exception: BaseException | None) -> None:
     result = build_index(records, lang, app.builder.outdir)
     if result.returncode != 0:
         logger.warning(
-            "pagefind failed (exit %s): %s", result.returncode, result.stderr.strip(),
-            type="radar", subtype="search",
+            "pagefind failed (exit %s): %s",
+            result.returncode,
+            result.stderr.strip(),
+            type="radar",
+            subtype="search",
         )
         return
     seconds = time.perf_counter() - started
@@ -91,4 +94,3 @@ def setup(app: Sphinx) -> None:
     app.add_js_file("search.js", loading_method="defer")
     app.add_css_file("search.css")
     app.connect("html-page-context", default_color_mode)
-

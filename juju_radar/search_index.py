@@ -102,9 +102,9 @@ def cut(page_html: str, outer: Span, holes: Iterable[Span]) -> str:
     pieces, position = [], outer.start
     for hole in sorted(holes, key=lambda span: span.start):
         if outer.start <= hole.start and hole.end <= outer.end:
-            pieces.append(page_html[position:hole.start])
+            pieces.append(page_html[position : hole.start])
             position = hole.end
-    pieces.append(page_html[position:outer.end])
+    pieces.append(page_html[position : outer.end])
     return "".join(pieces)
 
 
@@ -120,16 +120,24 @@ def issue_records(issue: Issue, page_html: str, link: str, vocab: Vocabulary) ->
         span = stories.get(item.id)
         if span is None:
             continue
-        records.append(SearchRecord(
-            kind="story",
-            link=f"{link}#{item.id}",
-            title=item.heading,
-            body_html=page_html[span.start:span.end],
-            meta={**issue_meta, "topic": vocab.topic_by_key(item.topic).label,
-                  "verdict": vocab.verdict_by_key(item.verdict).label},
-            filters={**year, "topic": vocab.topic_by_key(item.topic).label,
-                     "verdict": vocab.verdict_by_key(item.verdict).label},
-        ))
+        records.append(
+            SearchRecord(
+                kind="story",
+                link=f"{link}#{item.id}",
+                title=item.heading,
+                body_html=page_html[span.start : span.end],
+                meta={
+                    **issue_meta,
+                    "topic": vocab.topic_by_key(item.topic).label,
+                    "verdict": vocab.verdict_by_key(item.verdict).label,
+                },
+                filters={
+                    **year,
+                    "topic": vocab.topic_by_key(item.topic).label,
+                    "verdict": vocab.verdict_by_key(item.verdict).label,
+                },
+            )
+        )
     rest = "".join(cut(page_html, body, stories.values()) for body in bodies)
     if rest:
         records.append(SearchRecord("issue", link, issue.title, rest, issue_meta, year))
@@ -140,7 +148,7 @@ def page_record(title: str, page_html: str, link: str) -> SearchRecord | None:
     bodies = body_spans(section_spans(page_html))
     if not bodies:
         return None
-    body = "".join(page_html[span.start:span.end] for span in bodies)
+    body = "".join(page_html[span.start : span.end] for span in bodies)
     return SearchRecord("page", link, title, body)
 
 
@@ -172,10 +180,12 @@ def record_document(record: SearchRecord, lang: str) -> str:
     """The scratch HTML page Pagefind indexes for one record."""
     meta = {**record.meta, "title": record.title, "link": record.link, "kind": record.kind}
     weight = "" if record.kind == "story" else f' data-pagefind-weight="{SUMMARY_WEIGHT}"'
-    head = "\n".join([
-        *_meta_tags("data-pagefind-meta", meta),
-        *_meta_tags("data-pagefind-filter", record.filters),
-    ])
+    head = "\n".join(
+        [
+            *_meta_tags("data-pagefind-meta", meta),
+            *_meta_tags("data-pagefind-filter", record.filters),
+        ]
+    )
     return (
         f'<!DOCTYPE html>\n<html lang="{html.escape(lang)}">\n<head>\n<meta charset="utf-8">\n'
         f"<title>{html.escape(record.title)}</title>\n{head}\n</head>\n"
@@ -199,7 +209,12 @@ def pagefind_executable() -> Path:
 
 def run_pagefind(site: Path, bundle: Path) -> subprocess.CompletedProcess[str]:
     command = [
-        str(pagefind_executable()), "--site", str(site), "--output-path", str(bundle), "--quiet",
+        str(pagefind_executable()),
+        "--site",
+        str(site),
+        "--output-path",
+        str(bundle),
+        "--quiet",
     ]
     return subprocess.run(command, capture_output=True, text=True, check=False)
 

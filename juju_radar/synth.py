@@ -16,6 +16,26 @@ from pathlib import Path
 
 from .model import Issue, Vocabulary, parse_issue
 
+# What a copy of the site leaves out: the package, tests, tools and build output.
+NOT_SITE = (
+    ".git",
+    ".venv",
+    "_build",
+    "tests",
+    "bench",
+    "juju_radar",
+    "*.egg-info",
+    "__pycache__",
+    ".pytest_cache",
+    ".mypy_cache",
+    ".ruff_cache",
+    ".hypothesis",
+    ".ci",
+    "README.md",
+    "BENCHMARKS.md",
+    "Makefile",
+    "pyproject.toml",
+)
 FIRST_DATE = dt.date(2024, 1, 1)
 EMOJI = ("🛠️", "🧠", "🪑", "🧪", "⚖️", "📐", "🔁", "🛰️", "🧬", "📊")
 TOPIC_WEIGHTS = {"agent": 30, "training": 25, "3d": 15, "ai-for-science": 15, "governance": 15}
@@ -42,23 +62,8 @@ def write_synthetic_archive(
     site: Path, out: Path, options: SynthOptions, vocabulary: Vocabulary
 ) -> list[Path]:
     """Copy the site at ``site`` to ``out`` and fill it with ``options.issues`` issues."""
-    shutil.copytree(
-        site,
-        out,
-        ignore=shutil.ignore_patterns(
-            ".git",
-            ".venv",
-            "_build",
-            "tests",
-            "bench",
-            "juju_radar",
-            "*.egg-info",
-            "__pycache__",
-            ".ci",
-            ".*cache",
-            "20[0-9][0-9]",
-        ),
-    )
+    published_issues = ("20[0-9][0-9]",)  # issues/<year>: the synthetic ones replace them
+    shutil.copytree(site, out, ignore=shutil.ignore_patterns(*NOT_SITE, *published_issues))
     seed_page = site / "issues" / "2026" / "2026-09-08.md"
     seed_issue, _ = parse_issue(seed_page.read_text(encoding="utf-8"), "seed.md", vocabulary)
     assert seed_issue is not None, "the seed issue must parse"

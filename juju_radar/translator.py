@@ -20,22 +20,24 @@ PAGEFIND_IGNORE = "data-pagefind-ignore"
 # Pages that are never searchable: the search page itself.
 UNSEARCHABLE_DOCS = frozenset({"search"})
 # Classes of generated listings and page chrome inside the article.
-IGNORED_CLASSES = frozenset({
-    "radar-latest",
-    "radar-item-list",
-    "radar-issue-list",
-    "radar-topic-index",
-    "radar-cited-by",
-    "radar-count",
-    "radar-year",
-    "radar-month",
-    "radar-issue-meta",
-    "radar-issue-nav",
-    "radar-draft",
-    "radar-search-page",
-    "radar-item-extras",
-    "radar-cite",
-})
+IGNORED_CLASSES = frozenset(
+    {
+        "radar-latest",
+        "radar-item-list",
+        "radar-issue-list",
+        "radar-topic-index",
+        "radar-cited-by",
+        "radar-count",
+        "radar-year",
+        "radar-month",
+        "radar-issue-meta",
+        "radar-issue-nav",
+        "radar-draft",
+        "radar-search-page",
+        "radar-item-extras",
+        "radar-cite",
+    }
+)
 
 
 def is_searchable(env: Any, docname: str) -> bool:
@@ -48,7 +50,11 @@ def is_searchable(env: Any, docname: str) -> bool:
 
 class RadarHTMLTranslator(HTML5Translator):
     def starttag(
-        self, node: nodes.Element, tagname: str, suffix: str = "\n", empty: bool = False,
+        self,
+        node: nodes.Element,
+        tagname: str,
+        suffix: str = "\n",
+        empty: bool = False,
         **attributes: Any,
     ) -> str:
         if self._is_page_body(node, tagname):

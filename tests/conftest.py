@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import shutil
 import subprocess
-import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+
+from juju_radar.publish import sphinx_command
+from juju_radar.synth import NOT_SITE
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -25,26 +27,11 @@ CHROMIUM_ARGS = [
 
 ROOT = Path(__file__).resolve().parent.parent
 SEED_EXPORT = ROOT.parent / "shared" / "seeds" / "000_40a489d524cf73b1.txt"
-NOT_SITE = shutil.ignore_patterns(
-    ".git",
-    ".venv",
-    "_build",
-    "tests",
-    "bench",
-    "juju_radar",
-    "*.egg-info",
-    "__pycache__",
-    ".pytest_cache",
-    ".mypy_cache",
-    ".ruff_cache",
-    ".hypothesis",
-    ".ci",
-)
 
 
 def copy_site(dest: Path) -> Path:
     """A copy of the archive's site sources (no package, tests or build output)."""
-    shutil.copytree(ROOT, dest, ignore=NOT_SITE)
+    shutil.copytree(ROOT, dest, ignore=shutil.ignore_patterns(*NOT_SITE))
     return dest
 
 
@@ -53,21 +40,7 @@ def sphinx_build(
 ) -> subprocess.CompletedProcess[str]:
     """Run sphinx-build with warnings as errors; return the finished process."""
     doctrees = outdir.parent / f"{outdir.name}.doctrees"
-    command = [
-        sys.executable,
-        "-m",
-        "sphinx",
-        "-b",
-        "html",
-        "-W",
-        "--keep-going",
-        "-q",
-        "-d",
-        str(doctrees),
-        *extra,
-        str(srcdir),
-        str(outdir),
-    ]
+    command = sphinx_command(srcdir, outdir, doctrees, "-W", "--keep-going", "-q", *extra)
     result = subprocess.run(command, capture_output=True, text=True, env=env)
     if check and result.returncode != 0:
         raise AssertionError(f"sphinx-build failed:\n{result.stdout}\n{result.stderr}")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -9,8 +10,9 @@ import sys
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
+import pytest
 from bs4 import BeautifulSoup
-from conftest import ROOTS, copy_site, page_text, site_with_root, sphinx_build
+from conftest import ROOTS, copy_site, page_text, site_with_root, sphinx_build, watch_errors
 from test_incremental import EPOCH_ENV, clean_build, differences
 
 HOSTILE = ("alert(", "onmouseover", "onerror")
@@ -150,3 +152,60 @@ def test_publish_sets_source_date_epoch_from_git(tmp_path):
     finally:
         if saved is not None:
             os.environ["SOURCE_DATE_EPOCH"] = saved
+
+
+HOSTILE_TITLE = "<script>alert('title')</script>\" onmouseover=\"alert(1)"
+HOSTILE_ITEM = "<script>alert('item')</script>\" onmouseover=\"alert(2)"
+
+
+@pytest.fixture(scope="module")
+def hostile_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The hostile issue, with a site URL so feeds and social meta are written too."""
+    base = tmp_path_factory.mktemp("hostile")
+    srcdir = site_with_root("hostile", base / "src")
+    bib = srcdir / "references.bib"
+    bib.write_text(bib.read_text(encoding="utf-8").replace("  url   = {javascript:alert(6)},\n", ""))
+    outdir = base / "html"
+    sphinx_build(srcdir, outdir, "-D", "radar_site_url=https://example.org/radar/")
+    return outdir
+
+
+def test_hostile_strings_stay_text_in_feeds_exports_and_social_meta(hostile_site):
+    import feedparser
+
+    feed = feedparser.parse((hostile_site / "feeds/all.atom.xml").read_bytes())
+    titles = [entry.title for entry in feed.entries]
+    assert HOSTILE_TITLE in titles
+    topic_feed = feedparser.parse((hostile_site / "feeds/agent.atom.xml").read_bytes())
+    assert any(HOSTILE_ITEM in entry.title for entry in topic_feed.entries)
+    raw_feed = (hostile_site / "feeds/all.atom.xml").read_text(encoding="utf-8")
+    assert "<script>" not in raw_feed
+    items = json.loads((hostile_site / "data/items.json").read_text(encoding="utf-8"))["items"]
+    assert HOSTILE_ITEM in [item["title"] for item in items]
+    soup = BeautifulSoup(
+        (hostile_site / "issues/2026/2026-09-09.html").read_text(encoding="utf-8"), "html.parser"
+    )
+    og_title = soup.find("meta", property="og:title")
+    assert og_title is not None and og_title["content"].startswith(HOSTILE_TITLE)
+
+
+@pytest.mark.browser
+def test_hostile_strings_stay_text_in_search_results(hostile_site, browser):
+    from browser.site_server import serve
+
+    dialogs: list[str] = []
+    with serve(hostile_site) as base:
+        page = browser.new_page()
+        errors = watch_errors(page)
+        page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
+        page.goto(f"{base}search.html?q=正文一段")
+        page.wait_for_selector(".radar-search-page .radar-search-result", timeout=10_000)
+        titles = page.eval_on_selector_all(
+            ".radar-search-page a.radar-search-result-title", "links => links.map(a => a.textContent)"
+        )
+        page.goto(f"{base}issues/2026/2026-09-09.html")
+        page.hover("article h1")
+        page.hover("article section.radar-item h2")
+        page.close()
+    assert any(HOSTILE_ITEM in title for title in titles), titles
+    assert dialogs == [] and errors == []
