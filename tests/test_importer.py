@@ -9,6 +9,7 @@ import runpy
 from pathlib import Path
 
 import pytest
+from conftest import SEED_EXPORT
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from markdown_it.renderer import RendererHTML
@@ -32,7 +33,6 @@ from juju_radar.importer import (
 from juju_radar.model import parse_issue, vocabulary_from_config
 
 ROOT = Path(__file__).resolve().parent.parent
-SEED_EXPORT = ROOT.parent / "shared" / "seeds" / "000_40a489d524cf73b1.txt"
 FIXTURES = Path(__file__).parent / "fixtures" / "export"
 DATE = dt.date(2026, 9, 8)
 
