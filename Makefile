@@ -19,7 +19,7 @@ test: $(STAMP)
 	$(BIN)/python -m pytest -q
 
 lint: $(STAMP)
-	$(BIN)/ruff check juju_radar tests bench
+	$(BIN)/ruff check juju_radar tests bench tools
 	$(BIN)/mypy
 
 bench: $(STAMP)

@@ -20,6 +20,7 @@ exclude_patterns = [
     "BENCHMARKS.md",
     "tests",
     "bench",
+    "tools",
     "juju_radar",
     "*.egg-info",
     ".ci",

@@ -23,6 +23,7 @@ NOT_SITE = (
     "_build",
     "tests",
     "bench",
+    "tools",
     "juju_radar",
     "*.egg-info",
     "__pycache__",

@@ -37,7 +37,7 @@ PAGES_WITHOUT_ERRORS = [
     "search.html?q=%E5%AE%A2%E6%9C%8D",
 ]
 SPHINX_SEARCH_FILES = ("searchtools.js", "language_data.js", "searchindex.js")
-TIMEOUT_MS = 10_000
+TIMEOUT_MS = 20_000  # generous: CI machines have two busy cores
 
 
 def wait_for_results(page: Any, scope: str, query: str) -> None:
@@ -86,6 +86,8 @@ def search_page(browser_context: Any, site_url: str) -> Iterator[Any]:
     tab.on("pageerror", lambda error: errors.append(str(error)))
     tab.goto(f"{site_url}search.html")
     tab.wait_for_selector(".radar-search-page input[name=q]", timeout=TIMEOUT_MS)
+    # The filters show once Pagefind has loaded: queries then time the search, not the load.
+    tab.wait_for_selector(".radar-search-page .radar-search-filter", timeout=TIMEOUT_MS)
     tab.script_errors = errors
     yield tab
     tab.close()

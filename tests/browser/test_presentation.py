@@ -1,0 +1,62 @@
+"""What a reader sees on an issue page: the theme's icons drawn from the site's small
+icon subset (not the 1.5 MB Font Awesome bundle), and item text styled as text."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+from bs4 import BeautifulSoup
+from conftest import ROOT
+
+ICON_SUBSET = ROOT / "_static" / "scripts" / "fontawesome.js"
+ISSUE_PAGE = "issues/2026/2026-09-08.html"
+
+
+def subset_icons() -> set[str]:
+    match = re.search(r"const ICONS = (\{.*?\});\n", ICON_SUBSET.read_text(encoding="utf-8"))
+    assert match, "the icon subset has no ICONS table"
+    return set(json.loads(match.group(1)))
+
+
+def test_every_icon_the_pages_use_is_in_the_subset(built_seed_site: Path) -> None:
+    used: set[str] = set()
+    for page in built_seed_site.rglob("*.html"):
+        soup = BeautifulSoup(page.read_text(encoding="utf-8"), "html.parser")
+        for icon in soup.select("i[class*='fa-']"):
+            used |= {cls[3:] for cls in icon["class"] if cls.startswith("fa-")}
+    used -= {"solid", "regular", "brands", "lg", "fw", "custom"}
+    assert used, "the theme draws no icon at all?"
+    assert used <= subset_icons(), sorted(used - subset_icons())
+
+
+def test_the_site_serves_the_subset_not_the_whole_bundle(built_seed_site: Path) -> None:
+    served = built_seed_site / "_static" / "scripts" / "fontawesome.js"
+    assert served.read_bytes() == ICON_SUBSET.read_bytes()
+    assert served.stat().st_size < 64 * 1024
+
+
+def test_icons_are_drawn_and_item_text_is_plain(page: Any, site_url: str) -> None:
+    page.goto(f"{site_url}{ISSUE_PAGE}")
+    page.wait_for_load_state("networkidle")
+    assert page.eval_on_selector_all("i[class*='fa-']", "icons => icons.length") == 0
+    drawn = page.eval_on_selector_all("svg.svg-inline--fa", "s => s.map(svg => svg.dataset.icon)")
+    assert "magnifying-glass" in drawn and "sun" in drawn
+    search_button_icon = page.eval_on_selector(
+        "button.search-button__button svg, .search-button svg",
+        "svg => svg.getBoundingClientRect().width",
+    )
+    assert search_button_icon > 0
+    body = page.eval_on_selector(
+        "#tau-bench-customer-service > p:not(.radar-item-meta)",
+        "p => [getComputedStyle(p).fontWeight, getComputedStyle(p).color]",
+    )
+    verdict = page.eval_on_selector(
+        "#tau-bench-customer-service .radar-item-meta .radar-verdict",
+        "v => [getComputedStyle(v).fontWeight, getComputedStyle(v).color]",
+    )
+    assert body[0] == "400", "item text is not bold"
+    assert body[1] != verdict[1], "item text does not take the verdict's colour"
+    assert page.script_errors == []
