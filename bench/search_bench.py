@@ -26,19 +26,9 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT / "tests"), str(ROOT / "tests" / "browser")]
 
-from conftest import copy_site  # noqa: E402
+from conftest import CHROMIUM_ARGS, copy_site  # noqa: E402
 from site_server import serve  # noqa: E402
 
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 QUERY_SET = json.loads((ROOT / "tests" / "search_queries.json").read_text(encoding="utf-8"))
 RUNTIME_FILES = re.compile(
     r"(pagefind\.js|pagefind-worker\.js|wasm\.[\w-]+\.pagefind|pagefind-entry\.json|search\.js)$"
