@@ -14,14 +14,18 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from docutils import nodes
-from pybtex.database import BibliographyData, parse_string
+from pybtex.database import BibliographyData
 from pybtex.plugin import find_plugin
 
 from .bibcheck import bib_entry_texts
 from .bibstyle import register as register_style
+
+if TYPE_CHECKING:
+    from sphinx.environment import BuildEnvironment
+    from sphinxcontrib.bibtex.domain import BibtexDomain
 
 
 @dataclass(frozen=True, eq=False)  # hashed by identity: one object per file version
@@ -42,30 +46,25 @@ class Bibliography:
 
 
 @lru_cache(maxsize=4)
-def _load(files: tuple[tuple[str, int, int], ...]) -> Bibliography:
-    data = BibliographyData()
+def _entry_texts(files: tuple[tuple[str, float], ...]) -> dict[str, str]:
     texts: dict[str, str] = {}
-    for path, _, _ in files:
-        text = Path(path).read_text(encoding="utf-8")
-        try:
-            parsed = parse_string(text, "bibtex")
-        except Exception:  # reported with file and line by bibcheck
-            continue
-        for key, entry in parsed.entries.items():
-            if key not in data.entries:
-                data.add_entry(key, entry)
-        texts |= bib_entry_texts(text)
-    return Bibliography(data, texts)
+    for path, _ in files:
+        texts |= bib_entry_texts(Path(path).read_text(encoding="utf-8"))
+    return texts
 
 
-def load_bibliography(srcdir: Path | str, names: Iterable[str]) -> Bibliography:
-    """Parsed once per process and file version."""
-    files = []
-    for name in names:
-        path = Path(srcdir, name)
-        stat = path.stat()
-        files.append((str(path), stat.st_mtime_ns, stat.st_size))
-    return _load(tuple(files))
+_LOADED: dict[tuple[tuple[str, float], ...], Bibliography] = {}
+
+
+def load_bibliography(env: BuildEnvironment) -> Bibliography:
+    """The entries sphinxcontrib-bibtex has parsed (it caches them in the environment), with
+    each entry's text; one object per file version, so caches keyed by it hold."""
+    bibdata = cast("BibtexDomain", env.get_domain("cite")).bibdata
+    files = tuple(sorted((str(path), bibfile.mtime) for path, bibfile in bibdata.bibfiles.items()))
+    if files not in _LOADED:
+        _LOADED.clear()
+        _LOADED[files] = Bibliography(bibdata.data, _entry_texts(files))
+    return _LOADED[files]
 
 
 def citation_numbers(keys: Iterable[str]) -> dict[str, int]:

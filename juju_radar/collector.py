@@ -115,7 +115,7 @@ class RadarCollector(EnvironmentCollector):
         data = radar_data(env)
         archive = data.archive()
         listing = archive.listing_signature()
-        bibliography = load_bibliography(env.srcdir, app.config.bibtex_bibfiles or ())
+        bibliography = load_bibliography(env)
         pages = {
             docname: page_signature(archive, issue, bibliography.digest)
             for docname, issue in data.issues.items()

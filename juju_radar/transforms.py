@@ -89,7 +89,7 @@ class PlaceholderTransform(SphinxPostTransform):
             issue=data.issues.get(self.env.docname),
             link=self.link,
             site_url=self.config.radar_site_url,
-            bibliography=load_bibliography(self.env.srcdir, self.config.bibtex_bibfiles or ()),
+            bibliography=load_bibliography(self.env),
         )
         for node in found:
             if node["kind"] == "cited-by":
@@ -130,7 +130,7 @@ class MissingIdentifierTransform(SphinxPostTransform):
     default_priority = 7
 
     def run(self, **kwargs: Any) -> None:
-        bibliography = load_bibliography(self.env.srcdir, self.config.bibtex_bibfiles or ())
+        bibliography = load_bibliography(self.env)
         for node, key in cited_entries(self.document, bibliography):
             fields = bibliography.data.entries[key].fields
             if not any(name in fields for name in IDENTIFIER_FIELDS):
