@@ -26,31 +26,26 @@ def issue_key(issue: Issue) -> str:
     return f"jujuradar-{issue.date.isoformat()}"
 
 
-def issue_bibtex(issue: Issue, url: str) -> str:
+def _archive_entry(key: str, title: str, howpublished: str, issue: Issue, url: str) -> str:
     return _entry(
-        issue_key(issue),
+        key,
         [
-            ("title", _escape(issue.title)),
+            ("title", _escape(title)),
             ("author", f"{{{PUBLISHER}}}"),
-            ("howpublished", f"{PUBLISHER} · {issue.date:%Y.%m.%d}"),
+            ("howpublished", howpublished),
             ("year", str(issue.date.year)),
             ("month", str(issue.date.month)),
             ("day", str(issue.date.day)),
             ("url", url),
         ],
     )
+
+
+def issue_bibtex(issue: Issue, url: str) -> str:
+    howpublished = f"{PUBLISHER} · {issue.date:%Y.%m.%d}"
+    return _archive_entry(issue_key(issue), issue.title, howpublished, issue, url)
 
 
 def item_bibtex(issue: Issue, item: Item, url: str) -> str:
-    return _entry(
-        f"jujuradar-{item.id}",
-        [
-            ("title", _escape(item.title)),
-            ("author", f"{{{PUBLISHER}}}"),
-            ("howpublished", f"{PUBLISHER} · {issue.date:%Y.%m.%d} · {_escape(issue.title)}"),
-            ("year", str(issue.date.year)),
-            ("month", str(issue.date.month)),
-            ("day", str(issue.date.day)),
-            ("url", url),
-        ],
-    )
+    howpublished = f"{PUBLISHER} · {issue.date:%Y.%m.%d} · {_escape(issue.title)}"
+    return _archive_entry(f"jujuradar-{item.id}", item.title, howpublished, issue, url)

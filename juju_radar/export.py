@@ -114,25 +114,9 @@ def items_csv(records: Iterable[Mapping[str, Any]]) -> str:
 def items_schema(vocabulary: Vocabulary, schema_id: str = "") -> dict[str, Any]:
     """JSON Schema (2020-12) of ``items.json``; topics and verdicts from ``conf.py``."""
     text = {"type": "string"}
-    item = {
+    item: dict[str, Any] = {
         "type": "object",
         "additionalProperties": False,
-        "required": [
-            "issue_date",
-            "issue_title",
-            "item_id",
-            "url",
-            "path",
-            "title",
-            "emoji",
-            "topic",
-            "topic_label",
-            "tags",
-            "score",
-            "verdict",
-            "verdict_label",
-            "citations",
-        ],
         "properties": {
             "issue_date": {**text, "format": "date", "description": "The issue's date."},
             "issue_title": {**text, "description": "The issue's title."},
@@ -175,6 +159,7 @@ def items_schema(vocabulary: Vocabulary, schema_id: str = "") -> dict[str, Any]:
             },
         },
     }
+    item["required"] = list(item["properties"])  # every field is always present
     schema: dict[str, Any] = {"$schema": "https://json-schema.org/draft/2020-12/schema"}
     if schema_id:
         schema["$id"] = schema_id

@@ -197,6 +197,11 @@ class Issue:
         return self.status == "published"
 
     @property
+    def citation_keys(self) -> tuple[str, ...]:
+        """Every key the issue cites, once, in order of first citation."""
+        return tuple(dict.fromkeys(key for item in self.items for key in item.citation_keys))
+
+    @property
     def docname(self) -> str:
         """The Sphinx document name: the source path without its suffix."""
         return self.path.removesuffix(".md") if self.path else issue_docname(self.date)

@@ -245,12 +245,8 @@ def _bibtex_block(caption: str, bibtex: str) -> nodes.container:
     return box
 
 
-def _issue_keys(issue: Issue) -> list[str]:
-    return list(dict.fromkeys(key for item in issue.items for key in item.citation_keys))
-
-
 def cite_refs(context: RenderContext, keys: list[str]) -> list[nodes.Node]:
-    numbers = citation_numbers(_issue_keys(context.issue)) if context.issue else {}
+    numbers = citation_numbers(context.issue.citation_keys) if context.issue else {}
     return [citation_reference(keys, numbers)]
 
 
@@ -258,7 +254,7 @@ def issue_bibliography(context: RenderContext) -> list[nodes.Node]:
     issue = context.issue
     if issue is None:
         return []
-    keys = _issue_keys(issue)
+    keys = issue.citation_keys
     listing = nodes.container(classes=["citation-list", "radar-bibliography"])
     listing.extend(bibliography_nodes(keys, context.bibliography))
     download = nodes.paragraph(classes=["radar-bib-download"])
