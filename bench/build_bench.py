@@ -43,7 +43,6 @@ from juju_radar.publish import sphinx_command  # noqa: E402
 
 MARKER_START = "<!-- build-bench:start -->"
 MARKER_END = "<!-- build-bench:end -->"
-READ_LINE = re.compile(r"^reading sources\.\.\. \[\s*\d+%\] (\S+)", re.MULTILINE)
 
 
 @dataclass
@@ -53,13 +52,12 @@ class Run:
     peak_mib: float
     read: int
     written: int
-    returncode: int
 
 
 def sphinx(srcdir: Path, outdir: Path, jobs: str) -> Run:
     """One sphinx-build, timed through wait4 so CPU and memory are the child's own."""
-    before = snapshot(outdir)
     doctrees = outdir.parent / f"{outdir.name}.doctrees"
+    before, doctrees_before = snapshot(outdir, "*.html"), snapshot(doctrees, "*.doctree")
     command = sphinx_command(srcdir, outdir, doctrees, "-j", jobs)
     env = dict(os.environ, SOURCE_DATE_EPOCH="1788000000", PYTHONUNBUFFERED="1")
     started = time.perf_counter()
@@ -69,22 +67,27 @@ def sphinx(srcdir: Path, outdir: Path, jobs: str) -> Run:
         wall = time.perf_counter() - started
         log.seek(0)
         output = log.read().decode("utf-8", "replace")
-    after = snapshot(outdir)
-    written = sum(1 for path, mtime in after.items() if before.get(path) != mtime)
+    exit_code = os.waitstatus_to_exitcode(status)
+    if exit_code:
+        raise RuntimeError(f"sphinx-build failed ({exit_code}):\n{output[-3000:]}")
     return Run(
         wall=wall,
         cpu=usage.ru_utime + usage.ru_stime,
         peak_mib=usage.ru_maxrss / 1024,
-        read=len(READ_LINE.findall(output)),
-        written=written,
-        returncode=os.waitstatus_to_exitcode(status),
+        read=changed_files(doctrees_before, snapshot(doctrees, "*.doctree")),
+        written=changed_files(before, snapshot(outdir, "*.html")),
     )
 
 
-def snapshot(outdir: Path) -> dict[str, int]:
-    if not outdir.exists():
+def snapshot(directory: Path, pattern: str) -> dict[str, int]:
+    if not directory.exists():
         return {}
-    return {str(path): path.stat().st_mtime_ns for path in outdir.rglob("*.html")}
+    return {str(path): path.stat().st_mtime_ns for path in directory.rglob(pattern)}
+
+
+def changed_files(before: dict[str, int], after: dict[str, int]) -> int:
+    """Files created or rewritten: a doctree is pickled exactly when its source was read."""
+    return sum(1 for path, mtime in after.items() if before.get(path) != mtime)
 
 
 def clean(outdir: Path) -> None:
