@@ -48,10 +48,11 @@ myst_disable_syntax = ["html_block", "html_inline"]
 myst_title_to_header = True
 myst_heading_anchors = 0
 
-# Citations: the references page is one sphinxcontrib-bibtex bibliography of every
-# entry; issue pages get their own numbered bibliography from the extension, in the
-# same pybtex style ("radar": title case kept, Chinese authors joined with 、,
-# institutional authors whole), so no entry is listed twice by sphinxcontrib-bibtex.
+# Citations: sphinxcontrib-bibtex parses the .bib files (and keeps them in the
+# environment until they change); the extension renders the references page and each
+# issue's numbered bibliography from that data in the pybtex style "radar" (title case
+# kept, Chinese authors joined with 、, institutional authors whole), formatting each
+# entry once and keeping it between builds.
 bibtex_bibfiles = ["references.bib"]
 bibtex_default_style = "radar"
 bibtex_reference_style = "label"

@@ -620,6 +620,18 @@ def identifier_fields_of(entry: BibEntry) -> dict[str, str]:
     return found
 
 
+def bib_macro_texts(text: str) -> list[str]:
+    """The ``@string`` and ``@preamble`` entries, which other entries' formatting uses."""
+    try:
+        return [
+            text[entry.start : entry.end].strip()
+            for entry in scan_entries(text)
+            if entry.entry_type in ("string", "preamble")
+        ]
+    except Exception:  # a broken file is reported by check_bib_text
+        return [text]
+
+
 def bib_entry_texts(text: str) -> dict[str, str]:
     """Entry key -> the entry exactly as written in the file (for per-issue downloads)."""
     try:

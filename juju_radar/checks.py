@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from sphinx.util import logging
 
+from . import bibcheck, model
 from .bibcheck import check_bib_text, parse_bib_keys
+from .buildcache import build_cache, digest, source_digest
 from .collector import radar_data, warn
-from .model import check_archive
+from .model import Problem, check_archive
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -22,14 +25,27 @@ logger = logging.getLogger(__name__)
 # `radar check` lists it, but it does not fail the build.
 INFORMATIONAL = frozenset({"missing-identifier"})
 
+# A .bib file's keys and problems, kept between builds: checking 9,000 entries takes
+# seconds and the file rarely changes.
+BIB_CHECKS = "bib-checks"
+CHECKER_DIGEST = source_digest(bibcheck, model)
+
+
+def _check_bib(text: str, name: str) -> tuple[dict[str, int], list[Problem]]:
+    return parse_bib_keys(text), check_bib_text(text, name)
+
 
 def check_archive_consistency(app: Sphinx, env: BuildEnvironment) -> None:
     bib_keys: set[str] = set()
+    cache = build_cache(env.doctreedir)
+    checked: list[str] = []
     for name in app.config.bibtex_bibfiles or ():
         path = Path(env.srcdir, name)
         text = path.read_text(encoding="utf-8")
-        bib_keys |= set(parse_bib_keys(text))
-        problems = check_bib_text(text, name)
+        key = digest(CHECKER_DIGEST, name, text)
+        checked.append(key)
+        keys, problems = cache.get(BIB_CHECKS, key, partial(_check_bib, text, name))
+        bib_keys |= set(keys)
         for problem in problems:
             if problem.code not in INFORMATIONAL:
                 warn(problem, f"{path}:{problem.line}")
@@ -39,6 +55,7 @@ def check_archive_consistency(app: Sphinx, env: BuildEnvironment) -> None:
                 f"{name}: {bare} entries have no DOI/URL/arXiv id/ISBN yet "
                 "(`radar check` lists them) [radar.missing-identifier]"
             )
+    cache.keep_only(BIB_CHECKS, checked)
     issues = radar_data(env).issues
     docname_of = {issue.path: docname for docname, issue in issues.items()}
     for problem in check_archive(issues.values(), bib_keys):

@@ -108,3 +108,14 @@ def listing_directive(kind: str) -> type[SphinxDirective]:
 
     ListingDirective.__name__ = f"ListingDirective_{kind.replace('-', '_')}"
     return ListingDirective
+
+
+class ReferencesDirective(SphinxDirective):
+    """Every entry of the configured .bib files, with the items citing each one."""
+
+    def run(self) -> list[nodes.Node]:
+        for name in self.config.bibtex_bibfiles or ():
+            self.env.note_dependency(name)
+        node = placeholder("references")
+        self.set_source_info(node)
+        return [node]

@@ -4,12 +4,28 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from . import checks, config, downloads, integrity, publishing, safety, search
+from . import (
+    bibliography,
+    buildcache,
+    checks,
+    config,
+    downloads,
+    integrity,
+    publishing,
+    safety,
+    search,
+)
 from .bibstyle import register as register_bib_style
 from .collector import RadarCollector, init_env
-from .directives import ClosingDirective, ItemDirective, TopicDirective, listing_directive
+from .directives import (
+    ClosingDirective,
+    ItemDirective,
+    ReferencesDirective,
+    TopicDirective,
+    listing_directive,
+)
 from .nodes import radar_placeholder
-from .transforms import IssuePageTransform, MissingIdentifierTransform, PlaceholderTransform
+from .transforms import IssuePageTransform, PlaceholderTransform
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -18,7 +34,6 @@ LISTINGS = {
     "radar-latest": "latest",
     "radar-archive": "archive",
     "radar-topic-index": "topic-index",
-    "radar-cited-by": "cited-by",
     "radar-best": "best",
 }
 
@@ -31,13 +46,16 @@ def setup_extension(app: Sphinx) -> None:
     app.add_directive("radar-item", ItemDirective)
     app.add_directive("radar-closing", ClosingDirective)
     app.add_directive("radar-topic", TopicDirective)
+    app.add_directive("radar-references", ReferencesDirective)
     for name, kind in LISTINGS.items():
         app.add_directive(name, listing_directive(kind))
     app.add_env_collector(RadarCollector)
     app.add_transform(IssuePageTransform)
     app.add_post_transform(PlaceholderTransform)
-    app.add_post_transform(MissingIdentifierTransform)
     app.connect("builder-inited", init_env)
+    app.connect("builder-inited", buildcache.start_build)
+    app.connect("build-finished", bibliography.forget_removed_entries, priority=400)
+    app.connect("build-finished", buildcache.finish_build, priority=800)
     app.connect("builder-inited", safety.disable_raw_content)
     app.connect("html-page-context", safety.escape_theme_text, priority=900)
     app.add_post_transform(safety.UnsafeLinkTransform)

@@ -6,7 +6,7 @@ from docutils import nodes
 
 # Placeholders whose content depends on other issues: their pages are rewritten
 # whenever the published archive changes.
-LISTING_KINDS = {"latest", "archive", "topic-list", "topic-index", "cited-by", "best"}
+LISTING_KINDS = {"latest", "archive", "topic-list", "topic-index", "references", "best"}
 
 
 class radar_placeholder(nodes.General, nodes.Element):  # noqa: N801 (docutils naming)

@@ -299,6 +299,20 @@ def item_extras(context: RenderContext, item_id: str) -> list[nodes.Node]:
     return [nodes.container("", *result, classes=["radar-item-extras"])]
 
 
+def references(context: RenderContext) -> list[nodes.Node]:
+    """Every entry of the .bib files in file order, each with the items citing it."""
+    cited_by_key = context.archive.cited_by
+    listing = nodes.container(classes=["citation-list", "radar-bibliography", "radar-references"])
+    listing.extend(
+        bibliography_nodes(
+            list(context.bibliography.data.entries),
+            context.bibliography,
+            lambda key: [cited_by(cited_by_key.get(key, []), context.link)],
+        )
+    )
+    return [listing]
+
+
 def cited_by(refs: list[ItemRef], link: Linker) -> nodes.paragraph:
     line = nodes.paragraph(classes=["radar-cited-by"])
     line += nodes.inline("", "被引用：", classes=["radar-cited-by-label"])
@@ -309,9 +323,3 @@ def cited_by(refs: list[ItemRef], link: Linker) -> nodes.paragraph:
             line += nodes.Text("；")
         line += _link(link(ref.docname, ref.item.id), f"{ref.date} {ref.item.heading}")
     return line
-
-
-def missing_identifier_note() -> nodes.paragraph:
-    return nodes.paragraph(
-        "", "来源未给出 DOI、arXiv 编号或网址，待编辑补全。", classes=["radar-missing-identifier"]
-    )

@@ -10,7 +10,7 @@ from sphinx.transforms import SphinxTransform
 from sphinx.transforms.post_transforms import SphinxPostTransform
 
 from . import render
-from .bibliography import Bibliography, load_bibliography
+from .bibliography import load_bibliography
 from .collector import radar_data
 from .config import vocabulary
 from .model import is_issue_path
@@ -58,6 +58,7 @@ RENDERERS: dict[str, Renderer] = {
     "archive": lambda context, node: render.archive_listing(context),
     "latest": lambda context, node: render.latest_issue(context),
     "best": lambda context, node: render.best_items(context),
+    "references": lambda context, node: render.references(context),
 }
 
 
@@ -71,8 +72,7 @@ def add_renderer(kind: str, renderer: Renderer, listing: bool) -> None:
 class PlaceholderTransform(SphinxPostTransform):
     """Render every placeholder from the collected issues.
 
-    Runs after sphinxcontrib-bibtex has built the bibliographies (priority 5) and
-    before references are resolved (priority 10).
+    Runs before references are resolved (priority 10).
     """
 
     default_priority = 6
@@ -92,46 +92,8 @@ class PlaceholderTransform(SphinxPostTransform):
             bibliography=load_bibliography(self.env),
         )
         for node in found:
-            if node["kind"] == "cited-by":
-                self.add_cited_by(context)
-                node.replace_self([])
-            else:
-                node.replace_self(RENDERERS[node["kind"]](context, node))
+            node.replace_self(RENDERERS[node["kind"]](context, node))
 
     def link(self, docname: str, anchor: str) -> str:
         uri = self.app.builder.get_relative_uri(self.env.docname, docname)
         return f"{uri}#{anchor}" if anchor else uri
-
-    def add_cited_by(self, context: render.RenderContext) -> None:
-        """Under each entry of the page's bibliography, link every item citing it."""
-        for node, key in cited_entries(self.document, context.bibliography):
-            node += render.cited_by(context.archive.cited_by.get(key, []), self.link)
-
-
-def cited_entries(
-    document: nodes.document, bibliography: Bibliography
-) -> list[tuple[nodes.citation, str]]:
-    """The bibliography entries on a page, with their citation keys."""
-    key_by_id = bibliography.key_by_citation_id
-    found = []
-    for node in document.findall(nodes.citation):
-        key = next((key_by_id[i] for i in node["ids"] if i in key_by_id), None)
-        if key is not None:
-            found.append((node, key))
-    return found
-
-
-IDENTIFIER_FIELDS = ("doi", "url", "eprint", "isbn", "issn")
-
-
-class MissingIdentifierTransform(SphinxPostTransform):
-    """Say so on every bibliography entry that has no identifier at all."""
-
-    default_priority = 7
-
-    def run(self, **kwargs: Any) -> None:
-        bibliography = load_bibliography(self.env)
-        for node, key in cited_entries(self.document, bibliography):
-            fields = bibliography.data.entries[key].fields
-            if not any(name in fields for name in IDENTIFIER_FIELDS):
-                node += render.missing_identifier_note()

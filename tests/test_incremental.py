@@ -69,8 +69,17 @@ CHANGES: dict[str, Callable[[Path], None]] = {
         )
         or edit(src / SECOND, "<rise2026paper>", "<rise2026paper> · 备用 <spare2026>")
     ),
+    "use a @string macro in a note": lambda src: (
+        edit(src / "references.bib", "@misc{spc2026release,", MACRO + "@misc{spc2026release,")
+        or edit(src / "references.bib", "note   = {2026-09-07 发布}", "note   = released")
+    ),
+    # The formatted entry is kept between builds; its own text did not change.
+    "edit the macro only": lambda src: edit(
+        src / "references.bib", "{2026-09-07 发布}", "{2026-09-07 正式发布}"
+    ),
     "delete an issue": lambda src: (src / SECOND).unlink(),
 }
+MACRO = "@string{released = {2026-09-07 发布}}\n\n"
 
 
 @pytest.fixture(scope="module")
@@ -89,6 +98,13 @@ def test_incremental_build_equals_clean_build(evolving_site, change):
     sphinx_build(srcdir, base / "incremental", env=EPOCH_ENV)
     clean = clean_build(srcdir, base / "clean")
     assert differences(base / "incremental", clean) == []
+
+
+def test_edited_macro_reaches_the_pages_of_entries_using_it(evolving_site):
+    _, base = evolving_site
+    for page in ("references.html", "issues/2026/2026-09-08.html"):
+        text = page_text(base / "incremental" / page)
+        assert "2026-09-07 正式发布" in text, page
 
 
 def test_adding_an_issue_updates_archive_home_and_topic_pages(tmp_path):
