@@ -24,7 +24,12 @@ from pybtex.database import BibliographyData, Entry
 from pybtex.plugin import find_plugin
 
 from . import bibstyle
-from .bibcheck import IDENTIFIER_FIELDS, bib_entry_texts, bib_macro_texts
+from .bibcheck import (
+    IDENTIFIER_FIELDS,
+    bib_entry_identifiers,
+    bib_entry_texts,
+    bib_macro_texts,
+)
 from .bibstyle import register as register_style
 from .buildcache import BuildCache, build_cache, digest, source_digest
 
@@ -47,6 +52,7 @@ class Bibliography:
     data: BibliographyData
     texts: dict[str, str]
     context: str
+    identifiers: dict[str, dict[str, str]]
     cache: BuildCache | None = None
     file_digests: tuple[str, ...] = ()
 
@@ -59,13 +65,14 @@ class Bibliography:
         """Changes whenever the entry's text changes (or it appears or goes)."""
         return digest(self.context, self.texts.get(key, ""))
 
-    def formatted(self, key: str) -> nodes.paragraph:
+    def formatted(self, key: str) -> nodes.Element:
         """The entry as a paragraph, formatted once per text and kept between builds."""
         entry = self.data.entries[key]
         if self.cache is None or "crossref" in entry.fields:
             return _format(entry)
         key_digest = digest(STYLE_DIGEST, self.digest(key))
-        return self.cache.get(FORMATTED, key_digest, lambda: _format(entry)).deepcopy()
+        data = self.cache.get(FORMATTED, key_digest, lambda: node_data(_format(entry)))
+        return _format(entry) if data is None else cast(nodes.Element, node_from_data(data))
 
     def live_formatted_keys(self) -> list[str]:
         return [digest(STYLE_DIGEST, self.digest(key)) for key in self.data.entries]
@@ -75,8 +82,46 @@ FORMATTED = "bibliography-entries"
 FILE_PARTS = "bibliography-files"
 
 
-def _file_parts(text: str) -> tuple[dict[str, str], str]:
-    return bib_entry_texts(text), digest(*bib_macro_texts(text))
+@dataclass(frozen=True)
+class BibFile:
+    """What the build needs from one .bib file besides pybtex's parse."""
+
+    texts: dict[str, str]  # key -> the entry as written
+    context: str  # digest of its @string and @preamble entries
+    identifiers: dict[str, dict[str, str]]  # key -> identifier fields as written
+
+
+def _scan_file(text: str) -> BibFile:
+    return BibFile(
+        bib_entry_texts(text), digest(*bib_macro_texts(text)), bib_entry_identifiers(text)
+    )
+
+
+# Formatted entries are kept as plain tuples: unpickling 9,000 docutils node trees
+# takes seconds, rebuilding them from tuples a fraction of that.
+NodeData = str | tuple[str, dict[str, Any], list["NodeData"]]
+
+
+def node_data(node: nodes.Node) -> NodeData | None:
+    """``node`` as plain data, or None if it holds a node type other than docutils' own."""
+    if isinstance(node, nodes.Text):
+        return str(node)
+    if not isinstance(node, nodes.Element) or getattr(nodes, type(node).__name__) is not type(node):
+        return None
+    children = [node_data(child) for child in node.children]
+    if any(child is None for child in children):
+        return None
+    return type(node).__name__, dict(node.attributes), cast(list[NodeData], children)
+
+
+def node_from_data(data: NodeData) -> nodes.Node:
+    if isinstance(data, str):
+        return nodes.Text(data)
+    name, attributes, children = data
+    element: nodes.Element = getattr(nodes, name)("", *(node_from_data(c) for c in children))
+    for attribute, value in attributes.items():
+        element[attribute] = list(value) if isinstance(value, list) else value
+    return element
 
 
 _LOADED: dict[tuple[tuple[tuple[str, float], ...], BuildCache], Bibliography] = {}
@@ -86,21 +131,22 @@ def load_bibliography(env: BuildEnvironment) -> Bibliography:
     """The entries sphinxcontrib-bibtex has parsed (it caches them in the environment), with
     each entry's text; one object per file version, so caches keyed by it hold."""
     bibdata = cast("BibtexDomain", env.get_domain("cite")).bibdata
-    files = tuple(sorted((str(path), bibfile.mtime) for path, bibfile in bibdata.bibfiles.items()))
+    files = tuple((str(path), bibfile.mtime) for path, bibfile in bibdata.bibfiles.items())
     cache = build_cache(env.doctreedir)
     if (files, cache) not in _LOADED:
         _LOADED.clear()
         texts: dict[str, str] = {}
+        identifiers: dict[str, dict[str, str]] = {}
         contexts, file_digests = [], []
         for path, _ in files:
             text = Path(path).read_text(encoding="utf-8")
-            file_digest = digest(text)
-            file_digests.append(file_digest)
-            file_texts, context = cache.get(FILE_PARTS, file_digest, partial(_file_parts, text))
-            texts |= file_texts
-            contexts.append(context)
+            file_digests.append(digest(text))
+            scanned = cache.get(FILE_PARTS, file_digests[-1], partial(_scan_file, text))
+            texts |= scanned.texts
+            identifiers = scanned.identifiers | identifiers  # the first file wins
+            contexts.append(scanned.context)
         _LOADED[files, cache] = Bibliography(
-            bibdata.data, texts, digest(*contexts), cache, tuple(file_digests)
+            bibdata.data, texts, digest(*contexts), identifiers, cache, tuple(file_digests)
         )
     return _LOADED[files, cache]
 

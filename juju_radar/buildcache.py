@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
 
-FILE_NAME = "radar-cache.pickle"
+FOLDER_NAME = "radar-cache"
 Value = TypeVar("Value")
 
 
@@ -36,52 +36,59 @@ def source_digest(*modules: Any) -> str:
 
 
 class BuildCache:
-    """Namespaced ``digest -> value`` maps, loaded lazily and saved when changed."""
+    """Namespaced ``digest -> value`` maps, one file each, loaded when first used."""
 
-    def __init__(self, path: Path) -> None:
-        self.path = path
-        self._stores: dict[str, dict[str, Any]] | None = None
-        self._changed = False
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self._stores: dict[str, dict[str, Any]] = {}
+        self._changed: set[str] = set()
 
-    @property
-    def stores(self) -> dict[str, dict[str, Any]]:
-        if self._stores is None:
-            self._stores = self._load()
-        return self._stores
+    def store(self, namespace: str) -> dict[str, Any]:
+        if namespace not in self._stores:
+            self._stores[namespace] = self._load(self.folder / f"{namespace}.pickle")
+        return self._stores[namespace]
 
-    def _load(self) -> dict[str, dict[str, Any]]:
+    @staticmethod
+    def _load(path: Path) -> dict[str, Any]:
         try:
-            with self.path.open("rb") as file:
-                stores = pickle.load(file)
+            with path.open("rb") as file:
+                store = pickle.load(file)
         except (OSError, pickle.PickleError, EOFError, AttributeError, ImportError):
             return {}
-        return stores if isinstance(stores, dict) else {}
+        return store if isinstance(store, dict) else {}
 
     def get(self, namespace: str, key: str, compute: Callable[[], Value]) -> Value:
-        store = self.stores.setdefault(namespace, {})
+        store = self.store(namespace)
         if key not in store:
             store[key] = compute()
-            self._changed = True
+            self._changed.add(namespace)
         value: Value = store[key]
         return value
 
+    def peek(self, namespace: str, key: str) -> Any:
+        return self.store(namespace).get(key)
+
+    def put(self, namespace: str, key: str, value: Any) -> None:
+        self.store(namespace)[key] = value
+        self._changed.add(namespace)
+
     def keep_only(self, namespace: str, live_keys: Iterable[str]) -> None:
-        """Forget values no current input maps to, so the file does not grow forever."""
-        store = self.stores.get(namespace, {})
+        """Forget values no current input maps to, so the files do not grow forever."""
+        store = self.store(namespace)
         live = set(live_keys)
         for key in [key for key in store if key not in live]:
             del store[key]
-            self._changed = True
+            self._changed.add(namespace)
 
     def save(self) -> None:
-        if not self._changed or self._stores is None:
-            return
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        scratch = self.path.with_suffix(f".{os.getpid()}.tmp")
-        with scratch.open("wb") as file:
-            pickle.dump(self._stores, file, protocol=pickle.HIGHEST_PROTOCOL)
-        scratch.replace(self.path)
-        self._changed = False
+        self.folder.mkdir(parents=True, exist_ok=True)
+        for namespace in sorted(self._changed):
+            path = self.folder / f"{namespace}.pickle"
+            scratch = path.with_suffix(f".{os.getpid()}.tmp")
+            with scratch.open("wb") as file:
+                pickle.dump(self._stores[namespace], file, protocol=pickle.HIGHEST_PROTOCOL)
+            scratch.replace(path)
+        self._changed.clear()
 
 
 _OPEN: dict[str, BuildCache] = {}
@@ -89,13 +96,13 @@ _OPEN: dict[str, BuildCache] = {}
 
 def build_cache(doctreedir: str | os.PathLike[str]) -> BuildCache:
     """The cache of the build using ``doctreedir`` (one object per build directory)."""
-    path = Path(doctreedir) / FILE_NAME
-    return _OPEN.setdefault(str(path), BuildCache(path))
+    folder = Path(doctreedir) / FOLDER_NAME
+    return _OPEN.setdefault(str(folder), BuildCache(folder))
 
 
 def start_build(app: Sphinx) -> None:
     """A new build (possibly after a clean) reads the file again."""
-    _OPEN.pop(str(Path(app.doctreedir) / FILE_NAME), None)
+    _OPEN.pop(str(Path(app.doctreedir) / FOLDER_NAME), None)
 
 
 def finish_build(app: Sphinx, exception: BaseException | None) -> None:

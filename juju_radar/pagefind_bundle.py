@@ -68,3 +68,49 @@ def _canonical_language(bundle: Path, language: str, meta_hash: str) -> str:
     return _write_hashed(
         lambda name: bundle / f"pagefind.{name}.pf_meta", language, _encode(meta), 13
     )
+
+
+def _live_files(bundle: Path) -> set[Path] | None:
+    """Every data file the bundle's entry and metadata reference, or None if one is missing."""
+    entry_path = bundle / "pagefind-entry.json"
+    if not entry_path.is_file():
+        return None
+    live = {entry_path}
+    for details in json.loads(entry_path.read_text(encoding="utf-8"))["languages"].values():
+        meta_path = bundle / f"pagefind.{details['hash']}.pf_meta"
+        if not meta_path.is_file():
+            return None
+        meta = _read(meta_path)
+        live.add(meta_path)
+        live |= {bundle / "fragment" / f"{page_hash}.pf_fragment" for page_hash, *_ in meta[1]}
+        live |= {bundle / "index" / f"{chunk[-1]}.pf_index" for chunk in meta[2]}
+        live |= {bundle / "filter" / f"{filter_hash}.pf_filter" for _, filter_hash in meta[3]}
+    return live
+
+
+def _data_files(bundle: Path) -> set[Path]:
+    data = set(bundle.glob("pagefind.*.pf_meta"))
+    for folder in ("fragment", "index", "filter"):
+        if (bundle / folder).is_dir():
+            data |= set((bundle / folder).iterdir())
+    return data
+
+
+def remove_unreferenced_files(bundle: Path) -> None:
+    """Delete the data files of earlier indexes that the current bundle does not use."""
+    live = _live_files(bundle)
+    if live is None:
+        raise ValueError(f"{bundle} is not a complete Pagefind bundle")
+    for path in _data_files(bundle) - live:
+        path.unlink()
+
+
+def bundle_is_complete(bundle: Path) -> bool:
+    """The bundle exists, every file it references exists, and it has no stray data file."""
+    try:
+        live = _live_files(bundle)
+    except (OSError, ValueError, KeyError, IndexError):
+        return False
+    return (
+        live is not None and all(path.is_file() for path in live) and (_data_files(bundle) <= live)
+    )

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from sphinx.util import logging
 
 from . import sitemap, social, stats
-from .bibcheck import bib_entry_identifiers
+from .bibliography import load_bibliography
 from .collector import radar_data
 from .config import vocabulary
 from .directives import listing_directive
@@ -32,11 +32,7 @@ SITEMAP_FILE = "sitemap.xml"
 
 
 def citation_identifiers(app: Sphinx) -> dict[str, dict[str, str]]:
-    identifiers: dict[str, dict[str, str]] = {}
-    for name in app.config.bibtex_bibfiles or ():
-        text = Path(app.srcdir, name).read_text(encoding="utf-8")
-        identifiers = bib_entry_identifiers(text) | identifiers  # the first file wins
-    return identifiers
+    return load_bibliography(app.env).identifiers
 
 
 def say_without_site_url(app: Sphinx) -> None:

@@ -10,15 +10,24 @@ into ``OUTDIR/pagefind`` at the end of every successful html build.
 from __future__ import annotations
 
 import time
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from docutils import nodes
 from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective
 
+from .buildcache import build_cache
 from .collector import radar_data
 from .config import vocabulary
-from .search_index import build_index, site_records
+from .pagefind_bundle import bundle_is_complete
+from .search_index import (
+    BUNDLE_DIR,
+    build_index,
+    documents_digest,
+    record_documents,
+    site_records,
+)
 from .translator import RadarHTMLTranslator, is_searchable
 
 if TYPE_CHECKING:
@@ -27,6 +36,10 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 SEARCH_DOC = "search"
+# The records Pagefind indexed last, kept with the doctrees, and the digest of the
+# records behind each output folder's bundle.
+RECORD_SITE = "radar-search-records"
+SEARCH_BUNDLES = "search-bundles"
 NOSCRIPT_TEXT = "搜索需要启用 JavaScript。"
 
 
@@ -72,7 +85,17 @@ def build_pagefind_index(app: Sphinx, exception: BaseException | None) -> None:
         app.builder.outdir, searchable_pages(app), archive, vocabulary(app.config)
     )
     lang = (app.config.language or "en").replace("_", "-")
-    result = build_index(records, lang, app.builder.outdir)
+    documents = record_documents(records, lang)
+    cache = build_cache(app.doctreedir)
+    bundle_key = str(Path(app.builder.outdir, BUNDLE_DIR).resolve())
+    state = documents_digest(documents)
+    if cache.peek(SEARCH_BUNDLES, bundle_key) == state and bundle_is_complete(
+        Path(app.builder.outdir, BUNDLE_DIR)
+    ):
+        logger.info("search index: %d records, unchanged", len(records))
+        return
+    cache.put(SEARCH_BUNDLES, bundle_key, None)
+    result = build_index(documents, app.builder.outdir, Path(app.doctreedir, RECORD_SITE))
     if result.returncode != 0:
         logger.warning(
             "pagefind failed (exit %s): %s",
@@ -82,6 +105,7 @@ def build_pagefind_index(app: Sphinx, exception: BaseException | None) -> None:
             subtype="search",
         )
         return
+    cache.put(SEARCH_BUNDLES, bundle_key, state)
     seconds = time.perf_counter() - started
     logger.info("search index: %d records in %.2f s", len(records), seconds)
 

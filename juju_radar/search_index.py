@@ -8,24 +8,24 @@ issue as metadata; its link is ``page.html#ITEM-ID``. The rest of an issue page 
 closing, bibliography) and the other searchable pages are records too, with a lower
 weight so that a story matching a query ranks above the summaries that mention it.
 
-The records are written as small HTML files into a scratch folder and indexed there by
-the Pagefind binary, whose bundle goes to ``OUTDIR/pagefind``.
+The records are written as small HTML files into a folder kept with the doctrees and
+indexed there by the Pagefind binary, whose bundle goes to ``OUTDIR/pagefind``. When
+the records are the same as at the last build, the bundle is left as it is.
 """
 
 from __future__ import annotations
 
 import html
 import re
-import shutil
 import subprocess
-import tempfile
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from .archive import Archive
+from .buildcache import digest
 from .model import Issue, Vocabulary
-from .pagefind_bundle import canonicalize_bundle
+from .pagefind_bundle import canonicalize_bundle, remove_unreferenced_files
 
 BUNDLE_DIR = "pagefind"
 # Weight of everything that is not a story: it summarises stories or lists sources.
@@ -194,11 +194,19 @@ def record_document(record: SearchRecord, lang: str) -> str:
     )
 
 
-def write_record_site(records: Iterable[SearchRecord], lang: str, folder: Path) -> None:
-    for record in records:
-        path = folder / record.file_name
+def sync_record_site(documents: dict[str, str], folder: Path) -> None:
+    """Make ``folder`` hold exactly ``documents`` (file name -> HTML), writing only the
+    files that changed: creating thousands of files costs seconds, reading them does not."""
+    for name, document in documents.items():
+        path = folder / name
+        if path.is_file() and path.read_text(encoding="utf-8") == document:
+            continue
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(record_document(record, lang), encoding="utf-8")
+        path.write_text(document, encoding="utf-8")
+    if folder.is_dir():
+        for path in folder.rglob("*.html"):
+            if path.relative_to(folder).as_posix() not in documents:
+                path.unlink()
 
 
 def pagefind_executable() -> Path:
@@ -219,15 +227,27 @@ def run_pagefind(site: Path, bundle: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run(command, capture_output=True, text=True, check=False)
 
 
+def record_documents(records: Iterable[SearchRecord], lang: str) -> dict[str, str]:
+    return {record.file_name: record_document(record, lang) for record in records}
+
+
+def documents_digest(documents: dict[str, str]) -> str:
+    return digest(*(part for name in sorted(documents) for part in (name, documents[name])))
+
+
 def build_index(
-    records: list[SearchRecord], lang: str, outdir: Path
+    documents: dict[str, str], outdir: Path, record_site: Path
 ) -> subprocess.CompletedProcess[str]:
-    """Index ``records`` into ``outdir/pagefind`` (replacing an older bundle)."""
+    """Index ``documents`` into ``outdir/pagefind``, over the bundle of the last build.
+
+    The record files are kept in ``record_site`` between builds and Pagefind writes
+    over the old bundle (rewriting files is much faster than creating them); what the
+    new bundle does not reference is then deleted, so the result equals a fresh index.
+    """
+    sync_record_site(documents, record_site)
     bundle = outdir / BUNDLE_DIR
-    shutil.rmtree(bundle, ignore_errors=True)
-    with tempfile.TemporaryDirectory(prefix="radar-search-") as scratch:
-        write_record_site(records, lang, Path(scratch))
-        result = run_pagefind(Path(scratch), bundle)
+    result = run_pagefind(record_site, bundle)
     if result.returncode == 0:
         canonicalize_bundle(bundle)
+        remove_unreferenced_files(bundle)
     return result

@@ -11,6 +11,7 @@ import filecmp
 import gzip
 import json
 import re
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -133,6 +134,40 @@ def assert_same_tree(comparison: filecmp.dircmp[str]) -> None:
     assert not mismatch and not errors, mismatch
     for sub in comparison.subdirs.values():
         assert_same_tree(sub)
+
+
+def bundle_files(outdir: Path) -> dict[str, tuple[int, bytes]]:
+    return {
+        path.relative_to(outdir).as_posix(): (path.stat().st_mtime_ns, path.read_bytes())
+        for path in sorted((outdir / "pagefind").rglob("*"))
+        if path.is_file()
+    }
+
+
+def test_rebuilds_index_only_when_records_change_and_repair_a_damaged_bundle(
+    built_seed_site: Path, tmp_path: Path
+) -> None:
+    srcdir, outdir = copy_site(tmp_path / "src"), tmp_path / "html"
+    sphinx_build(srcdir, outdir)
+    first = bundle_files(outdir)
+    sphinx_build(srcdir, outdir)
+    assert bundle_files(outdir) == first, "no change: the bundle is left as it is"
+
+    issue = srcdir / ISSUE_FILE
+    issue.write_text(
+        issue.read_text(encoding="utf-8").replace("衰老时钟", "衰老计时器"), encoding="utf-8"
+    )
+    sphinx_build(srcdir, outdir)
+    changed = bundle_files(outdir)
+    assert changed != first
+    assert any("衰老计时器" in plain(record["content"]) for record in pagefind_records(outdir))
+
+    shutil.rmtree(outdir / "pagefind" / "fragment")
+    sphinx_build(srcdir, outdir)
+    repaired = bundle_files(outdir)
+    assert {name: data for name, (_, data) in repaired.items()} == {
+        name: data for name, (_, data) in changed.items()
+    }
 
 
 def test_a_draft_issue_is_not_searchable(tmp_path: Path) -> None:
