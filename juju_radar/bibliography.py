@@ -70,12 +70,30 @@ class Bibliography:
         entry = self.data.entries[key]
         if self.cache is None or "crossref" in entry.fields:
             return _format(entry)
-        key_digest = digest(STYLE_DIGEST, self.digest(key))
-        data = self.cache.get(FORMATTED, key_digest, lambda: node_data(_format(entry)))
+        data = self.cache.get(FORMATTED, self.formatted_key(key), lambda: node_data(_format(entry)))
         return _format(entry) if data is None else cast(nodes.Element, node_from_data(data))
 
+    def formatted_key(self, key: str) -> str:
+        return digest(STYLE_DIGEST, self.digest(key))
+
     def live_formatted_keys(self) -> list[str]:
-        return [digest(STYLE_DIGEST, self.digest(key)) for key in self.data.entries]
+        return [self.formatted_key(key) for key in self.data.entries]
+
+    def format_ahead(self, keys: Iterable[str]) -> dict[str, NodeData]:
+        """Formatted ``keys`` the build cache lacks, by cache key. Called while reading,
+        so that with ``-j`` the formatting is shared by the reading processes instead of
+        falling to the main process, which resolves every page alone."""
+        found: dict[str, NodeData] = {}
+        for key in keys:
+            entry = self.data.entries.get(key)
+            if self.cache is None or entry is None or "crossref" in entry.fields:
+                continue
+            cache_key = self.formatted_key(key)
+            if cache_key not in found and self.cache.peek(FORMATTED, cache_key) is None:
+                data = node_data(_format(entry))
+                if data is not None:
+                    found[cache_key] = data
+        return found
 
 
 FORMATTED = "bibliography-entries"
@@ -149,6 +167,20 @@ def load_bibliography(env: BuildEnvironment) -> Bibliography:
             bibdata.data, texts, digest(*contexts), identifiers, cache, tuple(file_digests)
         )
     return _LOADED[files, cache]
+
+
+def load_before_reading(app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> None:
+    """Load the bibliography and formatted entries once, in the main process: with ``-j``
+    every reading process is forked from it and would otherwise load them again."""
+    if docnames:
+        load_bibliography(env)
+        build_cache(env.doctreedir).store(FORMATTED)
+
+
+def keep_formatted_ahead(cache: BuildCache, formatted: dict[str, NodeData]) -> None:
+    for cache_key, data in formatted.items():
+        if cache.peek(FORMATTED, cache_key) is None:
+            cache.put(FORMATTED, cache_key, data)
 
 
 def forget_removed_entries(app: Sphinx, exception: BaseException | None) -> None:

@@ -12,7 +12,8 @@ from sphinx.environment.collectors import EnvironmentCollector
 from sphinx.util import logging
 
 from .archive import Archive, page_signature
-from .bibliography import load_bibliography
+from .bibliography import NodeData, keep_formatted_ahead, load_bibliography
+from .buildcache import build_cache
 from .config import vocabulary
 from .model import Issue, is_issue_path, parse_issue
 from .nodes import is_listing
@@ -32,6 +33,9 @@ class RadarData:
 
     issues: dict[str, Issue] = field(default_factory=dict)
     listing_docs: dict[str, bool] = field(default_factory=dict)  # pages with listings
+    # Entries issues cite, formatted while reading (cache key -> node data), moved into
+    # the build cache once reading is done.
+    formatted: dict[str, dict[str, NodeData]] = field(default_factory=dict)
     # What listing pages and issue pages showed of the archive at the last build.
     published_state: tuple[tuple[object, ...], dict[str, tuple[object, ...]]] | None = None
 
@@ -73,6 +77,7 @@ class RadarCollector(EnvironmentCollector):
         data = radar_data(env)
         data.issues.pop(docname, None)
         data.listing_docs.pop(docname, None)
+        data.formatted.pop(docname, None)
 
     def merge_other(
         self,
@@ -87,6 +92,8 @@ class RadarCollector(EnvironmentCollector):
                 data.issues[docname] = theirs.issues[docname]
             if docname in theirs.listing_docs:
                 data.listing_docs[docname] = True
+            if docname in theirs.formatted:
+                data.formatted[docname] = theirs.formatted[docname]
 
     def process_doc(self, app: Sphinx, doctree: nodes.document) -> None:
         env = app.env
@@ -107,8 +114,18 @@ class RadarCollector(EnvironmentCollector):
             warn(problem, (docname, problem.line))
         if issue is not None:
             data.issues[docname] = issue
+            data.formatted[docname] = load_bibliography(env).format_ahead(issue.citation_keys)
 
     def get_updated_docs(self, app: Sphinx, env: BuildEnvironment) -> list[str]:
+        """Also: hand the entries formatted while reading to the build cache."""
+        data = radar_data(env)
+        cache = build_cache(env.doctreedir)
+        for formatted in data.formatted.values():
+            keep_formatted_ahead(cache, formatted)
+        data.formatted.clear()
+        return self.pages_to_rewrite(env)
+
+    def pages_to_rewrite(self, env: BuildEnvironment) -> list[str]:
         """Pages to rewrite although unchanged: listings when the archive changed, and
         issues whose neighbours, related items or cited references changed. Nothing
         else, so adding an issue or editing a reference rewrites O(1) issue pages."""

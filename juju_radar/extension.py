@@ -54,6 +54,7 @@ def setup_extension(app: Sphinx) -> None:
     app.add_post_transform(PlaceholderTransform)
     app.connect("builder-inited", init_env)
     app.connect("builder-inited", buildcache.start_build)
+    app.connect("env-before-read-docs", bibliography.load_before_reading)
     app.connect("build-finished", bibliography.forget_removed_entries, priority=400)
     app.connect("build-finished", buildcache.finish_build, priority=800)
     app.connect("builder-inited", safety.disable_raw_content)
