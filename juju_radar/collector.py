@@ -16,7 +16,9 @@ from .bibliography import NodeData, keep_formatted_ahead, load_bibliography
 from .buildcache import build_cache
 from .config import vocabulary
 from .model import Issue, is_issue_path, parse_issue
-from .nodes import is_listing
+from .nodes import LISTING_KINDS, REFERENCE_KINDS, radar_placeholder
+from .reference_pages import INDEX, reference_groups
+from .reference_pages import page_signature as reference_signature
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -33,6 +35,7 @@ class RadarData:
 
     issues: dict[str, Issue] = field(default_factory=dict)
     listing_docs: dict[str, bool] = field(default_factory=dict)  # pages with listings
+    reference_pages: dict[str, str] = field(default_factory=dict)  # docname -> selector
     # Entries issues cite, formatted while reading (cache key -> node data), moved into
     # the build cache once reading is done.
     formatted: dict[str, dict[str, NodeData]] = field(default_factory=dict)
@@ -77,6 +80,7 @@ class RadarCollector(EnvironmentCollector):
         data = radar_data(env)
         data.issues.pop(docname, None)
         data.listing_docs.pop(docname, None)
+        data.reference_pages.pop(docname, None)
         data.formatted.pop(docname, None)
 
     def merge_other(
@@ -92,6 +96,8 @@ class RadarCollector(EnvironmentCollector):
                 data.issues[docname] = theirs.issues[docname]
             if docname in theirs.listing_docs:
                 data.listing_docs[docname] = True
+            if docname in theirs.reference_pages:
+                data.reference_pages[docname] = theirs.reference_pages[docname]
             if docname in theirs.formatted:
                 data.formatted[docname] = theirs.formatted[docname]
 
@@ -99,8 +105,11 @@ class RadarCollector(EnvironmentCollector):
         env = app.env
         docname = env.docname
         data = radar_data(env)
-        if any(is_listing(node) for node in doctree.findall()):
-            data.listing_docs[docname] = True
+        for node in doctree.findall(radar_placeholder):
+            if node["kind"] in LISTING_KINDS:
+                data.listing_docs[docname] = True
+            elif node["kind"] in REFERENCE_KINDS:
+                data.reference_pages[docname] = node.get("selector", INDEX)
         if not is_issue_path(docname):
             return
         # Issue pages are reached through generated listings, not the toctree.
@@ -137,6 +146,9 @@ class RadarCollector(EnvironmentCollector):
             docname: page_signature(archive, issue, bibliography.digest)
             for docname, issue in data.issues.items()
         }
+        groups = reference_groups(archive, bibliography)
+        for docname, selector in data.reference_pages.items():
+            pages[docname] = reference_signature(selector, groups, archive, bibliography)
         previous_listing, previous_pages = data.published_state or (None, {})
         data.published_state = (listing, pages)
         changed = {docname for docname in pages if previous_pages.get(docname) != pages[docname]}

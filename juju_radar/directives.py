@@ -111,11 +111,14 @@ def listing_directive(kind: str) -> type[SphinxDirective]:
 
 
 class ReferencesDirective(SphinxDirective):
-    """Every entry of the configured .bib files, with the items citing each one."""
+    """One references page: a month (``YYYY-MM``) of first citation, or ``uncited``.
+
+    No dependency on the .bib file is noted: the page is rendered late, and rewritten
+    when what it shows changes (``reference_pages.page_signature``)."""
+
+    required_arguments = 1
 
     def run(self) -> list[nodes.Node]:
-        for name in self.config.bibtex_bibfiles or ():
-            self.env.note_dependency(name)
-        node = placeholder("references")
+        node = placeholder("references", selector=self.arguments[0])
         self.set_source_info(node)
         return [node]

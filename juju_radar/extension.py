@@ -12,6 +12,7 @@ from . import (
     downloads,
     integrity,
     publishing,
+    reference_pages,
     safety,
     search,
 )
@@ -35,6 +36,7 @@ LISTINGS = {
     "radar-archive": "archive",
     "radar-topic-index": "topic-index",
     "radar-best": "best",
+    "radar-references-index": "references-index",
 }
 
 
@@ -53,6 +55,7 @@ def setup_extension(app: Sphinx) -> None:
     app.add_transform(IssuePageTransform)
     app.add_post_transform(PlaceholderTransform)
     app.connect("builder-inited", init_env)
+    app.connect("builder-inited", reference_pages.write_stubs)
     app.connect("builder-inited", buildcache.start_build)
     app.connect("env-before-read-docs", bibliography.load_before_reading)
     app.connect("build-finished", bibliography.forget_removed_entries, priority=400)

@@ -6,7 +6,9 @@ from docutils import nodes
 
 # Placeholders whose content depends on other issues: their pages are rewritten
 # whenever the published archive changes.
-LISTING_KINDS = {"latest", "archive", "topic-list", "topic-index", "references", "best"}
+LISTING_KINDS = {"latest", "archive", "topic-list", "topic-index", "best"}
+# Placeholders of the references pages, rewritten when what they show changes.
+REFERENCE_KINDS = {"references", "references-index"}
 
 
 class radar_placeholder(nodes.General, nodes.Element):  # noqa: N801 (docutils naming)
@@ -15,7 +17,3 @@ class radar_placeholder(nodes.General, nodes.Element):  # noqa: N801 (docutils n
 
 def placeholder(kind: str, **attributes: object) -> radar_placeholder:
     return radar_placeholder("", kind=kind, **attributes)
-
-
-def is_listing(node: nodes.Node) -> bool:
-    return isinstance(node, radar_placeholder) and node["kind"] in LISTING_KINDS

@@ -14,6 +14,8 @@ from . import cite
 from .archive import Archive, ItemRef, is_best, related
 from .bibliography import Bibliography, bibliography_nodes, citation_numbers, citation_reference
 from .model import Issue, Topic, Verdict, Vocabulary, format_score, plain_text
+from .reference_pages import FOLDER as REFERENCES_FOLDER
+from .reference_pages import UNCITED, month_label, reference_groups
 
 # URI of a document relative to the page being written, with an optional anchor.
 Linker = Callable[[str, str], str]
@@ -299,18 +301,39 @@ def item_extras(context: RenderContext, item_id: str) -> list[nodes.Node]:
     return [nodes.container("", *result, classes=["radar-item-extras"])]
 
 
-def references(context: RenderContext) -> list[nodes.Node]:
-    """Every entry of the .bib files in file order, each with the items citing it."""
+def references(context: RenderContext, selector: str) -> list[nodes.Node]:
+    """The entries of one references page in .bib order, each with the items citing it."""
+    keys = reference_groups(context.archive, context.bibliography).get(selector, [])
+    back = nodes.paragraph(classes=["radar-more"])
+    back += _link(context.link("references", ""), "← 全部参考文献（按月份）")
+    if not keys:
+        return [back, nodes.paragraph("", "这一页暂无文献。", classes=["radar-empty"])]
     cited_by_key = context.archive.cited_by
     listing = nodes.container(classes=["citation-list", "radar-bibliography", "radar-references"])
     listing.extend(
         bibliography_nodes(
-            list(context.bibliography.data.entries),
+            keys,
             context.bibliography,
             lambda key: [cited_by(cited_by_key.get(key, []), context.link)],
         )
     )
-    return [listing]
+    return [back, listing]
+
+
+def references_index(context: RenderContext) -> list[nodes.Node]:
+    """The references pages, newest month first, with how many entries each lists."""
+    groups = reference_groups(context.archive, context.bibliography)
+    months = sorted((name for name in groups if name != UNCITED), reverse=True)
+    listing = nodes.bullet_list(classes=["radar-reference-months"])
+    for selector in [*months, UNCITED]:
+        label = "未被已发布期刊引用" if selector == UNCITED else month_label(selector)
+        line = nodes.paragraph()
+        line += _link(context.link(f"{REFERENCES_FOLDER}/{selector}", ""), label)
+        line += nodes.Text(f"（{len(groups.get(selector, []))} 条）")
+        listing += nodes.list_item("", line)
+    total = sum(len(keys) for keys in groups.values())
+    summary = nodes.paragraph("", f"共 {total} 条文献。", classes=["radar-count"])
+    return [summary, listing]
 
 
 def cited_by(refs: list[ItemRef], link: Linker) -> nodes.paragraph:

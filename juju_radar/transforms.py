@@ -58,7 +58,8 @@ RENDERERS: dict[str, Renderer] = {
     "archive": lambda context, node: render.archive_listing(context),
     "latest": lambda context, node: render.latest_issue(context),
     "best": lambda context, node: render.best_items(context),
-    "references": lambda context, node: render.references(context),
+    "references": lambda context, node: render.references(context, node["selector"]),
+    "references-index": lambda context, node: render.references_index(context),
 }
 
 

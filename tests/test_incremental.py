@@ -77,9 +77,29 @@ CHANGES: dict[str, Callable[[Path], None]] = {
     "edit the macro only": lambda src: edit(
         src / "references.bib", "{2026-09-07 发布}", "{2026-09-07 正式发布}"
     ),
+    "add an issue in a new month": lambda src: add_october_issue(src),
+    "delete the issue of that month": lambda src: (src / OCTOBER).unlink(),
     "delete an issue": lambda src: (src / SECOND).unlink(),
 }
+OCTOBER = "issues/2026/2026-10-01.md"
 MACRO = "@string{released = {2026-09-07 发布}}\n\n"
+
+
+def add_october_issue(src: Path, cites: str = "<october2026> · 论文 <taubench2026paper>") -> None:
+    """An issue in a month without issues, citing a new reference (and, by default, an
+    older one whose "cited by" line on its own month's page then changes)."""
+    text = (ROOTS / "test-second-issue" / SECOND).read_text(encoding="utf-8")
+    text = text.replace("2026-09-09", "2026-10-01").replace("第二期", "十月一期")
+    text = text.replace(":id: taubench-failure-replication", ":id: october-replication")
+    text = text.replace(":id: long-context-recipe", ":id: october-recipe")
+    text = text.replace("论文与完整实验 <taubench2026paper>", f"十月文献 {cites}")
+    text = text.replace("RISE 论文 <rise2026paper>", "十月文献 <october2026>")
+    (src / OCTOBER).write_text(text, encoding="utf-8")
+    bib = src / "references.bib"
+    bib.write_text(
+        bib.read_text(encoding="utf-8") + "\n@misc{october2026,\n  title = {十月的新文献},\n}\n",
+        encoding="utf-8",
+    )
 
 
 @pytest.fixture(scope="module")
@@ -102,7 +122,7 @@ def test_incremental_build_equals_clean_build(evolving_site, change):
 
 def test_edited_macro_reaches_the_pages_of_entries_using_it(evolving_site):
     _, base = evolving_site
-    for page in ("references.html", "issues/2026/2026-09-08.html"):
+    for page in ("references/2026-09.html", "issues/2026/2026-09-08.html"):
         text = page_text(base / "incremental" / page)
         assert "2026-09-07 正式发布" in text, page
 
@@ -124,8 +144,27 @@ def test_adding_an_issue_updates_archive_home_and_topic_pages(tmp_path):
     assert "Agent（2 条）" in page_text(outdir / "topics/index.html")
     first = page_text(outdir / "issues/2026/2026-09-08.html")
     assert "下一期：2026-09-09 第二期：评测之外的交付 →" in first
-    references = page_text(outdir / "references.html")
+    references = page_text(outdir / "references/2026-09.html")
     assert "2026-09-09 🔁 τ^τ-Bench 的失败分析被更多团队复现" in references
+
+
+def test_an_issue_in_a_new_month_adds_a_references_page_and_leaves_older_ones(tmp_path):
+    srcdir = copy_site(tmp_path / "src")
+    outdir = tmp_path / "html"
+    sphinx_build(srcdir, outdir)
+    september = outdir / "references/2026-09.html"
+    written = september.stat().st_mtime_ns
+    add_october_issue(srcdir, cites="<october2026>")
+    sphinx_build(srcdir, outdir)
+    assert september.stat().st_mtime_ns == written, "an untouched month is not rewritten"
+    october = page_text(outdir / "references/2026-10.html")
+    assert "十月的新文献" in october and "2026-10-01 🔁 τ^τ-Bench" in october
+    assert "2026 年 10 月（1 条）" in page_text(outdir / "references.html")
+    (srcdir / OCTOBER).unlink()
+    sphinx_build(srcdir, outdir)
+    assert not (outdir / "references/2026-10.html").exists()
+    assert not (srcdir / "references/2026-10.md").exists()
+    assert "十月的新文献" in page_text(outdir / "references/uncited.html")
 
 
 def test_draft_issue_appears_only_on_its_own_page(tmp_path):
@@ -141,6 +180,7 @@ def test_draft_issue_appears_only_on_its_own_page(tmp_path):
         "topics/agent.html",
         "topics/training.html",
         "references.html",
+        "references/2026-09.html",
         "issues/2026/2026-09-08.html",
     ]:
         html = (outdir / page).read_text(encoding="utf-8")

@@ -83,16 +83,33 @@ def test_issue_header_shows_stated_and_computed_length(built_seed_site):
     assert re.search(r"本站统计：2,\d{3} 字，阅读约 \d+ 分钟", text)
 
 
+def test_references_index_links_one_page_per_month_of_first_citation(built_seed_site):
+    index = soup(built_seed_site, "references.html")
+    assert index.select_one(".radar-count").get_text() == "共 8 条文献。"
+    months = [
+        (a.get_text(), a["href"], a.parent.get_text())
+        for a in index.select(".radar-reference-months a")
+    ]
+    assert months == [
+        ("2026 年 9 月", "references/2026-09.html", "2026 年 9 月（8 条）"),
+        ("未被已发布期刊引用", "references/uncited.html", "未被已发布期刊引用（0 条）"),
+    ]
+    assert "这一页暂无文献。" in page_text(built_seed_site / "references/uncited.html")
+
+
 def test_references_page_lists_each_entry_once_with_cited_by(built_seed_site):
-    page = soup(built_seed_site, "references.html")
+    page = soup(built_seed_site, "references/2026-09.html")
+    assert page.select_one("h1").get_text("").startswith("参考文献 · 2026 年 9 月")
     ids = [node["id"] for node in page.select("[id^=cite-]")]
     assert len(ids) == len(set(ids)) == 8
     entry = page.select_one("#cite-taubench2026paper")
     cited_by = entry.select(".radar-cited-by a")
     assert [a["href"] for a in cited_by] == [
-        "issues/2026/2026-09-08.html#tau-bench-customer-service"
+        "../issues/2026/2026-09-08.html#tau-bench-customer-service"
     ]
-    assert "来源未给出 DOI、arXiv 编号或网址" in page_text(built_seed_site / "references.html")
+    text = page_text(built_seed_site / "references/2026-09.html")
+    assert "来源未给出 DOI、arXiv 编号或网址" in text
+    assert page.select_one(".radar-more a")["href"] == "../references.html"
 
 
 def test_topic_pages_list_their_items(built_seed_site):
