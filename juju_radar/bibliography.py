@@ -124,7 +124,9 @@ def node_data(node: nodes.Node) -> NodeData | None:
     """``node`` as plain data, or None if it holds a node type other than docutils' own."""
     if isinstance(node, nodes.Text):
         return str(node)
-    if not isinstance(node, nodes.Element) or getattr(nodes, type(node).__name__) is not type(node):
+    if not isinstance(node, nodes.Element):
+        return None
+    if getattr(nodes, type(node).__name__, None) is not type(node):
         return None
     children = [node_data(child) for child in node.children]
     if any(child is None for child in children):

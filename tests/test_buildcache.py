@@ -1,0 +1,49 @@
+"""The cache kept between builds, and formatted entries stored in it as plain data."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from docutils import nodes
+from sphinx import addnodes
+
+from juju_radar.bibliography import node_data, node_from_data
+from juju_radar.buildcache import BuildCache
+
+
+def test_values_survive_a_new_process_and_forgotten_keys_are_dropped(tmp_path: Path) -> None:
+    cache = BuildCache(tmp_path / "cache")
+    assert cache.get("entries", "a", lambda: ["formatted a"]) == ["formatted a"]
+    assert cache.get("entries", "a", lambda: ["never computed"]) == ["formatted a"]
+    cache.put("entries", "b", "formatted b")
+    cache.save()
+
+    later = BuildCache(tmp_path / "cache")
+    assert later.peek("entries", "a") == ["formatted a"]
+    later.keep_only("entries", ["b"])
+    later.save()
+    assert BuildCache(tmp_path / "cache").store("entries") == {"b": "formatted b"}
+
+
+def test_a_damaged_file_is_an_empty_cache(tmp_path: Path) -> None:
+    (tmp_path / "cache").mkdir()
+    (tmp_path / "cache" / "entries.pickle").write_bytes(b"not a pickle")
+    assert BuildCache(tmp_path / "cache").peek("entries", "a") is None
+
+
+def test_formatted_entry_round_trips_through_plain_data() -> None:
+    paragraph = nodes.paragraph()
+    paragraph += nodes.Text("Sierra. ")
+    paragraph += nodes.emphasis("", "Nature Biotechnology")
+    paragraph += nodes.reference("", "doi", refuri="https://doi.org/10.1/x", classes=["doi"])
+    data = node_data(paragraph)
+    assert data is not None
+    rebuilt = node_from_data(data)
+    assert rebuilt.pformat() == paragraph.pformat()
+    assert rebuilt["classes"] is not paragraph["classes"]
+
+
+def test_nodes_of_other_packages_are_not_stored_as_data() -> None:
+    paragraph = nodes.paragraph()
+    paragraph += addnodes.pending_xref("", nodes.Text("x"), reftarget="y")
+    assert node_data(paragraph) is None
