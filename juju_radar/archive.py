@@ -174,7 +174,7 @@ def is_best(item: Item) -> bool:
     return item.score >= BEST_SCORE or item.verdict == "dig-deeper"
 
 
-def _shown(ref: ItemRef) -> tuple[object, ...]:
+def shown(ref: ItemRef) -> tuple[object, ...]:
     item = ref.item
     return ref.docname, item.id, item.heading, item.topic, item.score, item.verdict
 
@@ -190,8 +190,8 @@ def page_signature(
     )
     related_items = tuple(
         (
-            tuple(_shown(ref) for ref in found.earlier_same_topic),
-            tuple(_shown(ref) for ref in found.sharing_sources),
+            tuple(shown(ref) for ref in found.earlier_same_topic),
+            tuple(shown(ref) for ref in found.sharing_sources),
         )
         for found in (related(archive, issue, item) for item in issue.items)
     )

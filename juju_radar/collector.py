@@ -16,9 +16,9 @@ from .bibliography import NodeData, keep_formatted_ahead, load_bibliography
 from .buildcache import build_cache
 from .config import vocabulary
 from .model import Issue, is_issue_path, parse_issue
-from .nodes import LISTING_KINDS, REFERENCE_KINDS, radar_placeholder
-from .reference_pages import INDEX, reference_groups
-from .reference_pages import page_signature as reference_signature
+from .nodes import LISTING_KINDS, PERIOD_KINDS, radar_placeholder
+from .paging import page_signature as period_signature
+from .reference_pages import reference_groups
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -35,7 +35,8 @@ class RadarData:
 
     issues: dict[str, Issue] = field(default_factory=dict)
     listing_docs: dict[str, bool] = field(default_factory=dict)  # pages with listings
-    reference_pages: dict[str, str] = field(default_factory=dict)  # docname -> selector
+    # Period pages (``paging``): docname -> (placeholder kind, its attributes).
+    period_pages: dict[str, tuple[str, dict[str, str]]] = field(default_factory=dict)
     # Entries issues cite, formatted while reading (cache key -> node data), moved into
     # the build cache once reading is done.
     formatted: dict[str, dict[str, NodeData]] = field(default_factory=dict)
@@ -80,7 +81,7 @@ class RadarCollector(EnvironmentCollector):
         data = radar_data(env)
         data.issues.pop(docname, None)
         data.listing_docs.pop(docname, None)
-        data.reference_pages.pop(docname, None)
+        data.period_pages.pop(docname, None)
         data.formatted.pop(docname, None)
 
     def merge_other(
@@ -96,8 +97,8 @@ class RadarCollector(EnvironmentCollector):
                 data.issues[docname] = theirs.issues[docname]
             if docname in theirs.listing_docs:
                 data.listing_docs[docname] = True
-            if docname in theirs.reference_pages:
-                data.reference_pages[docname] = theirs.reference_pages[docname]
+            if docname in theirs.period_pages:
+                data.period_pages[docname] = theirs.period_pages[docname]
             if docname in theirs.formatted:
                 data.formatted[docname] = theirs.formatted[docname]
 
@@ -108,8 +109,9 @@ class RadarCollector(EnvironmentCollector):
         for node in doctree.findall(radar_placeholder):
             if node["kind"] in LISTING_KINDS:
                 data.listing_docs[docname] = True
-            elif node["kind"] in REFERENCE_KINDS:
-                data.reference_pages[docname] = node.get("selector", INDEX)
+            elif node["kind"] in PERIOD_KINDS:
+                attributes = {name: str(node[name]) for name in PERIOD_KINDS[node["kind"]]}
+                data.period_pages[docname] = (node["kind"], attributes)
         if not is_issue_path(docname):
             return
         # Issue pages are reached through generated listings, not the toctree.
@@ -147,8 +149,8 @@ class RadarCollector(EnvironmentCollector):
             for docname, issue in data.issues.items()
         }
         groups = reference_groups(archive, bibliography)
-        for docname, selector in data.reference_pages.items():
-            pages[docname] = reference_signature(selector, groups, archive, bibliography)
+        for docname, (kind, attributes) in data.period_pages.items():
+            pages[docname] = period_signature(kind, attributes, archive, bibliography, groups)
         previous_listing, previous_pages = data.published_state or (None, {})
         data.published_state = (listing, pages)
         changed = {docname for docname in pages if previous_pages.get(docname) != pages[docname]}

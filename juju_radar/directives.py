@@ -114,11 +114,38 @@ class ReferencesDirective(SphinxDirective):
     """One references page: a month (``YYYY-MM``) of first citation, or ``uncited``.
 
     No dependency on the .bib file is noted: the page is rendered late, and rewritten
-    when what it shows changes (``reference_pages.page_signature``)."""
+    when what it shows changes (``paging.page_signature``)."""
 
     required_arguments = 1
 
     def run(self) -> list[nodes.Node]:
         node = placeholder("references", selector=self.arguments[0])
+        self.set_source_info(node)
+        return [node]
+
+
+class TopicYearDirective(SphinxDirective):
+    """``{radar-topic-year} TOPIC YEAR``: a topic's items of one year."""
+
+    required_arguments = 2
+
+    def run(self) -> list[nodes.Node]:
+        topic, year = self.arguments
+        if vocabulary(self.config).topic(topic) is None or not year.isdigit():
+            raise self.error(f"expected a topic key and a year, got '{topic} {year}'")
+        node = placeholder("topic-year", topic=topic, year=year)
+        self.set_source_info(node)
+        return [node]
+
+
+class BestYearDirective(SphinxDirective):
+    """``{radar-best-year} YEAR``: the best items of one year."""
+
+    required_arguments = 1
+
+    def run(self) -> list[nodes.Node]:
+        if not self.arguments[0].isdigit():
+            raise self.error(f"expected a year, got '{self.arguments[0]}'")
+        node = placeholder("best-year", year=self.arguments[0])
         self.set_source_info(node)
         return [node]

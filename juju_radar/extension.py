@@ -11,18 +11,20 @@ from . import (
     config,
     downloads,
     integrity,
+    paging,
     publishing,
-    reference_pages,
     safety,
     search,
 )
 from .bibstyle import register as register_bib_style
 from .collector import RadarCollector, init_env
 from .directives import (
+    BestYearDirective,
     ClosingDirective,
     ItemDirective,
     ReferencesDirective,
     TopicDirective,
+    TopicYearDirective,
     listing_directive,
 )
 from .nodes import radar_placeholder
@@ -49,13 +51,15 @@ def setup_extension(app: Sphinx) -> None:
     app.add_directive("radar-closing", ClosingDirective)
     app.add_directive("radar-topic", TopicDirective)
     app.add_directive("radar-references", ReferencesDirective)
+    app.add_directive("radar-topic-year", TopicYearDirective)
+    app.add_directive("radar-best-year", BestYearDirective)
     for name, kind in LISTINGS.items():
         app.add_directive(name, listing_directive(kind))
     app.add_env_collector(RadarCollector)
     app.add_transform(IssuePageTransform)
     app.add_post_transform(PlaceholderTransform)
     app.connect("builder-inited", init_env)
-    app.connect("builder-inited", reference_pages.write_stubs)
+    app.connect("builder-inited", paging.write_stubs)
     app.connect("builder-inited", buildcache.start_build)
     app.connect("env-before-read-docs", bibliography.load_before_reading)
     app.connect("build-finished", bibliography.forget_removed_entries, priority=400)

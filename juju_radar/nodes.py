@@ -7,8 +7,14 @@ from docutils import nodes
 # Placeholders whose content depends on other issues: their pages are rewritten
 # whenever the published archive changes.
 LISTING_KINDS = {"latest", "archive", "topic-list", "topic-index", "best"}
-# Placeholders of the references pages, rewritten when what they show changes.
-REFERENCE_KINDS = {"references", "references-index"}
+# Placeholders of period pages (``paging``), rewritten when what they show changes,
+# with the attributes that say which period.
+PERIOD_KINDS = {
+    "references": ("selector",),
+    "references-index": (),
+    "topic-year": ("topic", "year"),
+    "best-year": ("year",),
+}
 
 
 class radar_placeholder(nodes.General, nodes.Element):  # noqa: N801 (docutils naming)

@@ -11,10 +11,10 @@ from dataclasses import dataclass
 from docutils import nodes
 
 from . import cite
-from .archive import Archive, ItemRef, is_best, related
+from .archive import Archive, ItemRef, related
 from .bibliography import Bibliography, bibliography_nodes, citation_numbers, citation_reference
 from .model import Issue, Topic, Verdict, Vocabulary, format_score, plain_text
-from .reference_pages import FOLDER as REFERENCES_FOLDER
+from .paging import RECENT, best_refs, by_year, period_refs
 from .reference_pages import UNCITED, month_label, reference_groups
 
 # URI of a document relative to the page being written, with an optional anchor.
@@ -120,16 +120,52 @@ def item_list(
     return listing if listing.children else _empty("暂无条目。")
 
 
+def _landing(context: RenderContext, refs: list[ItemRef], folder: str) -> list[nodes.Node]:
+    """The newest items, then one link per year to the page listing all of that year's."""
+    shown = min(len(refs), RECENT)
+    count = nodes.paragraph(
+        "",
+        f"共 {len(refs)} 条；下面是最新的 {shown} 条，按日期从新到旧排列。",
+        classes=["radar-count"],
+    )
+    years = nodes.paragraph(classes=["radar-years"])
+    years += nodes.Text("按年份：")
+    for index, (year, year_refs) in enumerate(sorted(by_year(refs).items(), reverse=True)):
+        if index:
+            years += nodes.Text(" · ")
+        years += _link(context.link(f"{folder}/{year}", ""), f"{year} 年")
+        years += nodes.Text(f"（{len(year_refs)} 条）")
+    return [count, item_list(context, refs[:RECENT]), *([years] if refs else [])]
+
+
+def _year_page(
+    context: RenderContext, refs: list[ItemRef], year: str, landing: str, back_label: str
+) -> list[nodes.Node]:
+    link = nodes.paragraph(classes=["radar-more"])
+    link += _link(context.link(landing, ""), back_label)
+    count = nodes.paragraph(
+        "", f"{year} 年共 {len(refs)} 条，按日期从新到旧排列。", classes=["radar-count"]
+    )
+    return [link, count, item_list(context, refs)]
+
+
 def topic_list(context: RenderContext, topic: str) -> list[nodes.Node]:
-    refs = context.archive.topic_items(topic)
-    count = nodes.paragraph("", f"共 {len(refs)} 条，按日期从新到旧排列。", classes=["radar-count"])
-    return [count, item_list(context, refs)]
+    return _landing(context, context.archive.topic_items(topic), f"topics/{topic}")
 
 
 def best_items(context: RenderContext) -> list[nodes.Node]:
-    refs = [ref for ref in context.archive.items() if is_best(ref.item)]
-    count = nodes.paragraph("", f"共 {len(refs)} 条，按日期从新到旧排列。", classes=["radar-count"])
-    return [count, item_list(context, refs)]
+    return _landing(context, best_refs(context.archive), "best")
+
+
+def topic_year(context: RenderContext, topic: str, year: str) -> list[nodes.Node]:
+    refs = period_refs(context.archive, "topic-year", {"topic": topic, "year": year})
+    label = context.vocabulary.topic_by_key(topic).label
+    return _year_page(context, refs, year, f"topics/{topic}", f"← {label}：最新条目与全部年份")
+
+
+def best_year(context: RenderContext, year: str) -> list[nodes.Node]:
+    refs = period_refs(context.archive, "best-year", {"year": year})
+    return _year_page(context, refs, year, "best", "← 精选：最新条目与全部年份")
 
 
 def topic_index(context: RenderContext) -> list[nodes.Node]:
@@ -328,7 +364,7 @@ def references_index(context: RenderContext) -> list[nodes.Node]:
     for selector in [*months, UNCITED]:
         label = "未被已发布期刊引用" if selector == UNCITED else month_label(selector)
         line = nodes.paragraph()
-        line += _link(context.link(f"{REFERENCES_FOLDER}/{selector}", ""), label)
+        line += _link(context.link(f"references/{selector}", ""), label)
         line += nodes.Text(f"（{len(groups.get(selector, []))} 条）")
         listing += nodes.list_item("", line)
     total = sum(len(keys) for keys in groups.values())

@@ -60,6 +60,8 @@ RENDERERS: dict[str, Renderer] = {
     "best": lambda context, node: render.best_items(context),
     "references": lambda context, node: render.references(context, node["selector"]),
     "references-index": lambda context, node: render.references_index(context),
+    "topic-year": lambda context, node: render.topic_year(context, node["topic"], node["year"]),
+    "best-year": lambda context, node: render.best_year(context, node["year"]),
 }
 
 

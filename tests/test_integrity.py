@@ -79,11 +79,30 @@ def test_failed_build_keeps_the_last_good_site(tmp_path):
     assert "unknown topic 'agnet'" in failed.stderr
     assert "still holds the last good site" in failed.stderr
     assert {path: path.read_bytes() for path in site.rglob("*") if path.is_file()} == good
-    assert not (srcdir / "_build" / "staging").exists()
+    assert not (srcdir / "_build" / "spare").exists(), "the half-built tree is gone"
     (srcdir / "issues/2026/2026-09-09.md").unlink()
     shutil.copytree(ROOTS / "test-second-issue", srcdir, dirs_exist_ok=True)
     assert publish(srcdir).returncode == 0
     assert "第二期" in page_text(site / "index.html")
+    spare = srcdir / "_build" / "spare" / "html"
+    assert {path: path.read_bytes() for path in spare.rglob("*") if path.is_file()}.keys() == {
+        spare / path.relative_to(site) for path in good
+    }, "the site it replaced becomes the spare tree"
+
+
+def test_each_publish_updates_the_spare_tree_incrementally(tmp_path):
+    srcdir = copy_site(tmp_path / "src")
+    seed_doctree = srcdir / "_build" / "doctrees" / "issues" / "2026" / "2026-09-08.doctree"
+    assert publish(srcdir).returncode == 0
+    first_read = seed_doctree.stat().st_mtime_ns
+    assert publish(srcdir).returncode == 0  # starts the other tree
+    shutil.copytree(ROOTS / "test-second-issue", srcdir, dirs_exist_ok=True)
+    result = publish(srcdir)
+    assert result.returncode == 0, result.stderr
+    assert seed_doctree.stat().st_mtime_ns == first_read, "the unchanged issue was not read again"
+    assert "第二期" in page_text(srcdir / "_build" / "html" / "index.html")
+    clean = clean_build(srcdir, tmp_path / "clean")
+    assert differences(srcdir / "_build" / "html", clean) == []
 
 
 def broken_links(outdir: Path) -> list[str]:

@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 import re
+import runpy
 from pathlib import Path
 
 import pytest
 from bs4 import BeautifulSoup
-from conftest import SEED_EXPORT, page_text
+from conftest import ROOT, SEED_EXPORT, page_text, sphinx_build
+
+from juju_radar.model import vocabulary_from_config
+from juju_radar.paging import RECENT
+from juju_radar.synth import SynthOptions, write_synthetic_archive
 
 ISSUE = "issues/2026/2026-09-08.html"
 ITEM_IDS = [
@@ -124,6 +129,43 @@ def test_topic_pages_list_their_items(built_seed_site):
     index = page_text(built_seed_site / "topics/index.html")
     for label in ("Agent（1 条）", "模型训练 · Training（1 条）", "治理 · Governance（1 条）"):
         assert label in index
+
+
+def test_topic_and_best_pages_link_a_page_per_year(built_seed_site):
+    landing = soup(built_seed_site, "topics/3d.html")
+    years = landing.select_one(".radar-years")
+    assert years.get_text("") == "按年份：2026 年（1 条）"
+    assert years.select_one("a")["href"] == "3d/2026.html"
+    year = soup(built_seed_site, "topics/3d/2026.html")
+    assert year.select_one("h1").get_text("").startswith("3D 生成 · 3D Generation · 2026 年")
+    assert year.select_one(".radar-count").get_text() == "2026 年共 1 条，按日期从新到旧排列。"
+    assert year.select_one(".radar-item-line a.radar-item-title")["href"] == (
+        "../../issues/2026/2026-09-08.html#worldsculpt-object-scenes"
+    )
+    assert year.select_one(".radar-more a")["href"] == "../3d.html"
+    best = soup(built_seed_site, "best/2026.html")
+    assert len(best.select(".radar-item-line")) == 2
+
+
+@pytest.mark.slow
+def test_landing_pages_show_the_newest_items_and_year_pages_all(tmp_path):
+    conf = runpy.run_path(str(ROOT / "conf.py"))
+    vocab = vocabulary_from_config(conf["radar_topics"], conf["radar_verdicts"])
+    srcdir, outdir = tmp_path / "src", tmp_path / "html"
+    write_synthetic_archive(ROOT, srcdir, SynthOptions(issues=380, draft_every=0), vocab)
+    sphinx_build(srcdir, outdir, "-j", "auto")
+    for landing, folder in (("topics/agent.html", "topics/agent"), ("best.html", "best")):
+        page = soup(outdir, landing)
+        total = int(re.match(r"共 (\d+) 条", page.select_one(".radar-count").get_text()).group(1))
+        assert len(page.select(".radar-item-line")) == RECENT < total
+        per_year = {
+            a.get_text(""): len(soup(outdir, f"{folder}/{a['href'].split('/')[-1]}").select(
+                ".radar-item-line"
+            ))
+            for a in page.select(".radar-years a")
+        }
+        assert list(per_year) == ["2025 年", "2024 年"]
+        assert sum(per_year.values()) == total, landing
 
 
 def test_home_and_archive_show_the_latest_issue(built_seed_site):
