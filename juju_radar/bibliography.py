@@ -14,16 +14,15 @@ import sys
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import cached_property, lru_cache, partial
+from importlib.metadata import version
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
-import docutils
-import pybtex
 from docutils import nodes
 from pybtex.database import BibliographyData, Entry
 from pybtex.plugin import find_plugin
 
-from . import bibstyle
+from . import bibcheck, bibstyle
 from .bibcheck import (
     IDENTIFIER_FIELDS,
     bib_entry_identifiers,
@@ -40,8 +39,10 @@ if TYPE_CHECKING:
 
 
 STYLE_DIGEST = digest(
-    source_digest(bibstyle, sys.modules[__name__]), pybtex.__version__, docutils.__version__
+    source_digest(bibstyle, sys.modules[__name__]),
+    *(version(name) for name in ("pybtex", "pybtex-docutils", "docutils")),
 )
+SCANNER_DIGEST = source_digest(bibcheck)
 
 
 @dataclass(frozen=True, eq=False)  # hashed by identity: one object per file version
@@ -68,13 +69,25 @@ class Bibliography:
     def formatted(self, key: str) -> nodes.Element:
         """The entry as a paragraph, formatted once per text and kept between builds."""
         entry = self.data.entries[key]
-        if self.cache is None or "crossref" in entry.fields:
+        if not self._cacheable(key):
             return _format(entry)
+        assert self.cache is not None
         data = self.cache.get(FORMATTED, self.formatted_key(key), lambda: node_data(_format(entry)))
         return _format(entry) if data is None else cast(nodes.Element, node_from_data(data))
 
+    def _cacheable(self, key: str) -> bool:
+        """Only entries whose own text was read (the key's digest must cover what pybtex
+        formats) and which do not inherit fields from another entry."""
+        entry = self.data.entries.get(key)
+        return (
+            self.cache is not None
+            and entry is not None
+            and key in self.texts
+            and "crossref" not in entry.fields
+        )
+
     def formatted_key(self, key: str) -> str:
-        return digest(STYLE_DIGEST, self.digest(key))
+        return digest(STYLE_DIGEST, key, self.digest(key))
 
     def live_formatted_keys(self) -> list[str]:
         return [self.formatted_key(key) for key in self.data.entries]
@@ -86,8 +99,9 @@ class Bibliography:
         found: dict[str, NodeData] = {}
         for key in keys:
             entry = self.data.entries.get(key)
-            if self.cache is None or entry is None or "crossref" in entry.fields:
+            if entry is None or not self._cacheable(key):
                 continue
+            assert self.cache is not None
             cache_key = self.formatted_key(key)
             if cache_key not in found and self.cache.peek(FORMATTED, cache_key) is None:
                 data = node_data(_format(entry))
@@ -138,7 +152,8 @@ def node_from_data(data: NodeData) -> nodes.Node:
     if isinstance(data, str):
         return nodes.Text(data)
     name, attributes, children = data
-    element: nodes.Element = getattr(nodes, name)("", *(node_from_data(c) for c in children))
+    element: nodes.Element = getattr(nodes, name)()
+    element.extend(node_from_data(child) for child in children)
     for attribute, value in attributes.items():
         element[attribute] = list(value) if isinstance(value, list) else value
     return element
@@ -155,20 +170,31 @@ def load_bibliography(env: BuildEnvironment) -> Bibliography:
     cache = build_cache(env.doctreedir)
     if (files, cache) not in _LOADED:
         _LOADED.clear()
-        texts: dict[str, str] = {}
-        identifiers: dict[str, dict[str, str]] = {}
-        contexts, file_digests = [], []
-        for path, _ in files:
-            text = Path(path).read_text(encoding="utf-8")
-            file_digests.append(digest(text))
-            scanned = cache.get(FILE_PARTS, file_digests[-1], partial(_scan_file, text))
-            texts |= scanned.texts
-            identifiers = scanned.identifiers | identifiers  # the first file wins
-            contexts.append(scanned.context)
-        _LOADED[files, cache] = Bibliography(
-            bibdata.data, texts, digest(*contexts), identifiers, cache, tuple(file_digests)
-        )
+        _LOADED[files, cache] = _load(bibdata.data, files, cache)
     return _LOADED[files, cache]
+
+
+def _load(
+    data: BibliographyData, files: tuple[tuple[str, float], ...], cache: BuildCache
+) -> Bibliography:
+    texts: dict[str, str] = {}
+    identifiers: dict[str, dict[str, str]] = {}
+    contexts, file_digests = [], []
+    # A file saved since sphinxcontrib-bibtex parsed it: its text is not what pybtex
+    # formats, so nothing of this build may be kept under that text's digest.
+    usable = cache if all(Path(path).stat().st_mtime == mtime for path, mtime in files) else None
+    for path, _ in files:
+        text = Path(path).read_text(encoding="utf-8")
+        file_digests.append(digest(SCANNER_DIGEST, text))
+        scanned = (
+            usable.get(FILE_PARTS, file_digests[-1], partial(_scan_file, text))
+            if usable is not None
+            else _scan_file(text)
+        )
+        texts = scanned.texts | texts  # the first file wins, as in pybtex
+        identifiers = scanned.identifiers | identifiers
+        contexts.append(scanned.context)
+    return Bibliography(data, texts, digest(*contexts), identifiers, usable, tuple(file_digests))
 
 
 def load_before_reading(app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> None:

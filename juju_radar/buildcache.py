@@ -53,7 +53,7 @@ class BuildCache:
         try:
             with path.open("rb") as file:
                 store = pickle.load(file)
-        except (OSError, pickle.PickleError, EOFError, AttributeError, ImportError):
+        except Exception:  # unreadable, or written by other code: start afresh
             return {}
         return store if isinstance(store, dict) else {}
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from functools import partial
+from importlib.metadata import version
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -28,7 +29,7 @@ INFORMATIONAL = frozenset({"missing-identifier"})
 # A .bib file's keys and problems, kept between builds: checking 9,000 entries takes
 # seconds and the file rarely changes.
 BIB_CHECKS = "bib-checks"
-CHECKER_DIGEST = source_digest(bibcheck, model)
+CHECKER_DIGEST = digest(source_digest(bibcheck, model), version("pybtex"))
 
 
 def _check_bib(text: str, name: str) -> tuple[dict[str, int], list[Problem]]:

@@ -130,10 +130,11 @@ class TopicYearDirective(SphinxDirective):
     required_arguments = 2
 
     def run(self) -> list[nodes.Node]:
-        topic, year = self.arguments
-        if vocabulary(self.config).topic(topic) is None or not year.isdigit():
-            raise self.error(f"expected a topic key and a year, got '{topic} {year}'")
-        node = placeholder("topic-year", topic=topic, year=year)
+        name, year = self.arguments
+        topic = vocabulary(self.config).topic(name)
+        if topic is None or not year.isdigit():
+            raise self.error(f"expected a topic and a year, got '{name} {year}'")
+        node = placeholder("topic-year", topic=topic.key, year=year)
         self.set_source_info(node)
         return [node]
 

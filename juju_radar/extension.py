@@ -60,7 +60,7 @@ def setup_extension(app: Sphinx) -> None:
     app.add_post_transform(PlaceholderTransform)
     app.connect("builder-inited", init_env)
     app.connect("builder-inited", paging.write_stubs)
-    app.connect("builder-inited", buildcache.start_build)
+    app.connect("builder-inited", buildcache.start_build, priority=100)
     app.connect("env-before-read-docs", bibliography.load_before_reading)
     app.connect("build-finished", bibliography.forget_removed_entries, priority=400)
     app.connect("build-finished", buildcache.finish_build, priority=800)

@@ -6,7 +6,8 @@ updates the spare tree incrementally, from its own state, and on success the two
 places by renaming; nothing is copied (at 1,000 issues a copy of the published tree
 was 15,000 files, 5 s per build). A failed build leaves the published site untouched
 and deletes the half-built spare tree, so the next build starts it afresh and reports
-the same warnings again instead of skipping the pages that raised them.
+the same warnings again instead of skipping the pages that raised them; a spare tree
+without the ``complete`` mark (the build was interrupted) is deleted the same way.
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ def source_date_epoch(srcdir: Path) -> str | None:
 
 
 SPARE = "spare"
+COMPLETE = "complete"  # in the spare folder: its trees are those of a finished build
 
 
 def swap(build: Path, spare: Path) -> None:
@@ -69,7 +71,10 @@ def sphinx_command(srcdir: Path, outdir: Path, doctrees: Path, *options: str) ->
 
 def build_site(srcdir: Path, build: Path, sphinx_args: list[str]) -> int:
     spare = build / SPARE
+    if spare.exists() and not (spare / COMPLETE).exists():
+        shutil.rmtree(spare)  # left by an interrupted build: its state is not to be trusted
     spare.mkdir(parents=True, exist_ok=True)
+    (spare / COMPLETE).unlink(missing_ok=True)
     env = dict(os.environ)
     epoch = source_date_epoch(srcdir)
     if epoch:
@@ -86,6 +91,7 @@ def build_site(srcdir: Path, build: Path, sphinx_args: list[str]) -> int:
         )
         return status
     swap(build, spare)
+    (spare / COMPLETE).touch()
     print(f"site built in {build / 'html'}")
     return 0
 

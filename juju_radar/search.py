@@ -95,6 +95,7 @@ def build_pagefind_index(app: Sphinx, exception: BaseException | None) -> None:
         logger.info("search index: %d records, unchanged", len(records))
         return
     cache.put(SEARCH_BUNDLES, bundle_key, None)
+    cache.save()  # an interrupted indexing must not leave the old state on record
     result = build_index(documents, app.builder.outdir, Path(app.doctreedir, RECORD_SITE))
     if result.returncode != 0:
         logger.warning(

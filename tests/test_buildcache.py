@@ -43,6 +43,15 @@ def test_formatted_entry_round_trips_through_plain_data() -> None:
     assert rebuilt["classes"] is not paragraph["classes"]
 
 
+def test_an_entry_starting_with_a_link_keeps_its_link() -> None:
+    paragraph = nodes.paragraph()
+    paragraph += nodes.reference("", "doi:10.1/x", refuri="https://doi.org/10.1/x")
+    paragraph += nodes.Text(".")
+    rebuilt = node_from_data(node_data(paragraph))  # type: ignore[arg-type]
+    assert rebuilt.pformat() == paragraph.pformat()
+    assert isinstance(rebuilt.children[0], nodes.reference)
+
+
 def test_nodes_of_other_packages_are_not_stored_as_data() -> None:
     paragraph = nodes.paragraph()
     paragraph += addnodes.pending_xref("", nodes.Text("x"), reftarget="y")

@@ -51,6 +51,7 @@ CHANGES: dict[str, Callable[[Path], None]] = {
     ),
     "change a topic": lambda src: edit(src / SECOND, ":topic: training", ":topic: 3d"),
     "change a score": lambda src: edit(src / SECOND, ":score: 9.5", ":score: 6"),
+    "change a tag": lambda src: edit(src / SECOND, ":tags: Coding Agent, 评测", ":tags: 评测, 复现"),
     "change a verdict": lambda src: edit(
         src / SECOND, ":verdict: dig-deeper", ":verdict: read-original"
     ),
@@ -165,6 +166,22 @@ def test_an_issue_in_a_new_month_adds_a_references_page_and_leaves_older_ones(tm
     assert not (outdir / "references/2026-10.html").exists()
     assert not (srcdir / "references/2026-10.md").exists()
     assert "十月的新文献" in page_text(outdir / "references/uncited.html")
+
+
+def test_a_topic_written_as_a_quoted_label_gets_its_year_page(tmp_path):
+    """Year pages come from the issues parsed as the build parses them, so a topic given
+    by its label or an alias links to a page that exists."""
+    srcdir = copy_site(tmp_path / "src")
+    text = (ROOTS / "test-second-issue" / SECOND).read_text(encoding="utf-8")
+    text = text.replace("2026-09-09", "2027-01-05").replace(":topic: training", ':topic: "AI for Science"')
+    (srcdir / "issues/2027").mkdir()
+    (srcdir / "issues/2027/2027-01-05.md").write_text(text, encoding="utf-8")
+    outdir = tmp_path / "html"
+    sphinx_build(srcdir, outdir)
+    landing = (outdir / "topics/ai-for-science.html").read_text(encoding="utf-8")
+    assert 'href="ai-for-science/2027.html"' in landing
+    year = page_text(outdir / "topics/ai-for-science/2027.html")
+    assert "2027 年共 1 条" in year and "一种新的长上下文训练配方" in year
 
 
 def test_draft_issue_appears_only_on_its_own_page(tmp_path):

@@ -90,6 +90,18 @@ def test_failed_build_keeps_the_last_good_site(tmp_path):
     }, "the site it replaced becomes the spare tree"
 
 
+def test_an_interrupted_build_is_not_built_upon(tmp_path):
+    srcdir = copy_site(tmp_path / "src")
+    for _ in range(2):
+        assert publish(srcdir).returncode == 0
+    spare = srcdir / "_build" / "spare"
+    (spare / "html" / "half-written.html").write_text("<p>stale</p>", encoding="utf-8")
+    (spare / "complete").unlink()  # as a build killed before it finished leaves it
+    assert publish(srcdir).returncode == 0
+    assert not (srcdir / "_build" / "html" / "half-written.html").exists()
+    assert (spare / "complete").exists()
+
+
 def test_each_publish_updates_the_spare_tree_incrementally(tmp_path):
     srcdir = copy_site(tmp_path / "src")
     seed_doctree = srcdir / "_build" / "doctrees" / "issues" / "2026" / "2026-09-08.doctree"
