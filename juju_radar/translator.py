@@ -36,6 +36,11 @@ IGNORED_CLASSES = frozenset(
         "radar-search-page",
         "radar-item-extras",
         "radar-cite",
+        # Period pages: their entries are indexed where they are cited (the issue pages).
+        "radar-references",
+        "radar-reference-months",
+        "radar-years",
+        "radar-more",
     }
 )
 
