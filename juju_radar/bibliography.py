@@ -13,7 +13,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from functools import cached_property, lru_cache, partial
+from functools import lru_cache, partial
 from importlib.metadata import version
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
@@ -56,11 +56,6 @@ class Bibliography:
     identifiers: dict[str, dict[str, str]]
     cache: BuildCache | None = None
     file_digests: tuple[str, ...] = ()
-
-    @cached_property
-    def key_by_citation_id(self) -> dict[str, str]:
-        """Entry anchors on a page (``cite-<key>``) back to their keys."""
-        return {citation_id(key): key for key in self.data.entries}
 
     def digest(self, key: str) -> str:
         """Changes whenever the entry's text changes (or it appears or goes)."""

@@ -90,7 +90,7 @@ class TopicDirective(SphinxDirective):
         if topic is None:
             raise self.error(f"unknown topic '{self.arguments[0]}'")
         section = nodes.section(ids=[f"topic-{topic.key}"], classes=["radar-topic-page"])
-        section += nodes.title("", render.topic_title(topic))
+        section += nodes.title("", topic.title)
         if topic.description:
             section += nodes.paragraph("", topic.description, classes=["radar-topic-description"])
         section += placeholder("topic-list", topic=topic.key)

@@ -71,6 +71,11 @@ class Term:
 class Topic(Term):
     """A topic of the archive (``radar_topics``)."""
 
+    @property
+    def title(self) -> str:
+        """The Chinese label with the English one beside it, when they differ."""
+        return self.label if self.label == self.label_en else f"{self.label} · {self.label_en}"
+
 
 class Verdict(Term):
     """An editor's verdict on an item (``radar_verdicts``)."""

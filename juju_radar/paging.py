@@ -31,7 +31,7 @@ from . import model
 from .archive import Archive, ItemRef, is_best, shown
 from .buildcache import BuildCache, build_cache, digest, source_digest
 from .config import vocabulary
-from .model import Topic, Vocabulary, is_issue_path, parse_issue
+from .model import Vocabulary, is_issue_path, parse_issue
 from .reference_pages import INDEX, UNCITED, month_label
 from .reference_pages import page_signature as references_signature
 
@@ -95,10 +95,6 @@ def stub_text(title: str, directive: str, argument: str) -> str:
     )
 
 
-def topic_label(topic: Topic) -> str:
-    return topic.label if topic.label == topic.label_en else f"{topic.label} · {topic.label_en}"
-
-
 def wanted_stubs(srcdir: Path, vocab: Vocabulary, cache: BuildCache) -> dict[Path, str]:
     files = published_issue_files(srcdir, vocab, cache)
     stubs: dict[Path, str] = {}
@@ -114,7 +110,7 @@ def wanted_stubs(srcdir: Path, vocab: Vocabulary, cache: BuildCache) -> dict[Pat
         for topic in vocab.topics:
             if any(file.year == year and topic.key in file.topics for file in files):
                 stubs[srcdir / "topics" / topic.key / f"{year}.md"] = stub_text(
-                    f"{topic_label(topic)} · {year} 年", "radar-topic-year", f"{topic.key} {year}"
+                    f"{topic.title} · {year} 年", "radar-topic-year", f"{topic.key} {year}"
                 )
     return stubs
 

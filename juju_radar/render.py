@@ -41,10 +41,6 @@ class RenderContext:
         return f"{url}#{anchor}" if anchor else url
 
 
-def topic_title(topic: Topic) -> str:
-    return topic.label if topic.label == topic.label_en else f"{topic.label} · {topic.label_en}"
-
-
 def topic_link(topic: Topic) -> nodes.Node:
     from sphinx.addnodes import pending_xref
 
@@ -172,7 +168,7 @@ def topic_index(context: RenderContext) -> list[nodes.Node]:
     listing = nodes.bullet_list(classes=["radar-topic-index"])
     for topic in context.vocabulary.topics:
         entry = nodes.paragraph()
-        entry += _link(context.link(f"topics/{topic.key}", ""), topic_title(topic), ["radar-topic"])
+        entry += _link(context.link(f"topics/{topic.key}", ""), topic.title, ["radar-topic"])
         entry += nodes.Text(f"（{len(context.archive.topic_items(topic.key))} 条）")
         if topic.description:
             entry += nodes.Text(f"：{topic.description}")
