@@ -341,7 +341,9 @@ def references(context: RenderContext, selector: str) -> list[nodes.Node]:
     if not keys:
         return [back, nodes.paragraph("", "这一页暂无文献。", classes=["radar-empty"])]
     cited_by_key = context.archive.cited_by
-    listing = nodes.container(classes=["citation-list", "radar-bibliography", "radar-references"])
+    listing = nodes.container(
+        classes=["citation-list", "radar-bibliography", "radar-reference-list"]
+    )
     listing.extend(
         bibliography_nodes(
             keys,

@@ -37,7 +37,7 @@ IGNORED_CLASSES = frozenset(
         "radar-item-extras",
         "radar-cite",
         # Period pages: their entries are indexed where they are cited (the issue pages).
-        "radar-references",
+        "radar-reference-list",
         "radar-reference-months",
         "radar-years",
         "radar-more",

@@ -85,6 +85,13 @@ def test_every_story_is_its_own_record_with_filters_and_metadata(built_seed_site
     assert "客服" not in content, "a story record holds another story's text"
 
 
+def test_an_issue_record_holds_its_bibliography(built_seed_site: Path) -> None:
+    (issue,) = [r for r in pagefind_records(built_seed_site) if r["meta"].get("kind") == "issue"]
+    assert "RISE 论文" in plain(issue["content"])
+    references_pages = [r for r in pagefind_records(built_seed_site) if "references" in r["url"]]
+    assert all("RISE 论文" not in plain(r["content"]) for r in references_pages)
+
+
 def test_records_leave_out_permalinks_listings_and_the_search_page(built_seed_site: Path) -> None:
     records = pagefind_records(built_seed_site)
     links = {record["meta"]["link"] for record in records}
