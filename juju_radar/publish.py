@@ -8,6 +8,10 @@ was 15,000 files, 5 s per build). A failed build leaves the published site untou
 and deletes the half-built spare tree, so the next build starts it afresh and reports
 the same warnings again instead of skipping the pages that raised them; a spare tree
 without the ``complete`` mark (the build was interrupted) is deleted the same way.
+
+A swap is two renames per tree (html, then doctrees) and is journalled: a swap killed
+halfway leaves ``_build/swapping``, and the next build puts a complete html tree back
+in place and drops the doctrees, which may belong to the other tree.
 """
 
 from __future__ import annotations
@@ -39,18 +43,36 @@ def source_date_epoch(srcdir: Path) -> str | None:
 
 SPARE = "spare"
 COMPLETE = "complete"  # in the spare folder: its trees are those of a finished build
+SWAPPING = "swapping"  # in the build folder while a swap is under way
 
 
 def swap(build: Path, spare: Path) -> None:
     """Publish the trees in ``spare``; the ones they replace become the spare."""
+    journal = build / SWAPPING
+    journal.touch()
     for name in PUBLISHED:
         previous = build / f"{name}.previous"
-        shutil.rmtree(previous, ignore_errors=True)
         if (build / name).exists():
             (build / name).rename(previous)
         (spare / name).rename(build / name)
         if previous.exists():
             previous.rename(spare / name)
+    journal.unlink()
+
+
+def recover_from_interrupted_swap(build: Path, spare: Path) -> None:
+    """After a swap killed halfway: publish a complete html tree (the old one if the new
+    one had not moved in yet) and drop every doctree cache, since which pages a cache
+    describes is no longer known; both trees are then built from scratch."""
+    for name in PUBLISHED:
+        previous = build / f"{name}.previous"
+        if previous.exists() and not (build / name).exists():
+            previous.rename(build / name)
+        shutil.rmtree(previous, ignore_errors=True)
+    shutil.rmtree(build / "doctrees", ignore_errors=True)
+    shutil.rmtree(spare, ignore_errors=True)
+    (build / SWAPPING).unlink()
+    print("an interrupted publish was cleaned up; this build starts afresh", file=sys.stderr)
 
 
 def sphinx_command(srcdir: Path, outdir: Path, doctrees: Path, *options: str) -> list[str]:
@@ -71,6 +93,8 @@ def sphinx_command(srcdir: Path, outdir: Path, doctrees: Path, *options: str) ->
 
 def build_site(srcdir: Path, build: Path, sphinx_args: list[str]) -> int:
     spare = build / SPARE
+    if (build / SWAPPING).exists():
+        recover_from_interrupted_swap(build, spare)
     if spare.exists() and not (spare / COMPLETE).exists():
         shutil.rmtree(spare)  # left by an interrupted build: its state is not to be trusted
     spare.mkdir(parents=True, exist_ok=True)
@@ -91,7 +115,8 @@ def build_site(srcdir: Path, build: Path, sphinx_args: list[str]) -> int:
         )
         return status
     swap(build, spare)
-    (spare / COMPLETE).touch()
+    if (spare / "doctrees").exists():  # else its html has no cache to build upon
+        (spare / COMPLETE).touch()
     print(f"site built in {build / 'html'}")
     return 0
 

@@ -11,12 +11,21 @@ from conftest import ROOT
 
 def test_build_benchmark_runs_on_a_tiny_archive():
     result = subprocess.run(
-        [sys.executable, str(ROOT / "bench" / "build_bench.py"), "--sizes", "3", "--runs", "1",
-         "--no-write"],
-        capture_output=True, text=True, timeout=600,
+        [
+            sys.executable,
+            str(ROOT / "bench" / "build_bench.py"),
+            "--sizes",
+            "3",
+            "--runs",
+            "1",
+            "--no-write",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
     )
     assert result.returncode == 0, result.stderr[-3000:]
-    report = json.loads(result.stdout[result.stdout.index("["):])
+    report = json.loads(result.stdout[result.stdout.index("[") :])
     (tiny,) = report
     assert tiny["issues"] == 3
     assert tiny["full_j1"]["written"] >= 3 + 10  # the issues and the site pages

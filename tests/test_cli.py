@@ -76,13 +76,17 @@ def fixture_site(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
 
 @pytest.mark.parametrize(
     "export, date",
-    [(SEED_EXPORT, "2026-09-08"), (FIXTURES / "2026-09-09.txt", "2026-09-09"),
-     (FIXTURES / "2026-09-10.txt", "2026-09-10")],
+    [
+        (SEED_EXPORT, "2026-09-08"),
+        (FIXTURES / "2026-09-09.txt", "2026-09-09"),
+        (FIXTURES / "2026-09-10.txt", "2026-09-10"),
+    ],
     ids=["seed", "fixture-09", "fixture-10"],
 )
 def test_every_sentence_is_on_the_page_and_the_built_page(request, export, date):
-    src, html = request.getfixturevalue("seed_site" if "seed" in export.name or "000" in
-                                        export.name else "fixture_site")
+    src, html = request.getfixturevalue(
+        "seed_site" if "seed" in export.name or "000" in export.name else "fixture_site"
+    )
     source = (src / f"issues/2026/{date}.md").read_text(encoding="utf-8")
     built = page_text(html / f"issues/2026/{date}.html")
     expected = sentences(export.read_text(encoding="utf-8"))
@@ -90,8 +94,9 @@ def test_every_sentence_is_on_the_page_and_the_built_page(request, export, date)
     assert [s for s in expected if s not in built] == []
     # In the page source, the date line is front matter and labels are each beside their key.
     page_source = normalized(unescape(source))
-    in_source = [part for s in expected if not s.startswith("Juju Radar")
-                 for part in s.split(" · ")]
+    in_source = [
+        part for s in expected if not s.startswith("Juju Radar") for part in s.split(" · ")
+    ]
     assert [s for s in in_source if s not in page_source] == []
     assert f"\ndate: {date}\n" in source
 
@@ -103,14 +108,20 @@ def test_the_seed_page_is_the_hand_written_one_apart_from_ids_and_keys(seed_site
     id_or_sources = re.compile(r"^:(id|sources): .*$", re.MULTILINE)
     assert id_or_sources.sub("", written) == id_or_sources.sub("", original)
     assert ":id: rise\n" in written and ":id: item-20260908-1\n" in written
-    assert ":sources: 论文与完整实验 <item-20260908-1-1> · 代码与任务 <item-20260908-1-2>" in written
+    assert (
+        ":sources: 论文与完整实验 <item-20260908-1-1> · 代码与任务 <item-20260908-1-2>" in written
+    )
 
 
 def test_imported_references_name_their_item_and_invent_nothing(seed_site):
     src, html = seed_site
     bib = (src / "references.bib").read_text(encoding="utf-8")
-    assert "@misc{rise-1,\n  title = {RISE 论文（RISE：沿着刚刚学会的方向，再往前走一点）},\n" in bib
-    assert "note  = {Juju Radar 2026-09-08 条目 rise（RISE：沿着刚刚学会的方向，再往前走一点）" in bib
+    assert (
+        "@misc{rise-1,\n  title = {RISE 论文（RISE：沿着刚刚学会的方向，再往前走一点）},\n" in bib
+    )
+    assert (
+        "note  = {Juju Radar 2026-09-08 条目 rise（RISE：沿着刚刚学会的方向，再往前走一点）" in bib
+    )
     assert bib.count("@misc{") == 7
     for field in ("doi", "url", "eprint", "author", "year", "isbn"):
         assert not re.search(rf"^\s*{field}\s*=", bib, re.MULTILINE)
@@ -158,8 +169,11 @@ def test_a_backlog_gets_a_summary_and_distinct_ids(tmp_path, capsys):
     captured = capsys.readouterr()
     assert captured.err.rstrip().endswith("2 imported, 1 skipped, 0 failed")
     assert "issues/2026/2026-09-09.md" in captured.out
-    ids = re.findall(r"^:id: (.+)$", "".join(
-        path.read_text(encoding="utf-8") for path in (src / "issues").glob("*/*.md")), re.M)
+    ids = re.findall(
+        r"^:id: (.+)$",
+        "".join(path.read_text(encoding="utf-8") for path in (src / "issues").glob("*/*.md")),
+        re.M,
+    )
     assert len(ids) == len(set(ids)) == 5 + 3 + 6
 
 
@@ -173,8 +187,10 @@ def test_check_passes_on_the_imported_site_with_warnings_for_incomplete_referenc
     assert radar(src, "check") == 0
     out = capsys.readouterr().out.splitlines()
     assert all(": warning: " in line and line.endswith("[missing-identifier]") for line in out)
-    assert ("references.bib:59: warning: entry 'contamscope-1' has no DOI/URL/arXiv id/ISBN: "
-            "an editor must complete it [missing-identifier]") in out
+    assert (
+        "references.bib:59: warning: entry 'contamscope-1' has no DOI/URL/arXiv id/ISBN: "
+        "an editor must complete it [missing-identifier]"
+    ) in out
     assert radar(src, "check", "--strict") == 1
 
 
@@ -184,9 +200,12 @@ def test_check_as_json(fixture_site, capsys):
     assert radar(src, "check", "--format", "json") == 0
     problems = json.loads(capsys.readouterr().out)
     assert problems[0] == {
-        "path": "references.bib", "line": 4, "severity": "warning", "code": "missing-identifier",
+        "path": "references.bib",
+        "line": 4,
+        "severity": "warning",
+        "code": "missing-identifier",
         "message": "entry 'taubench2026paper' has no DOI/URL/arXiv id/ISBN: an editor must "
-                   "complete it",
+        "complete it",
     }
 
 
@@ -195,11 +214,13 @@ def test_check_reports_what_the_sphinx_build_reports(tmp_path, capsys):
     page = src / SEED_PAGE
     text = page.read_text(encoding="utf-8")
     text = text.replace(":topic: training", ":topic: trainnig").replace(
-        "<rise2026paper>", "<rise2026papr>")
+        "<rise2026paper>", "<rise2026papr>"
+    )
     page.write_text(text, encoding="utf-8")
     (src / "references.bib").write_text(
         (src / "references.bib").read_text(encoding="utf-8").replace("2026-09-04 公开", "50% 公开"),
-        encoding="utf-8")
+        encoding="utf-8",
+    )
     assert radar(src, "check") == 1
     errors = [line for line in capsys.readouterr().out.splitlines() if ": error: " in line]
     assert errors == [
@@ -210,7 +231,10 @@ def test_check_reports_what_the_sphinx_build_reports(tmp_path, capsys):
     ]
     build = sphinx_build(src, tmp_path / "html", check=False)
     assert build.returncode != 0
-    assert "2026-09-08.md:32: ERROR: unknown topic 'trainnig' (did you mean 'training'?)" in build.stderr
+    assert (
+        "2026-09-08.md:32: ERROR: unknown topic 'trainnig' (did you mean 'training'?)"
+        in build.stderr
+    )
     assert "references.bib:15: ERROR: unescaped '%' in field 'note'" in build.stderr
 
 
@@ -221,10 +245,14 @@ def test_check_reports_ids_reused_across_issues_and_unknown_keys(tmp_path, capsy
     (src / "issues/2026/2026-09-09.md").write_text(other, encoding="utf-8")
     assert radar(src, "check") == 1
     out = capsys.readouterr().out
-    assert ("issues/2026/2026-09-09.md:12: error: item id 'tau-bench-customer-service' is already "
-            "used in 2026-09-08 [duplicate-id]") in out
-    assert ("issues/2026/2026-09-09.md:30: error: citation key 'nokey2026' is not in "
-            "references.bib [missing-citation]") in out
+    assert (
+        "issues/2026/2026-09-09.md:12: error: item id 'tau-bench-customer-service' is already "
+        "used in 2026-09-08 [duplicate-id]"
+    ) in out
+    assert (
+        "issues/2026/2026-09-09.md:30: error: citation key 'nokey2026' is not in "
+        "references.bib [missing-citation]"
+    ) in out
 
 
 # --- new ------------------------------------------------------------------------------------
@@ -265,8 +293,13 @@ def test_serve_runs_sphinx_autobuild_on_localhost(tmp_path, monkeypatch):
     monkeypatch.setattr(cli.subprocess, "run", fake_run)
     assert radar(src, "serve", "--port", "8123") == 0
     command, cwd = commands[0]
-    assert command[:5] == [sys.executable, "-m", "sphinx_autobuild", str(src),
-                           str(src / "_build" / "preview")]
+    assert command[:5] == [
+        sys.executable,
+        "-m",
+        "sphinx_autobuild",
+        str(src),
+        str(src / "_build" / "preview"),
+    ]
     assert command[command.index("--host") + 1] == "127.0.0.1"
     assert command[command.index("--port") + 1] == "8123"
     assert str(src / ".venv") in command and cwd == src
@@ -278,7 +311,8 @@ def test_the_installed_command_and_python_m(tmp_path):
     radar_script = Path(sys.executable).parent / "radar"
     result = subprocess.run([str(radar_script), "--help"], capture_output=True, text=True)
     assert result.returncode == 0 and "import" in result.stdout
-    result = subprocess.run([sys.executable, "-m", "juju_radar", "check"], cwd=src,
-                            capture_output=True, text=True)
+    result = subprocess.run(
+        [sys.executable, "-m", "juju_radar", "check"], cwd=src, capture_output=True, text=True
+    )
     assert result.returncode == 0
     assert result.stderr.endswith("0 errors, 8 warnings in 1 issues\n")

@@ -65,52 +65,109 @@ def run_import(root: Path, tmp_path: Path, data: bytes, *options: str) -> int:
 BAD = [
     ("empty file", "", "1: error: the file is empty [empty]"),
     ("only blank lines", " \n\n\t\n", "1: error: the file is empty [empty]"),
-    ("missing date line", GOOD.replace("Juju Radar · 2026.09.11\n\n", ""),
-     "3: error: expected the date line 'Juju Radar · YYYY.MM.DD', found '约 1,000 字 · 阅读约 3 分钟' "
-     "[date-line]"),
-    ("malformed date line", GOOD.replace("2026.09.11", "2026年9月11日"),
-     "3: error: expected the date line 'Juju Radar · YYYY.MM.DD', found 'Juju Radar · 2026年9月11日' "
-     "[date-line]"),
-    ("impossible date", GOOD.replace("2026.09.11", "2026.02.30"),
-     "3: error: 2026.02.30 is not a date in the calendar [bad-date]"),
-    ("title missing", GOOD.replace("测试标题\n\n", ""),
-     "1: error: the file must start with the issue's title, before the date line [missing-title]"),
-    ("missing length line", GOOD.replace("约 1,000 字 · 阅读约 3 分钟\n\n", ""),
-     "5: error: expected the length line '约 N 字 · 阅读约 M 分钟' after the date line, found '导语。' "
-     "[length-line]"),
-    ("item without a category line", GOOD.replace("模型训练 · 8.5/10｜持续观察\n\n", ""),
-     "17: error: '🧠 第二条' looks like an item heading, but the next paragraph is not a category "
-     "line 'CATEGORY[ / TAGS] · SCORE/10｜VERDICT' [missing-category]"),
-    ("unknown topic", GOOD.replace("Agent / Coding", "Agnet / Coding"),
-     "11: error: unknown topic 'Agnet' (did you mean 'agent'?) [unknown-topic]"),
-    ("unknown verdict", GOOD.replace("9/10｜建议深挖", "9/10｜建议深究"),
-     "11: error: unknown verdict '建议深究' (did you mean 'dig-deeper'?) [unknown-verdict]"),
-    ("score above 10", GOOD.replace("9/10", "11/10"),
-     "11: error: score '11' must be a number from 0 to 10 in halves [bad-score]"),
-    ("score not a number", GOOD.replace("9/10", "九/10"),
-     "11: error: score '九' must be a number from 0 to 10 in halves [bad-score]"),
-    ("score not in halves", GOOD.replace("9/10", "8.3/10"),
-     "11: error: score '8.3' must be a number from 0 to 10 in halves [bad-score]"),
-    ("two items with the same title", GOOD.replace("🧠 第二条", "🧠 第一条"),
-     "17: error: two items are titled '第一条' (first on line 9) [duplicate-title]"),
-    ("missing closing section", GOOD.split("今天的主线")[0],
-     "23: error: the issue has no closing section: a line '今天的主线' followed by its paragraphs "
-     "[missing-closing]"),
-    ("closing section without text", GOOD.replace("\n收尾。\n", ""),
-     "25: error: the closing section '今天的主线' has no paragraphs [missing-closing]"),
-    ("heading without emoji", GOOD.replace("🛠️ 第一条", "第一条"),
-     "9: error: the item heading '第一条' must start with an emoji [missing-emoji]"),
-    ("item without source labels", GOOD.replace("论文 · 代码\n\n", ""),
-     "13: error: an item must end with its line of source link labels, separated by ' · ' "
-     "(found '正文一。') [missing-sources]"),
-    ("tag with an ASCII comma", GOOD.replace("Coding Agent", "Coding, Agent"),
-     "11: error: tag 'Coding, Agent' must be non-empty text without ','; separate tags with ' / ' "
-     "[bad-tag]"),
-    ("control character", GOOD.replace("导语。", "导语\x07。"),
-     "7: error: invisible control character U+0007: delete it [control-character]"),
-    ("no items", GOOD.split("🛠️")[0] + "今天的主线\n\n收尾。\n",
-     "7: error: the issue has no items: an item is an emoji-led heading, then its category line "
-     "[no-items]"),
+    (
+        "missing date line",
+        GOOD.replace("Juju Radar · 2026.09.11\n\n", ""),
+        "3: error: expected the date line 'Juju Radar · YYYY.MM.DD', found '约 1,000 字 · 阅读约 3 分钟' "
+        "[date-line]",
+    ),
+    (
+        "malformed date line",
+        GOOD.replace("2026.09.11", "2026年9月11日"),
+        "3: error: expected the date line 'Juju Radar · YYYY.MM.DD', found 'Juju Radar · 2026年9月11日' "
+        "[date-line]",
+    ),
+    (
+        "impossible date",
+        GOOD.replace("2026.09.11", "2026.02.30"),
+        "3: error: 2026.02.30 is not a date in the calendar [bad-date]",
+    ),
+    (
+        "title missing",
+        GOOD.replace("测试标题\n\n", ""),
+        "1: error: the file must start with the issue's title, before the date line [missing-title]",
+    ),
+    (
+        "missing length line",
+        GOOD.replace("约 1,000 字 · 阅读约 3 分钟\n\n", ""),
+        "5: error: expected the length line '约 N 字 · 阅读约 M 分钟' after the date line, found '导语。' "
+        "[length-line]",
+    ),
+    (
+        "item without a category line",
+        GOOD.replace("模型训练 · 8.5/10｜持续观察\n\n", ""),
+        "17: error: '🧠 第二条' looks like an item heading, but the next paragraph is not a category "
+        "line 'CATEGORY[ / TAGS] · SCORE/10｜VERDICT' [missing-category]",
+    ),
+    (
+        "unknown topic",
+        GOOD.replace("Agent / Coding", "Agnet / Coding"),
+        "11: error: unknown topic 'Agnet' (did you mean 'agent'?) [unknown-topic]",
+    ),
+    (
+        "unknown verdict",
+        GOOD.replace("9/10｜建议深挖", "9/10｜建议深究"),
+        "11: error: unknown verdict '建议深究' (did you mean 'dig-deeper'?) [unknown-verdict]",
+    ),
+    (
+        "score above 10",
+        GOOD.replace("9/10", "11/10"),
+        "11: error: score '11' must be a number from 0 to 10 in halves [bad-score]",
+    ),
+    (
+        "score not a number",
+        GOOD.replace("9/10", "九/10"),
+        "11: error: score '九' must be a number from 0 to 10 in halves [bad-score]",
+    ),
+    (
+        "score not in halves",
+        GOOD.replace("9/10", "8.3/10"),
+        "11: error: score '8.3' must be a number from 0 to 10 in halves [bad-score]",
+    ),
+    (
+        "two items with the same title",
+        GOOD.replace("🧠 第二条", "🧠 第一条"),
+        "17: error: two items are titled '第一条' (first on line 9) [duplicate-title]",
+    ),
+    (
+        "missing closing section",
+        GOOD.split("今天的主线")[0],
+        "23: error: the issue has no closing section: a line '今天的主线' followed by its paragraphs "
+        "[missing-closing]",
+    ),
+    (
+        "closing section without text",
+        GOOD.replace("\n收尾。\n", ""),
+        "25: error: the closing section '今天的主线' has no paragraphs [missing-closing]",
+    ),
+    (
+        "heading without emoji",
+        GOOD.replace("🛠️ 第一条", "第一条"),
+        "9: error: the item heading '第一条' must start with an emoji [missing-emoji]",
+    ),
+    (
+        "item without source labels",
+        GOOD.replace("论文 · 代码\n\n", ""),
+        "13: error: an item must end with its line of source link labels, separated by ' · ' "
+        "(found '正文一。') [missing-sources]",
+    ),
+    (
+        "tag with an ASCII comma",
+        GOOD.replace("Coding Agent", "Coding, Agent"),
+        "11: error: tag 'Coding, Agent' must be non-empty text without ','; separate tags with ' / ' "
+        "[bad-tag]",
+    ),
+    (
+        "control character",
+        GOOD.replace("导语。", "导语\x07。"),
+        "7: error: invisible control character U+0007: delete it [control-character]",
+    ),
+    (
+        "no items",
+        GOOD.split("🛠️")[0] + "今天的主线\n\n收尾。\n",
+        "7: error: the issue has no items: an item is an emoji-led heading, then its category line "
+        "[no-items]",
+    ),
 ]
 
 
@@ -131,8 +188,10 @@ def test_invalid_utf8_names_the_line(site_copy, tmp_path, capsys):
     before = site_files(site_copy)
     data = GOOD.encode("utf-8").replace("导语".encode(), b"\xff\xfe")
     assert run_import(site_copy, tmp_path, data) == 1
-    assert (f"{tmp_path / 'export.txt'}:7: error: not valid UTF-8 (byte 0xff); save the export "
-            "as UTF-8 [encoding]") in capsys.readouterr().err
+    assert (
+        f"{tmp_path / 'export.txt'}:7: error: not valid UTF-8 (byte 0xff); save the export "
+        "as UTF-8 [encoding]"
+    ) in capsys.readouterr().err
     assert site_files(site_copy) == before
 
 
@@ -140,16 +199,20 @@ def test_a_date_already_in_the_archive_is_skipped(site_copy, tmp_path, capsys):
     before = site_files(site_copy)
     assert cli.main(["--root", str(site_copy), "import", str(SEED_EXPORT)]) == 1
     err = capsys.readouterr().err
-    assert (f"{SEED_EXPORT}:3: error: issue 2026-09-08 already exists as issues/2026/2026-09-08.md: "
-            "pass --force to replace it [exists]") in err
+    assert (
+        f"{SEED_EXPORT}:3: error: issue 2026-09-08 already exists as issues/2026/2026-09-08.md: "
+        "pass --force to replace it [exists]"
+    ) in err
     assert err.rstrip().endswith("0 imported, 1 skipped, 0 failed")
     assert site_files(site_copy) == before
 
 
 def test_a_missing_file_and_a_missing_site(site_copy, tmp_path, capsys):
     assert cli.main(["--root", str(site_copy), "import", str(tmp_path / "nope.txt")]) == 1
-    assert (f"{tmp_path / 'nope.txt'}:1: error: cannot read the file: No such file or directory "
-            "[unreadable]") in capsys.readouterr().err
+    assert (
+        f"{tmp_path / 'nope.txt'}:1: error: cannot read the file: No such file or directory "
+        "[unreadable]"
+    ) in capsys.readouterr().err
     assert cli.main(["--root", str(tmp_path), "check"]) == 2
     assert capsys.readouterr().err == (
         f"radar: error: {tmp_path}: not a site root (no conf.py); use --root DIR\n"
@@ -163,9 +226,12 @@ def test_a_missing_file_and_a_missing_site(site_copy, tmp_path, capsys):
         pytest.param(lambda text: text.replace("\n", "  \n"), id="trailing spaces"),
         pytest.param(lambda text: "\ufeff" + text, id="byte order mark"),
         pytest.param(lambda text: text.replace("🛠️", "🛠"), id="emoji without FE0F"),
-        pytest.param(lambda text: text.replace("2026.09.11", "２０２６．０９．１１"),
-                     id="full-width date"),
-        pytest.param(lambda text: text.replace("9/10｜", "9 / 10 | "), id="spaced score, ASCII bar"),
+        pytest.param(
+            lambda text: text.replace("2026.09.11", "２０２６．０９．１１"), id="full-width date"
+        ),
+        pytest.param(
+            lambda text: text.replace("9/10｜", "9 / 10 | "), id="spaced score, ASCII bar"
+        ),
         pytest.param(lambda text: text.replace("\n\n", "\n  \n\n"), id="blank lines with spaces"),
     ],
 )
@@ -212,12 +278,15 @@ EXPORT_ALPHABET = st.characters(
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.one_of(
-    st.binary(max_size=300),
-    st.text(alphabet=EXPORT_ALPHABET, max_size=400).map(lambda t: t.encode("utf-8")),
-    st.text(alphabet=EXPORT_ALPHABET, max_size=30).map(
-        lambda t: GOOD.replace("正文一。", t).encode("utf-8")),
-))
+@given(
+    st.one_of(
+        st.binary(max_size=300),
+        st.text(alphabet=EXPORT_ALPHABET, max_size=400).map(lambda t: t.encode("utf-8")),
+        st.text(alphabet=EXPORT_ALPHABET, max_size=30).map(
+            lambda t: GOOD.replace("正文一。", t).encode("utf-8")
+        ),
+    )
+)
 def test_import_never_raises_on_arbitrary_input(small_site, data):
     reset(small_site)
     export = small_site / "export.txt"
@@ -231,13 +300,21 @@ def test_import_never_raises_on_arbitrary_input(small_site, data):
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.one_of(
-    st.binary(max_size=300),
-    st.text(alphabet=EXPORT_ALPHABET, max_size=400).map(lambda t: t.encode("utf-8")),
-    st.text(alphabet=EXPORT_ALPHABET, max_size=60).map(
-        lambda t: (ROOT / "issues/2026/2026-09-08.md").read_text("utf-8").replace(
-            "给 AI 一道代码题", t).encode("utf-8")),
-), st.binary(max_size=200))
+@given(
+    st.one_of(
+        st.binary(max_size=300),
+        st.text(alphabet=EXPORT_ALPHABET, max_size=400).map(lambda t: t.encode("utf-8")),
+        st.text(alphabet=EXPORT_ALPHABET, max_size=60).map(
+            lambda t: (
+                (ROOT / "issues/2026/2026-09-08.md")
+                .read_text("utf-8")
+                .replace("给 AI 一道代码题", t)
+                .encode("utf-8")
+            )
+        ),
+    ),
+    st.binary(max_size=200),
+)
 def test_check_never_raises_on_arbitrary_files(small_site, page, bib):
     reset(small_site)
     (small_site / "issues" / "2026").mkdir()

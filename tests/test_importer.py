@@ -66,7 +66,9 @@ def test_the_seed_parses_into_five_items_with_their_fields(vocab):
     assert issue.title == "让 AI 造一个客服，难在代码之外"
     assert issue.stated_length == "约 2,500 字 · 阅读约 9 分钟"
     assert len(issue.lead) == 2
-    assert [(item.emoji, item.topic, item.tags, item.score, item.verdict) for item in issue.items] == [
+    assert [
+        (item.emoji, item.topic, item.tags, item.score, item.verdict) for item in issue.items
+    ] == [
         ("🛠️", "agent", ("Coding Agent",), 9, "dig-deeper"),
         ("🧠", "training", (), 8.5, "dig-deeper"),
         ("🪑", "3d", ("仿真",), 8.5, "keep-watching"),
@@ -83,7 +85,8 @@ def test_the_seed_renders_the_hand_written_page_apart_from_ids_and_keys(vocab):
     export = parse_ok(SEED_EXPORT.read_text(encoding="utf-8"), vocab)
     hand_written = parse_issue(
         (ROOT / "issues/2026/2026-09-08.md").read_text(encoding="utf-8"),
-        "issues/2026/2026-09-08.md", vocab,
+        "issues/2026/2026-09-08.md",
+        vocab,
     )[0]
     ids = [item.id for item in hand_written.items]
     keys = [[f"k{n}-{m}" for m in range(len(item.labels))] for n, item in enumerate(export.items)]
@@ -93,8 +96,21 @@ def test_the_seed_renders_the_hand_written_page_apart_from_ids_and_keys(vocab):
     assert rendered.lead == hand_written.lead
     assert rendered.closing == hand_written.closing
     for mine, theirs in zip(rendered.items, hand_written.items, strict=True):
-        assert (mine.id, mine.heading, mine.topic, mine.tags, mine.score, mine.verdict, mine.body) == (
-            theirs.id, theirs.heading, theirs.topic, theirs.tags, theirs.score, theirs.verdict,
+        assert (
+            mine.id,
+            mine.heading,
+            mine.topic,
+            mine.tags,
+            mine.score,
+            mine.verdict,
+            mine.body,
+        ) == (
+            theirs.id,
+            theirs.heading,
+            theirs.topic,
+            theirs.tags,
+            theirs.score,
+            theirs.verdict,
             theirs.body,
         )
         assert [source.label for source in mine.sources] == [s.label for s in theirs.sources]
@@ -167,12 +183,26 @@ def test_citation_keys_are_unique_ignoring_case():
 @pytest.mark.parametrize(
     "text",
     [
-        "# 不是标题", "- 不是列表", "+ 也不是", "1. 不是编号列表", "2) 也不是", "> 不是引用",
-        "% 不是注释", "::: 不是块", "```不是代码```", "~~~ 不是代码", "(target)= 不是锚点",
-        "=== 不是标题线", "强调 *不会* 变斜体，_下划线_ 与 __粗体__ 也不会",
+        "# 不是标题",
+        "- 不是列表",
+        "+ 也不是",
+        "1. 不是编号列表",
+        "2) 也不是",
+        "> 不是引用",
+        "% 不是注释",
+        "::: 不是块",
+        "```不是代码```",
+        "~~~ 不是代码",
+        "(target)= 不是锚点",
+        "=== 不是标题线",
+        "强调 *不会* 变斜体，_下划线_ 与 __粗体__ 也不会",
         "反引号 `code` 与角括号 <b>粗体</b>、<!-- 注释 --> 都原样显示",
-        "链接 [文字](地址) 与 ![图](x) 不会生效", "角色 {cite}`key` 不会生效", "实体 &amp; 与 &#35; 原样",
-        "反斜杠 C:\\models\\ 与行尾反斜杠\\", "表格 | a | b |", "3B < 70B > 1B",
+        "链接 [文字](地址) 与 ![图](x) 不会生效",
+        "角色 {cite}`key` 不会生效",
+        "实体 &amp; 与 &#35; 原样",
+        "反斜杠 C:\\models\\ 与行尾反斜杠\\",
+        "表格 | a | b |",
+        "3B < 70B > 1B",
     ],
 )
 def test_escaped_text_renders_exactly_as_written(myst_html, text):
@@ -189,7 +219,9 @@ def test_escaped_text_renders_exactly_as_written(myst_html, text):
             ),
             min_size=1,
             max_size=40,
-        ).map(str.strip).filter(bool),
+        )
+        .map(str.strip)
+        .filter(bool),
         min_size=1,
         max_size=3,
     )

@@ -51,7 +51,9 @@ CHANGES: dict[str, Callable[[Path], None]] = {
     ),
     "change a topic": lambda src: edit(src / SECOND, ":topic: training", ":topic: 3d"),
     "change a score": lambda src: edit(src / SECOND, ":score: 9.5", ":score: 6"),
-    "change a tag": lambda src: edit(src / SECOND, ":tags: Coding Agent, 评测", ":tags: 评测, 复现"),
+    "change a tag": lambda src: edit(
+        src / SECOND, ":tags: Coding Agent, 评测", ":tags: 评测, 复现"
+    ),
     "change a verdict": lambda src: edit(
         src / SECOND, ":verdict: dig-deeper", ":verdict: read-original"
     ),
@@ -173,7 +175,9 @@ def test_a_topic_written_as_a_quoted_label_gets_its_year_page(tmp_path):
     by its label or an alias links to a page that exists."""
     srcdir = copy_site(tmp_path / "src")
     text = (ROOTS / "test-second-issue" / SECOND).read_text(encoding="utf-8")
-    text = text.replace("2026-09-09", "2027-01-05").replace(":topic: training", ':topic: "AI for Science"')
+    text = text.replace("2026-09-09", "2027-01-05").replace(
+        ":topic: training", ':topic: "AI for Science"'
+    )
     (srcdir / "issues/2027").mkdir()
     (srcdir / "issues/2027/2027-01-05.md").write_text(text, encoding="utf-8")
     outdir = tmp_path / "html"

@@ -102,6 +102,40 @@ def test_an_interrupted_build_is_not_built_upon(tmp_path):
     assert (spare / "complete").exists()
 
 
+def kill_swap_after(build: Path, renames: int) -> None:
+    """Do the first ``renames`` renames of a publish swap, as a swap killed then leaves."""
+    spare = build / "spare"
+    (build / "swapping").touch()
+    steps = [
+        (build / "html", build / "html.previous"),
+        (spare / "html", build / "html"),
+        (build / "html.previous", spare / "html"),
+        (build / "doctrees", build / "doctrees.previous"),
+    ]
+    for source, target in steps[:renames]:
+        source.rename(target)
+
+
+@pytest.mark.parametrize("renames", [1, 3], ids=["no-site-published", "html-without-doctrees"])
+def test_a_publish_killed_while_swapping_is_repaired(tmp_path, renames):
+    srcdir = copy_site(tmp_path / "src")
+    for _ in range(2):
+        assert publish(srcdir).returncode == 0
+    build = srcdir / "_build"
+    kill_swap_after(build, renames)
+    shutil.copytree(ROOTS / "test-second-issue", srcdir, dirs_exist_ok=True)
+    result = publish(srcdir)
+    assert result.returncode == 0, result.stderr
+    assert "an interrupted publish was cleaned up" in result.stderr
+    assert sorted(path.name for path in build.iterdir()) == ["doctrees", "html", "spare"]
+    clean = clean_build(srcdir, tmp_path / "clean")
+    assert differences(build / "html", clean) == []
+    (srcdir / "issues/2026/2026-09-09.md").unlink()
+    assert publish(srcdir).returncode == 0, "the tree left by the repair is built correctly"
+    clean = clean_build(srcdir, tmp_path / "clean-again")
+    assert differences(build / "html", clean) == []
+
+
 def test_each_publish_updates_the_spare_tree_incrementally(tmp_path):
     srcdir = copy_site(tmp_path / "src")
     seed_doctree = srcdir / "_build" / "doctrees" / "issues" / "2026" / "2026-09-08.doctree"
@@ -195,7 +229,9 @@ def hostile_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     base = tmp_path_factory.mktemp("hostile")
     srcdir = site_with_root("hostile", base / "src")
     bib = srcdir / "references.bib"
-    bib.write_text(bib.read_text(encoding="utf-8").replace("  url   = {javascript:alert(6)},\n", ""))
+    bib.write_text(
+        bib.read_text(encoding="utf-8").replace("  url   = {javascript:alert(6)},\n", "")
+    )
     outdir = base / "html"
     sphinx_build(srcdir, outdir, "-D", "radar_site_url=https://example.org/radar/")
     return outdir
@@ -232,7 +268,8 @@ def test_hostile_strings_stay_text_in_search_results(hostile_site, browser):
         page.goto(f"{base}search.html?q=正文一段")
         page.wait_for_selector(".radar-search-page .radar-search-result", timeout=10_000)
         titles = page.eval_on_selector_all(
-            ".radar-search-page a.radar-search-result-title", "links => links.map(a => a.textContent)"
+            ".radar-search-page a.radar-search-result-title",
+            "links => links.map(a => a.textContent)",
         )
         page.goto(f"{base}issues/2026/2026-09-09.html")
         page.hover("article h1")

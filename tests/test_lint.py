@@ -17,6 +17,13 @@ def test_ruff_finds_nothing():
     assert result.returncode == 0, result.stdout[-3000:]
 
 
+def test_code_is_formatted():
+    result = run(
+        sys.executable, "-m", "ruff", "format", "--check", "juju_radar", "tests", "bench", "tools"
+    )
+    assert result.returncode == 0, result.stdout[-3000:]
+
+
 def test_mypy_finds_nothing():
     result = run(sys.executable, "-m", "mypy")
     assert result.returncode == 0, result.stdout[-3000:]

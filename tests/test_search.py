@@ -38,7 +38,7 @@ def pagefind_records(site: Path) -> list[dict[str, Any]]:
     for fragment in sorted((site / "pagefind" / "fragment").iterdir()):
         data = gzip.decompress(fragment.read_bytes())
         assert data.startswith(FRAGMENT_SIGNATURE)
-        records.append(json.loads(data[len(FRAGMENT_SIGNATURE):]))
+        records.append(json.loads(data[len(FRAGMENT_SIGNATURE) :]))
     return records
 
 
@@ -78,7 +78,9 @@ def test_every_story_is_its_own_record_with_filters_and_metadata(built_seed_site
     assert story["meta"]["date"] == "2026-09-08"
     assert story["meta"]["issue"] == "让 AI 造一个客服，难在代码之外"
     assert story["filters"] == {
-        "topic": ["AI for Science"], "verdict": ["持续观察"], "year": ["2026"]
+        "topic": ["AI for Science"],
+        "verdict": ["持续观察"],
+        "year": ["2026"],
     }
     content = plain(story["content"])
     assert "衰老时钟" in content and "特发性肺纤维化" in content
@@ -133,7 +135,8 @@ def test_a_second_build_writes_the_same_bundle(built_seed_site: Path, tmp_path: 
 
 def assert_same_tree(comparison: filecmp.dircmp[str]) -> None:
     assert not comparison.left_only and not comparison.right_only, (
-        comparison.left_only, comparison.right_only
+        comparison.left_only,
+        comparison.right_only,
     )
     _, mismatch, errors = filecmp.cmpfiles(
         comparison.left, comparison.right, comparison.common_files, shallow=False
@@ -208,23 +211,28 @@ def test_section_spans_nest_and_cut_removes_stories() -> None:
     assert depths == {"nav": 0, "top": 0, "one": 1, "closing": 1}
     by_id = {span.attrs.get("id"): span for _, span in spans}
     story = by_id["one"]
-    assert PAGE[story.start:story.end].startswith('<section class="radar-item')
-    assert PAGE[story.start:story.end].endswith("first</p></section>")
+    assert PAGE[story.start : story.end].startswith('<section class="radar-item')
+    assert PAGE[story.start : story.end].endswith("first</p></section>")
     rest = cut(PAGE, by_id["top"], [story])
     assert "first" not in rest and "lead" in rest and "Closing" in rest
 
 
-@pytest.mark.parametrize(
-    ("kind", "weighted"), [("story", False), ("issue", True), ("page", True)]
-)
+@pytest.mark.parametrize(("kind", "weighted"), [("story", False), ("issue", True), ("page", True)])
 def test_record_document_carries_metadata_filters_and_weight(kind: str, weighted: bool) -> None:
     record = SearchRecord(
-        kind, "issues/a.html#x", 'Title "quoted", <b>', "<p>body</p>",
-        meta={"date": "2026-09-08"}, filters={"topic": "治理, 其他"},
+        kind,
+        "issues/a.html#x",
+        'Title "quoted", <b>',
+        "<p>body</p>",
+        meta={"date": "2026-09-08"},
+        filters={"topic": "治理, 其他"},
     )
     document = record_document(record, "zh-CN")
     assert '<html lang="zh-CN">' in document
-    assert 'data-pagefind-meta="title[content]" content="Title &quot;quoted&quot;, &lt;b&gt;"' in document
+    assert (
+        'data-pagefind-meta="title[content]" content="Title &quot;quoted&quot;, &lt;b&gt;"'
+        in document
+    )
     assert 'data-pagefind-meta="link[content]" content="issues/a.html#x"' in document
     assert 'data-pagefind-filter="topic[content]" content="治理, 其他"' in document
     assert ("data-pagefind-weight" in document) is weighted

@@ -159,9 +159,9 @@ def test_landing_pages_show_the_newest_items_and_year_pages_all(tmp_path):
         total = int(re.match(r"共 (\d+) 条", page.select_one(".radar-count").get_text()).group(1))
         assert len(page.select(".radar-item-line")) == RECENT < total
         per_year = {
-            a.get_text(""): len(soup(outdir, f"{folder}/{a['href'].split('/')[-1]}").select(
-                ".radar-item-line"
-            ))
+            a.get_text(""): len(
+                soup(outdir, f"{folder}/{a['href'].split('/')[-1]}").select(".radar-item-line")
+            )
             for a in page.select(".radar-years a")
         }
         assert list(per_year) == ["2025 年", "2024 年"]

@@ -20,8 +20,11 @@ SUB_PATH = "/archive/"
 class SubPathHandler(SimpleHTTPRequestHandler):
     """Serves ``directory`` at ``SUB_PATH``; everything else is 404."""
 
-    extensions_map = {**SimpleHTTPRequestHandler.extensions_map, ".wasm": "application/wasm",
-                      ".js": "text/javascript"}
+    extensions_map = {
+        **SimpleHTTPRequestHandler.extensions_map,
+        ".wasm": "application/wasm",
+        ".js": "text/javascript",
+    }
 
     def do_GET(self) -> None:
         if self.path == "/favicon.ico":  # the browser's own probe, outside the site
@@ -33,7 +36,7 @@ class SubPathHandler(SimpleHTTPRequestHandler):
     def translate_path(self, path: str) -> str:
         if not path.startswith(SUB_PATH):
             return str(Path(self.directory) / "__outside_sub_path__")
-        return super().translate_path("/" + path[len(SUB_PATH):])
+        return super().translate_path("/" + path[len(SUB_PATH) :])
 
     def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 (base signature)
         pass

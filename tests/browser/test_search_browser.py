@@ -23,10 +23,26 @@ SEED_ISSUE_TITLE = "让 AI 造一个客服，难在代码之外"
 # What the seed issue's stories show in a result: heading, topic label, verdict label.
 STORIES = {
     "tau-bench-customer-service": ("🛠️ 客服能跑起来，不代表能处理好客户的问题", "Agent", "建议深挖"),
-    "rise-self-extrapolation": ("🧠 RISE：沿着刚刚学会的方向，再往前走一点", "模型训练", "建议深挖"),
-    "worldsculpt-object-scenes": ("🪑 WorldSculpt：把生成的房间拆成能单独取用的物体", "3D 生成", "持续观察"),
-    "rentosertib-aging-clocks": ("🧪 AI 设计的药物，出现了值得追踪的衰老指标变化", "AI for Science", "持续观察"),
-    "spc-ai-disputes-opinion": ("⚖️ AI 换脸、拟声和训练数据，最高法给出更细的审理指引", "治理", "建议阅读原文"),
+    "rise-self-extrapolation": (
+        "🧠 RISE：沿着刚刚学会的方向，再往前走一点",
+        "模型训练",
+        "建议深挖",
+    ),
+    "worldsculpt-object-scenes": (
+        "🪑 WorldSculpt：把生成的房间拆成能单独取用的物体",
+        "3D 生成",
+        "持续观察",
+    ),
+    "rentosertib-aging-clocks": (
+        "🧪 AI 设计的药物，出现了值得追踪的衰老指标变化",
+        "AI for Science",
+        "持续观察",
+    ),
+    "spc-ai-disputes-opinion": (
+        "⚖️ AI 换脸、拟声和训练数据，最高法给出更细的审理指引",
+        "治理",
+        "建议阅读原文",
+    ),
 }
 PAGES_WITHOUT_ERRORS = [
     "index.html",
@@ -179,7 +195,9 @@ def test_filters_narrow_results_and_are_linkable(page: Any, site_url: str) -> No
     linked = results(page, ".radar-search-page")
     assert linked and {r["verdict"] for r in linked} == {"持续观察"}
     assert page.is_checked(".radar-search-filter[data-filter=verdict] input[value='持续观察']")
-    legends = page.eval_on_selector_all(".radar-search-filter legend", "ls => ls.map(l => l.textContent)")
+    legends = page.eval_on_selector_all(
+        ".radar-search-filter legend", "ls => ls.map(l => l.textContent)"
+    )
     assert legends == ["主题", "判断", "年份"]
     assert page.script_errors == []
 
