@@ -86,7 +86,8 @@ def page_text(html_file: Path) -> str:
     soup = BeautifulSoup(html_file.read_text(encoding="utf-8"), "html.parser")
     for link in soup.select("a.headerlink"):
         link.decompose()
-    article = soup.select_one("article") or soup
+    article = soup.select_one("article")
+    assert article is not None, f"{html_file} has no article body"
     return article.get_text("")
 
 

@@ -94,11 +94,8 @@ def test_seed_page_parses_into_five_items(vocab):
 def test_word_count_is_computed_from_the_text(vocab):
     issue, _ = parse_issue(SEED_PAGE.read_text(encoding="utf-8"), SEED_PATH, vocab)
     assert issue is not None
-    assert issue.stats.cjk_chars > 2000
-    assert issue.stats.latin_words > 50
-    assert issue.stats.minutes == -(
-        -(issue.stats.cjk_chars / 400 + issue.stats.latin_words / 200) // 1
-    )
+    assert (issue.stats.cjk_chars, issue.stats.latin_words) == (2260, 64)
+    assert issue.stats.minutes == 6, "2260 / 400 + 64 / 200 minutes, rounded up"
 
 
 def test_text_stats_counts_chinese_characters_and_latin_words_apart():

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from browser.site_server import serve
-from bs4 import BeautifulSoup
+from bs4 import BeautifulSoup, Tag
 from conftest import watch_errors
 from publishing_site import (
     DRAFT_DATE,
@@ -42,6 +42,28 @@ def table(page: BeautifulSoup, chart: str) -> list[list[str]]:
 
 def svg_texts(page: BeautifulSoup, chart: str) -> list[str]:
     return [text.get_text() for text in page.select(f"#{chart} svg text")]
+
+
+def _group_ids(text: Tag) -> list[str]:
+    return [str(group.get("id", "")) for group in text.parents if group.name == "g"]
+
+
+def axis_labels(page: BeautifulSoup, chart: str, tick: str) -> list[str]:
+    """The tick labels of one axis (``xtick`` or ``ytick``), in drawing order."""
+    return [
+        text.get_text()
+        for text in page.select(f"#{chart} svg text")
+        if any(f"-{tick}_" in group for group in _group_ids(text))
+    ]
+
+
+def bar_labels(page: BeautifulSoup, chart: str) -> list[str]:
+    """The numbers written beside the bars (texts outside both axes), in drawing order."""
+    return [
+        text.get_text()
+        for text in page.select(f"#{chart} svg text")
+        if not any("matplotlib.axis" in group for group in _group_ids(text))
+    ]
 
 
 def test_each_chart_is_an_inline_svg_with_its_labels_as_text(stats_page):
@@ -77,8 +99,13 @@ def test_the_verdict_table_and_chart_show_the_same_counts(stats_page):
     header, *rows = table(stats_page, "verdicts")
     assert header == ["判断", "条目数"]
     assert rows == [["建议深挖", "3"], ["持续观察", "3"], ["建议阅读原文", "1"], ["合计", "7"]]
-    bar_labels = [text for text in svg_texts(stats_page, "verdicts") if text.isdigit()]
-    assert {"3", "1"} <= set(bar_labels)
+    verdicts = axis_labels(stats_page, "verdicts", "ytick")
+    numbers = bar_labels(stats_page, "verdicts")
+    assert dict(zip(verdicts, numbers, strict=True)) == {
+        "建议深挖": "3",
+        "持续观察": "3",
+        "建议阅读原文": "1",
+    }
 
 
 def test_drafts_are_not_counted(stats_page):

@@ -10,6 +10,7 @@ from typing import Any
 from urllib.parse import quote
 
 import pytest
+from conftest import watch_errors
 
 from .conftest import load_queries
 
@@ -99,8 +100,7 @@ def assert_story_first(found: list[dict[str, Any]], item_id: str, link_prefix: s
 def search_page(browser_context: Any, site_url: str) -> Iterator[Any]:
     """One search page tab, reused by every query."""
     tab = browser_context.new_page()
-    errors: list[str] = []
-    tab.on("pageerror", lambda error: errors.append(str(error)))
+    errors = watch_errors(tab)
     tab.goto(f"{site_url}search.html")
     tab.wait_for_selector(".radar-search-page input[name=q]", timeout=TIMEOUT_MS)
     # The filters show once Pagefind has loaded: queries then time the search, not the load.
