@@ -33,7 +33,7 @@ from .importer import (
     source_title,
     to_issue,
 )
-from .model import Issue, check_archive, parse_issue
+from .model import Issue, check_archive, misplaced_issue, parse_issue
 from .problems import Problem
 from .sitefiles import Site, SiteError, atomic_write, item_ids_in, open_site, read_text
 
@@ -148,9 +148,18 @@ class ArchiveIds:
 
 def run_import(args: argparse.Namespace) -> int:
     site = open_site(args.root)
+    files = list(args.files)
+    if bib_errors := broken_bibliography(site):
+        for problem in bib_errors:
+            print(problem.format(), file=sys.stderr)
+        print(
+            f"{site.bibfiles[0]} has errors: fix them before importing (nothing was imported); "
+            f"0 imported, 0 skipped, {len(files)} failed",
+            file=sys.stderr,
+        )
+        return EXIT_PROBLEMS
     archive_ids = ArchiveIds(site)
     counts = {"imported": 0, "skipped": 0, "failed": 0}
-    files = list(args.files)
     with tqdm(files, desc="importing", unit="file", disable=len(files) < 2, file=sys.stderr) as bar:
         for name in bar:
             outcome = import_export(site, archive_ids, Path(name), name, args.force)
@@ -164,6 +173,17 @@ def run_import(args: argparse.Namespace) -> int:
         file=sys.stderr,
     )
     return EXIT_OK if counts["imported"] == len(files) else EXIT_PROBLEMS
+
+
+def broken_bibliography(site: Site) -> list[Problem]:
+    """The errors of the .bib file imports append to: appending to a broken file would bury
+    the error under new entries, and keys could not be reused reliably."""
+    if not site.bib_path.exists():
+        return []
+    text, problems = read_checked(site.bib_path, site.bibfiles[0])
+    if text is not None:
+        problems += check_bib_text(text, site.bibfiles[0])
+    return [problem for problem in problems if problem.severity == "error"]
 
 
 def import_export(
@@ -363,6 +383,8 @@ def check_site(site: Site) -> list[Problem]:
     issues: list[Issue] = []
     for path in site.issue_files():
         relative = site.relative(path)
+        if (misplaced := misplaced_issue(relative)) is not None:
+            problems.append(misplaced)
         text, read_problems = read_checked(path, relative)
         problems += read_problems
         if text is None:

@@ -15,7 +15,7 @@ from .archive import Archive, page_signature
 from .bibliography import NodeData, keep_formatted_ahead, load_bibliography
 from .buildcache import build_cache
 from .config import vocabulary
-from .model import Issue, is_issue_path, parse_issue
+from .model import Issue, is_issue_path, misplaced_issue, parse_issue
 from .nodes import LISTING_KINDS, PERIOD_KINDS, radar_placeholder
 from .paging import page_signature as period_signature
 from .reference_pages import reference_groups
@@ -112,6 +112,10 @@ class RadarCollector(EnvironmentCollector):
             elif node["kind"] in PERIOD_KINDS:
                 attributes = {name: str(node[name]) for name in PERIOD_KINDS[node["kind"]]}
                 data.period_pages[docname] = (node["kind"], attributes)
+        if (
+            misplaced := misplaced_issue(Path(env.doc2path(docname, False)).as_posix())
+        ) is not None:
+            warn(misplaced, (docname, misplaced.line))
         if not is_issue_path(docname):
             return
         # Issue pages are reached through generated listings, not the toctree.

@@ -424,19 +424,35 @@ def _read_labels(content: list[_Block], heading: _Block, report: _Report) -> tup
         return None
     last = content[-1]
     labels = tuple(SOURCE_SEPARATOR_RE.split(last.text))
-    if not last.is_single_line or not all(_is_label(label) for label in labels):
+    reasons = [reason for label in labels if (reason := _label_problem(label))]
+    if not last.is_single_line:
+        reasons.insert(0, "it spans several lines")
+    if reasons:
         report.error(
             last.line,
             "missing-sources",
             "an item must end with its line of source link labels, separated by ' · ' "
-            f"(found '{_shorten(last.text)}')",
+            f"(found '{_shorten(last.text)}': {reasons[0]})",
         )
         return None
     return labels
 
 
-def _is_label(label: str) -> bool:
-    return 0 < len(label) <= MAX_LABEL_CHARS and not any(char in SENTENCE_END for char in label)
+def _label_problem(label: str) -> str | None:
+    """Why ``label`` cannot be a source label, or None when it can."""
+    if not label.strip("·・ "):
+        return "a label is empty (a stray ' · '?)"
+    if label.strip("·・ ") != label:
+        return f"'{_shorten(label)}' starts or ends with '·' (a stray separator?)"
+    if len(label) > MAX_LABEL_CHARS:
+        return f"'{_shorten(label)}' is longer than {MAX_LABEL_CHARS} characters"
+    if ends := sorted({char for char in label if char in SENTENCE_END}):
+        punctuation = "".join(ends)
+        return (
+            f"'{_shorten(label)}' holds sentence punctuation ({punctuation}), "
+            "so it reads as body text"
+        )
+    return None
 
 
 def _check_unique_titles(items: Sequence[DraftItem], report: _Report) -> None:

@@ -24,6 +24,7 @@ STATUSES = ("published", "draft")
 ITEM_ID_RE = re.compile(r"^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$")
 CITE_KEY_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_:.-]*$")
 ISSUE_PATH_RE = re.compile(r"(?:^|/)issues/(\d{4})/(\d{4}-\d{2}-\d{2})(?:\.md)?$")
+ISSUE_FOLDER_RE = re.compile(r"(?:^|/)issues/[^/]+/[^/]+$")  # any page in a year folder
 SOURCE_RE = re.compile(r"^(?P<label>.+?)\s*<(?P<keys>[^<>]+)>$")
 # A tag or comment not preceded by an escaping backslash (``\<b>`` is text).
 RAW_HTML_RE = re.compile(
@@ -196,6 +197,7 @@ class Issue:
     closing: tuple[str, ...]
     path: str = ""
     stats: TextStats = field(default_factory=TextStats)
+    date_line: int = 1
 
     @property
     def published(self) -> bool:
@@ -230,6 +232,21 @@ def date_from_path(path: str) -> dt.date | None:
 
 def is_issue_path(path: str) -> bool:
     return ISSUE_PATH_RE.search(path.replace("\\", "/")) is not None
+
+
+def misplaced_issue(path: str) -> Problem | None:
+    """A page in a year folder of ``issues/`` that is not named by its date there."""
+    posix = path.replace("\\", "/")
+    if not ISSUE_FOLDER_RE.search(posix) or date_from_path(posix) is not None:
+        return None
+    return Problem(
+        path,
+        1,
+        "error",
+        "bad-path",
+        "an issue page must be issues/YYYY/YYYY-MM-DD.md, named by its date in the folder "
+        "of its year; rename or move it",
+    )
 
 
 def plain_text(markdown: str) -> str:
@@ -323,6 +340,7 @@ def parse_issue(text: str, path: str, vocabulary: Vocabulary) -> tuple[Issue | N
         closing=closing_texts,
         path=path,
         stats=_issue_stats(meta["title"], lead_texts, items, closing_block.argument, closing_texts),
+        date_line=meta["date_line"],
     )
     return issue, report.problems
 
@@ -387,7 +405,12 @@ def _read_front_matter(front: list[str], path: str, report: _Reporter) -> dict |
             f"date {date.isoformat()} does not match the file name ({path_date.isoformat()})",
         )
     title = data.get("title")
-    if not isinstance(title, str) or not title.strip():
+    if title is not None and not isinstance(title, str):
+        report.error(
+            key_lines.get("title", 1), "front-matter", 'title must be text (quote it: "...")'
+        )
+        ok = False
+    elif not isinstance(title, str) or not title.strip():
         report.error(key_lines.get("title", 1), "missing-title", "the issue has no title")
         ok = False
     status = data.get("status", "published")
@@ -413,6 +436,7 @@ def _read_front_matter(front: list[str], path: str, report: _Reporter) -> dict |
         "title": plain_text(str(title).strip()),
         "status": status,
         "length": length.strip(),
+        "date_line": key_lines.get("date", 1),
     }
 
 
@@ -682,10 +706,21 @@ def _check_unique_ids(items: Sequence[Item], report: _Reporter) -> None:
 
 
 def check_archive(issues: Iterable[Issue], bib_keys: set[str] | None) -> list[Problem]:
-    """Problems only visible across issues: ids reused in another issue, unknown keys."""
+    """Problems only visible across issues: a date or an item id used twice, unknown keys."""
     problems: list[Problem] = []
     first_use: dict[str, Issue] = {}
+    first_of_date: dict[dt.date, Issue] = {}
     for issue in sorted(issues, key=lambda issue: (issue.date, issue.path)):
+        if (same_day := first_of_date.setdefault(issue.date, issue)) is not issue:
+            problems.append(
+                Problem(
+                    issue.path,
+                    issue.date_line,
+                    "error",
+                    "duplicate-date",
+                    f"{same_day.path} is already the issue of {issue.date.isoformat()}",
+                )
+            )
         for item in issue.items:
             owner = first_use.setdefault(item.id, issue)
             if owner is not issue:

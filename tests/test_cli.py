@@ -253,6 +253,45 @@ def test_check_reports_ids_reused_across_issues_and_unknown_keys(tmp_path, capsy
     ) in out
 
 
+def test_check_and_build_refuse_misplaced_pages_and_a_date_used_twice(tmp_path, capsys):
+    src = copy_site(tmp_path / "src")
+    text = (src / SEED_PAGE).read_text(encoding="utf-8")
+    (src / "issues/2026/notes.md").write_text(text, encoding="utf-8")
+    (src / "issues/2027").mkdir()
+    second = text.replace("date: 2026-09-08", "date: 2026-09-09")
+    (src / "issues/2027/2026-09-09.md").write_text(second, encoding="utf-8")
+    assert radar(src, "check") == 1
+    errors = [line for line in capsys.readouterr().out.splitlines() if ": error: " in line]
+    misplaced = (
+        "error: an issue page must be issues/YYYY/YYYY-MM-DD.md, named by its date in the "
+        "folder of its year; rename or move it [bad-path]"
+    )
+    assert f"issues/2026/notes.md:1: {misplaced}" in errors
+    assert f"issues/2027/2026-09-09.md:1: {misplaced}" in errors
+    assert (
+        "issues/2026/notes.md:2: error: issues/2026/2026-09-08.md is already the issue of "
+        "2026-09-08 [duplicate-date]"
+    ) in errors
+    build = sphinx_build(src, tmp_path / "html", check=False)
+    assert build.returncode != 0
+    assert "issues/2026/notes.md:1: ERROR: an issue page must be" in build.stderr
+    assert "issues/2027/2026-09-09.md:1: ERROR: an issue page must be" in build.stderr
+
+
+def test_a_title_that_is_not_text_is_named_as_such(tmp_path, capsys):
+    src = copy_site(tmp_path / "src")
+    page = src / SEED_PAGE
+    title = next(
+        line for line in page.read_text(encoding="utf-8").splitlines() if line.startswith("title:")
+    )
+    page.write_text(page.read_text(encoding="utf-8").replace(title, "title: 123"), encoding="utf-8")
+    assert radar(src, "check") == 1
+    assert (
+        'issues/2026/2026-09-08.md:3: error: title must be text (quote it: "...") [front-matter]'
+        in capsys.readouterr().out.splitlines()
+    )
+
+
 # --- new ------------------------------------------------------------------------------------
 
 

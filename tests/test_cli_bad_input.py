@@ -149,7 +149,23 @@ BAD = [
         "item without source labels",
         GOOD.replace("论文 · 代码\n\n", ""),
         "13: error: an item must end with its line of source link labels, separated by ' · ' "
-        "(found '正文一。') [missing-sources]",
+        "(found '正文一。': '正文一。' holds sentence punctuation (。), so it reads as body text) "
+        "[missing-sources]",
+    ),
+    (
+        "stray separator after the labels",
+        GOOD.replace("论文 · 代码\n", "论文 · 代码 · \n"),
+        "15: error: an item must end with its line of source link labels, separated by ' · ' "
+        "(found '论文 · 代码 ·': '代码 ·' starts or ends with '·' (a stray separator?)) "
+        "[missing-sources]",
+    ),
+    (
+        "source label too long",
+        GOOD.replace("论文 · 代码\n", "论文 · " + "长" * 61 + "\n"),
+        "15: error: an item must end with its line of source link labels, separated by ' · ' "
+        "(found '论文 · 长长长长长长长长长长长长长长长长长长长长长长长长长长长长长长长长长长…': "
+        "'长长长长长长长长长长长长长长长长长长长长长长长长长长长长长长长长长长长长长长长…' is longer than 60 "
+        "characters) [missing-sources]",
     ),
     (
         "tag with an ASCII comma",
@@ -182,6 +198,27 @@ def test_bad_export_is_refused_at_its_line_and_writes_nothing(
     assert err.rstrip().endswith("0 imported, 0 skipped, 1 failed")
     assert "Traceback" not in err
     assert site_files(site_copy) == before
+
+
+def test_nothing_is_imported_onto_a_broken_bibliography(site_copy, tmp_path, capsys):
+    bib = site_copy / "references.bib"
+    original = bib.read_text(encoding="utf-8")
+    lines = original.count("\n")
+    bib.write_text(original + "\n@misc{broken2026,\n  title = {Foo {bar},\n}\n", encoding="utf-8")
+    before = site_files(site_copy)
+    assert run_import(site_copy, tmp_path, GOOD.encode("utf-8")) == 1
+    err = capsys.readouterr().err.splitlines()
+    assert [line for line in err if line.startswith("references.bib:")] == [
+        f"references.bib:{lines + 2}: error: entry 'broken2026' has unbalanced braces: a missing "
+        "or extra '{' or '}' makes BibTeX read into the entries that follow [unbalanced-braces]"
+    ]
+    assert err[-1] == (
+        "references.bib has errors: fix them before importing (nothing was imported); "
+        "0 imported, 0 skipped, 1 failed"
+    )
+    assert site_files(site_copy) == before
+    bib.write_text(original, encoding="utf-8")
+    assert run_import(site_copy, tmp_path, GOOD.encode("utf-8")) == 0
 
 
 def test_invalid_utf8_names_the_line(site_copy, tmp_path, capsys):
