@@ -31,6 +31,7 @@ CSV_COLUMNS = (
     "url",
     "path",
     "title",
+    "emoji",
     "topic",
     "topic_label",
     "tags",

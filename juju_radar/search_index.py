@@ -114,7 +114,6 @@ def issue_records(issue: Issue, page_html: str, link: str, vocab: Vocabulary) ->
     bodies = body_spans(spans)
     stories = story_spans(spans)
     issue_meta = {"date": issue.date.isoformat(), "issue": issue.title}
-    year = {"year": f"{issue.date.year}"}
     records = []
     for item in issue.items:
         span = stories.get(item.id)
@@ -132,7 +131,7 @@ def issue_records(issue: Issue, page_html: str, link: str, vocab: Vocabulary) ->
                     "verdict": vocab.verdict_by_key(item.verdict).label,
                 },
                 filters={
-                    **year,
+                    "year": f"{issue.date.year}",
                     "topic": vocab.topic_by_key(item.topic).label,
                     "verdict": vocab.verdict_by_key(item.verdict).label,
                 },
@@ -140,7 +139,8 @@ def issue_records(issue: Issue, page_html: str, link: str, vocab: Vocabulary) ->
         )
     rest = "".join(cut(page_html, body, stories.values()) for body in bodies)
     if rest:
-        records.append(SearchRecord("issue", link, issue.title, rest, issue_meta, year))
+        # No filters: it is no story, and the filters count stories.
+        records.append(SearchRecord("issue", link, issue.title, rest, issue_meta))
     return records
 
 

@@ -73,8 +73,13 @@ class Chart:
 
 
 def months(archive: Archive) -> list[str]:
-    """Months with a published issue, oldest first, as ``YYYY-MM``."""
-    return sorted({f"{issue.date:%Y-%m}" for issue in archive.published})
+    """Every month from the first published issue's to the last's, oldest first, as
+    ``YYYY-MM``: a month without issues shows as zero, not as a gap closed up."""
+    dates = [issue.date for issue in archive.published]
+    if not dates:
+        return []
+    first, last = (date.year * 12 + date.month - 1 for date in (min(dates), max(dates)))
+    return [f"{index // 12:04d}-{index % 12 + 1:02d}" for index in range(first, last + 1)]
 
 
 def items_per_topic_month(archive: Archive) -> Counter[tuple[str, str]]:

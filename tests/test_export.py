@@ -109,10 +109,15 @@ def test_items_csv_has_the_same_rows_as_items_json(site):
     text = (outdir / "data" / "items.csv").read_text(encoding="utf-8")
     rows = list(csv.DictReader(io.StringIO(text, newline="")))
     assert len(rows) == len(records)
+    assert text.splitlines()[0] == (
+        "issue_date,issue_title,item_id,url,path,title,emoji,topic,topic_label,tags,score,"
+        "verdict,verdict_label,citation_keys,citation_identifiers"
+    )
     for row, record in zip(rows, records, strict=True):
         assert row["item_id"] == record["item_id"]
         assert row["url"] == record["url"]
         assert row["title"] == record["title"]
+        assert row["emoji"] == record["emoji"]
         assert (row["tags"].split("; ") if row["tags"] else []) == record["tags"]
         assert row["citation_keys"].split("; ") == [c["key"] for c in record["citations"]]
         identifiers = json.loads(row["citation_identifiers"])

@@ -90,6 +90,7 @@ def test_every_story_is_its_own_record_with_filters_and_metadata(built_seed_site
 def test_an_issue_record_holds_its_bibliography(built_seed_site: Path) -> None:
     (issue,) = [r for r in pagefind_records(built_seed_site) if r["meta"].get("kind") == "issue"]
     assert "RISE 论文" in plain(issue["content"])
+    assert issue["filters"] == {}, "topic, verdict and year counts all count stories"
     references_pages = [r for r in pagefind_records(built_seed_site) if "references" in r["url"]]
     assert all("RISE 论文" not in plain(r["content"]) for r in references_pages)
 

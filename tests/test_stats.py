@@ -3,8 +3,10 @@ in a table under each, readable on a phone and in dark mode."""
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -159,3 +161,17 @@ def test_the_stats_page_reads_on_a_phone(site, tmp_path, scheme, browser):
     assert width <= 375  # nothing wider than the phone
     assert chart_box is not None and 250 < chart_box["width"] <= 375
     assert text_color == body_color  # chart text follows the page's (light or dark) colour
+
+
+def test_months_without_issues_are_zeros_in_the_chart_and_the_table(site):
+    srcdir, _ = site
+    september, *_ = published_issues(srcdir)
+    december = replace(september, date=dt.date(2026, 12, 1), path="issues/2026/2026-12-01.md")
+    archive = Archive({issue.docname: issue for issue in (september, december)})
+    per_month = next(chart for chart in charts(archive, vocabulary()) if chart.key == "per-month")
+    months = [row[0] for row in per_month.table.rows]
+    assert months == ["2026-09", "2026-10", "2026-11", "2026-12"]
+    assert [row[-1] for row in per_month.table.rows] == ["2", "0", "0", "2"]
+    chart = BeautifulSoup(per_month.svg, "html.parser")
+    ticks = [text.get_text() for text in chart.select("g[id*='-xtick_'] text")]
+    assert ticks == months

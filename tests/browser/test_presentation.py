@@ -60,3 +60,20 @@ def test_icons_are_drawn_and_item_text_is_plain(page: Any, site_url: str) -> Non
     assert body[0] == "400", "item text is not bold"
     assert body[1] != verdict[1], "item text does not take the verdict's colour"
     assert page.script_errors == []
+
+
+def test_a_tag_never_breaks_across_lines(page: Any, site_url: str) -> None:
+    """At any width a tag pill stays whole (a bordered pill split over two lines is two
+    half pills); checked at widths from a phone to a desktop."""
+    broken: list[tuple[str, int]] = []
+    for path in ("index.html", ISSUE_PAGE):
+        page.goto(f"{site_url}{path}")
+        page.wait_for_load_state("networkidle")
+        assert page.locator(".radar-tag").count() > 0, path
+        for width in range(320, 1441, 16):
+            page.set_viewport_size({"width": width, "height": 900})
+            lines = page.eval_on_selector_all(
+                ".radar-tag", "tags => tags.map(tag => tag.getClientRects().length)"
+            )
+            broken += [(path, width)] * sum(count > 1 for count in lines)
+    assert broken == []

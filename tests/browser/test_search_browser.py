@@ -181,6 +181,14 @@ def test_filters_narrow_results_and_are_linkable(page: Any, site_url: str) -> No
     page.goto(f"{site_url}search.html?q=AI")
     wait_for_results(page, ".radar-search-page", "AI")
     assert len({r["topic"] for r in results(page, ".radar-search-page")} - {None}) > 1
+    totals = page.eval_on_selector_all(
+        ".radar-search-filter",
+        """groups => groups.map(group => Array.from(
+            group.querySelectorAll('.radar-search-filter-count'),
+            count => Number(count.textContent.replace(/[()]/g, ''))
+        ).reduce((sum, n) => sum + n, 0))""",
+    )
+    assert len(totals) == 3 and totals[0] > 0 and len(set(totals)) == 1, totals
     page.check(".radar-search-filter[data-filter=topic] input[value='治理']")
     page.wait_for_function(
         "() => Array.from(document.querySelectorAll('.radar-search-result-topic'))"
