@@ -320,12 +320,15 @@ def parse_issue(text: str, path: str, vocabulary: Vocabulary) -> tuple[Issue | N
     )
     _check_unique_ids(items, report)
     closing = [block for block in blocks if block.name == CLOSING_DIRECTIVE]
-    if not closing:
+    swallowed = any(problem.code == "unclosed-fence" for problem in report.problems)
+    if not closing and not swallowed:
         report.error(len(lines), "missing-closing", "the issue has no closing section (今天的主线)")
     if not items:
         report.warning(body_start + 1, "no-items", "the issue has no items")
     if meta is None:
         return None, report.problems
+    if meta["status"] == "published":
+        _check_no_placeholders(meta, lead, blocks, report)
     closing_block = closing[0] if closing else _Block(CLOSING_DIRECTIVE, "", 0)
     lead_texts = tuple(text for text, _ in lead)
     closing_texts = tuple(text for text, _ in closing_block.paragraphs)
@@ -343,6 +346,26 @@ def parse_issue(text: str, path: str, vocabulary: Vocabulary) -> tuple[Issue | N
         date_line=meta["date_line"],
     )
     return issue, report.problems
+
+
+# What ``radar new`` writes for the editor to replace (importer.DRAFT_TEMPLATE).
+PLACEHOLDER_TITLE = "本期标题"
+PLACEHOLDER_TEXT = "在这里写"
+
+
+def _check_no_placeholders(
+    meta: dict, lead: list[tuple[str, int]], blocks: list[_Block], report: _Reporter
+) -> None:
+    """A published issue must not still hold the scaffold's placeholders."""
+    found = [meta["title_line"]] if meta["title"] == PLACEHOLDER_TITLE else []
+    paragraphs = [*lead, *(paragraph for block in blocks for paragraph in block.paragraphs)]
+    found += [line for text, line in paragraphs if text.startswith(PLACEHOLDER_TEXT)]
+    for line in found:
+        report.error(
+            line,
+            "placeholder",
+            "placeholder text of `radar new` in a published issue: write it, or keep status: draft",
+        )
 
 
 def _issue_stats(
@@ -437,6 +460,7 @@ def _read_front_matter(front: list[str], path: str, report: _Reporter) -> dict |
         "status": status,
         "length": length.strip(),
         "date_line": key_lines.get("date", 1),
+        "title_line": key_lines.get("title", 1),
     }
 
 
@@ -465,7 +489,7 @@ def _read_body(
     paragraph: list[str] = []
     paragraph_line = 0
     in_options = False
-    fence = ""
+    fence, fence_line = "", 0
     seen_block = False
 
     def flush() -> None:
@@ -488,7 +512,7 @@ def _read_body(
             continue
         if stripped.startswith(("```", "~~~")):
             flush()
-            fence = stripped[:3]
+            fence, fence_line = stripped[:3], number
             if "{bibliography}" in stripped:
                 report.error(
                     number,
@@ -531,12 +555,16 @@ def _read_body(
             paragraph_line = number
         paragraph.append(line)
     flush()
-    if block is not None:
+    if fence:  # it swallowed the rest of the page, ':::' lines included
+        report.error(
+            fence_line,
+            "unclosed-fence",
+            f"this code fence ({fence}) is never closed: the rest of the page reads as code",
+        )
+    elif block is not None:
         report.error(
             block.line, "unclosed-block", f"block '{{{block.name}}}' is not closed by ':::'"
         )
-    if fence:
-        report.error(len(lines), "unclosed-fence", "a code fence is not closed")
     return lead, blocks
 
 

@@ -278,6 +278,20 @@ def test_check_and_build_refuse_misplaced_pages_and_a_date_used_twice(tmp_path, 
     assert "issues/2027/2026-09-09.md:1: ERROR: an issue page must be" in build.stderr
 
 
+def test_an_unclosed_code_fence_is_reported_where_it_opens_and_alone(tmp_path, capsys):
+    src = copy_site(tmp_path / "src")
+    page = src / SEED_PAGE
+    lines = page.read_text(encoding="utf-8").splitlines(keepends=True)
+    lines.insert(38, "```python\n")  # becomes line 39, inside the second item
+    page.write_text("".join(lines), encoding="utf-8")
+    assert radar(src, "check") == 1
+    errors = [line for line in capsys.readouterr().out.splitlines() if ": error: " in line]
+    assert errors == [
+        "issues/2026/2026-09-08.md:39: error: this code fence (```) is never closed: the rest "
+        "of the page reads as code [unclosed-fence]"
+    ]
+
+
 def test_a_title_that_is_not_text_is_named_as_such(tmp_path, capsys):
     src = copy_site(tmp_path / "src")
     page = src / SEED_PAGE
@@ -304,6 +318,24 @@ def test_new_scaffolds_a_draft_that_passes_check_and_builds(fixture_site, capsys
     assert "2026-09-11" not in capsys.readouterr().out
     built = page_text(html / "issues/2026/2026-09-11.html")
     assert "草稿 本期尚未发布" in built and ":verdict:" not in built
+
+
+def test_a_scaffold_published_unwritten_is_refused_at_each_placeholder(tmp_path, capsys):
+    src = copy_site(tmp_path / "src")
+    assert radar(src, "new", "2026-09-12") == 0
+    page = src / "issues/2026/2026-09-12.md"
+    page.write_text(
+        page.read_text(encoding="utf-8").replace("status: draft", "status: published"),
+        encoding="utf-8",
+    )
+    capsys.readouterr()
+    assert radar(src, "check") == 1
+    errors = [line for line in capsys.readouterr().out.splitlines() if ": error: " in line]
+    message = (
+        "error: placeholder text of `radar new` in a published issue: write it, or keep "
+        "status: draft [placeholder]"
+    )
+    assert errors == [f"issues/2026/2026-09-12.md:{line}: {message}" for line in (4, 9, 17, 32)]
 
 
 def test_new_defaults_to_today_in_shanghai_and_refuses_to_overwrite(tmp_path, capsys):
