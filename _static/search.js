@@ -36,6 +36,7 @@
   };
 
   let pagefindLoading = null;
+  let TOPIC_EN = {}; // read from the search page before search.js replaces its content
 
   function loadPagefind() {
     if (!pagefindLoading) {
@@ -80,6 +81,22 @@
     return nodes;
   }
 
+  function englishLabel(text) {
+    const label = element("span", "radar-topic-en", ` ${text}`);
+    label.lang = "en";
+    return label;
+  }
+
+  /** Chinese topic label -> English label, from the list the search page carries. */
+  function topicEnglishLabels() {
+    const labels = {};
+    document.querySelectorAll(".radar-topic-names .radar-topic").forEach((topic) => {
+      const english = topic.querySelector(".radar-topic-en");
+      if (english) labels[topic.firstChild.textContent] = english.textContent.trim();
+    });
+    return labels;
+  }
+
   function resultMeta(meta) {
     const line = element("p", "radar-search-result-meta");
     const parts = [
@@ -90,7 +107,9 @@
     ].filter(([, value]) => value);
     parts.forEach(([name, value], index) => {
       if (index) line.append(" · ");
-      line.append(element("span", `radar-search-result-${name}`, value));
+      const part = element("span", `radar-search-result-${name}`, value);
+      if (name === "topic" && meta.topic_en) part.append(englishLabel(meta.topic_en));
+      line.append(part);
     });
     return line;
   }
@@ -191,7 +210,9 @@
       box.name = filter.key;
       box.value = value;
       box.checked = chosen.includes(value);
-      label.append(box, ` ${value} `, element("span", "radar-search-filter-count", `(${counts[value]})`));
+      label.append(box, ` ${value}`);
+      if (filter.key === "topic" && TOPIC_EN[value]) label.append(englishLabel(TOPIC_EN[value]));
+      label.append(" ", element("span", "radar-search-filter-count", `(${counts[value]})`));
       group.append(label);
     });
     return group;
@@ -240,6 +261,7 @@
   }
 
   async function buildSearchPage(container) {
+    TOPIC_EN = topicEnglishLabels();
     const params = new URLSearchParams(window.location.search);
     const { form, input } = searchForm((params.get("q") || "").trim());
     container.replaceChildren(form);

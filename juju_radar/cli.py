@@ -21,6 +21,7 @@ from tqdm import tqdm
 
 from .bibcheck import check_bib_text, parse_bib_keys, scan_entries
 from .importer import (
+    FORMER_NOTE_SUFFIX,
     ExportIssue,
     citation_key_for,
     decode_export,
@@ -241,7 +242,7 @@ def assign_citation_keys(
 ) -> tuple[list[list[str]], list[str]]:
     """One key per source label, reusing the entry an earlier import of the same item made."""
     key_by_note = {
-        entry.field_value("note") or "": entry.key
+        (entry.field_value("note") or "").removesuffix(FORMER_NOTE_SUFFIX): entry.key
         for entry in scan_entries(bib_text)
         if entry.is_citable and entry.key
     }

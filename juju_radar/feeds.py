@@ -135,7 +135,7 @@ def all_issues_feed(context: FeedContext) -> FeedGenerator:
         entry.updated(published_at(issue))
         for key in dict.fromkeys(item.topic for item in issue.items):
             topic = context.vocabulary.topic_by_key(key)
-            entry.category(term=topic.key, label=topic.label)
+            entry.category(term=topic.key, label=topic.title)
     return feed
 
 
@@ -143,7 +143,7 @@ def topic_feed(context: FeedContext, topic: Topic) -> FeedGenerator:
     feed = _new_feed(
         context,
         topic.key,
-        f"{context.site_title} · {topic.label}",
+        f"{context.site_title} · {topic.title}",
         topic.description or topic.label,
         f"topics/{topic.key}",
     )
@@ -157,7 +157,7 @@ def topic_feed(context: FeedContext, topic: Topic) -> FeedGenerator:
         entry.content(item_content(context, ref), type="html")
         entry.published(published_at(ref.issue))
         entry.updated(published_at(ref.issue))
-        entry.category(term=topic.key, label=topic.label)
+        entry.category(term=topic.key, label=topic.title)
         for tag in ref.item.tags:
             entry.category(term=tag)
     return feed

@@ -539,12 +539,13 @@ def citation_key_for(item_id: str, position: int, taken_folded: set[str]) -> str
     return next(key for key in candidates if key.lower() not in taken_folded)
 
 
+# Notes written by earlier imports ended so; the page itself now says what is missing.
+FORMER_NOTE_SUFFIX = "；由 radar import 生成，标识符（DOI、arXiv 编号或网址）待编辑补全"
+
+
 def source_note(date: dt.date, item_id: str, title: str, label: str) -> str:
     """The note of an imported reference: where it came from (no invented facts)."""
-    return (
-        f"Juju Radar {date.isoformat()} 条目 {item_id}（{title}）的来源链接“{label}”；"
-        "由 radar import 生成，标识符（DOI、arXiv 编号或网址）待编辑补全"
-    )
+    return f"Juju Radar {date.isoformat()} 条目 {item_id}（{title}）的来源链接“{label}”"
 
 
 def source_title(title: str, label: str) -> str:

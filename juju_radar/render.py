@@ -52,8 +52,21 @@ def topic_link(topic: Topic) -> nodes.Node:
         refexplicit=True,
         refwarn=True,
     )
-    xref += nodes.inline("", topic.label, classes=["radar-topic"])
-    return xref
+    xref += nodes.inline("", topic.label)
+    # Sphinx rebuilds a resolved page link's text, so the English label goes beside it.
+    return nodes.inline("", "", xref, *english_label(topic), classes=["radar-topic"])
+
+
+def english_label(topic: Topic) -> list[nodes.inline]:
+    """The English label to show beside the topic's label, unless they are the same."""
+    if topic.label_en == topic.label:
+        return []
+    return [nodes.inline("", f" {topic.label_en}", classes=["radar-topic-en"])]
+
+
+def topic_name(topic: Topic) -> nodes.inline:
+    """The topic's label with its English label beside it."""
+    return nodes.inline("", topic.label, *english_label(topic), classes=["radar-topic"])
 
 
 def _verdict(verdict: Verdict) -> nodes.inline:
@@ -98,7 +111,9 @@ def _item_line(context: RenderContext, ref: ItemRef, with_date: bool) -> nodes.p
     line += _link(link(ref.docname, item.id), item.heading, ["radar-item-title"])
     line += nodes.Text(" · ")
     topic = context.vocabulary.topic_by_key(item.topic)
-    line += _link(link(f"topics/{topic.key}", ""), topic.label, ["radar-topic"])
+    line += nodes.reference(
+        "", "", topic_name(topic), refuri=link(f"topics/{topic.key}", ""), internal=True
+    )
     line += nodes.Text(f" · {format_score(item.score)}/10｜")
     line += _verdict(context.vocabulary.verdict_by_key(item.verdict))
     for tag in item.tags:

@@ -21,6 +21,7 @@ from .buildcache import build_cache
 from .collector import radar_data
 from .config import vocabulary
 from .pagefind_bundle import bundle_is_complete
+from .render import topic_name
 from .search_index import (
     BUNDLE_DIR,
     build_index,
@@ -49,6 +50,12 @@ class SearchPageDirective(SphinxDirective):
     def run(self) -> list[nodes.Node]:
         box = nodes.container(classes=["radar-search-page"])
         box += nodes.paragraph("", NOSCRIPT_TEXT, classes=["radar-search-status"])
+        # The topic filter's values are Chinese labels; search.js reads the English
+        # label to show beside each from this (hidden) list.
+        names = nodes.bullet_list(classes=["radar-topic-names"])
+        for topic in vocabulary(self.config).topics:
+            names += nodes.list_item("", nodes.paragraph("", "", topic_name(topic)))
+        box += names
         return [box]
 
 

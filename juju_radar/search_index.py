@@ -119,6 +119,7 @@ def issue_records(issue: Issue, page_html: str, link: str, vocab: Vocabulary) ->
         span = stories.get(item.id)
         if span is None:
             continue
+        topic = vocab.topic_by_key(item.topic)
         records.append(
             SearchRecord(
                 kind="story",
@@ -127,12 +128,13 @@ def issue_records(issue: Issue, page_html: str, link: str, vocab: Vocabulary) ->
                 body_html=page_html[span.start : span.end],
                 meta={
                     **issue_meta,
-                    "topic": vocab.topic_by_key(item.topic).label,
+                    "topic": topic.label,
+                    **({"topic_en": topic.label_en} if topic.label_en != topic.label else {}),
                     "verdict": vocab.verdict_by_key(item.verdict).label,
                 },
                 filters={
                     "year": f"{issue.date.year}",
-                    "topic": vocab.topic_by_key(item.topic).label,
+                    "topic": topic.label,
                     "verdict": vocab.verdict_by_key(item.verdict).label,
                 },
             )

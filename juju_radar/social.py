@@ -101,7 +101,7 @@ def feed_links(app: Sphinx, pagename: str) -> list[tuple[str, str]]:
     links = [(f"{title} · 全部期刊", site.url(feed_path(ALL_FEED)))]
     topic = vocabulary(app.config).topic(pagename.removeprefix(TOPIC_PAGE_PREFIX))
     if pagename.startswith(TOPIC_PAGE_PREFIX) and topic is not None:
-        links.append((f"{title} · {topic.label}", site.url(feed_path(topic.key))))
+        links.append((f"{title} · {topic.title}", site.url(feed_path(topic.key))))
     return links
 
 

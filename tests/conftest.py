@@ -80,12 +80,14 @@ def site_with_root(name: str, dest: Path) -> Path:
 
 
 def page_text(html_file: Path) -> str:
-    """What a reader reads in the article body: text without permalink characters."""
+    """What a reader reads in the article body: text without permalink characters and
+    without the English labels the site adds beside topic names (so that the editors'
+    category lines can be compared as they wrote them)."""
     from bs4 import BeautifulSoup
 
     soup = BeautifulSoup(html_file.read_text(encoding="utf-8"), "html.parser")
-    for link in soup.select("a.headerlink"):
-        link.decompose()
+    for decoration in soup.select("a.headerlink, .radar-topic-en"):
+        decoration.decompose()
     article = soup.select_one("article")
     assert article is not None, f"{html_file} has no article body"
     return article.get_text("")

@@ -14,6 +14,7 @@ from zoneinfo import ZoneInfo
 import pytest
 from bs4 import BeautifulSoup
 from conftest import SEED_EXPORT, copy_site, sphinx_build
+from conftest import page_text as article_text
 
 from juju_radar import cli
 from juju_radar.importer import CATEGORY_RE, unescape
@@ -43,8 +44,8 @@ def sentences(export: str) -> list[str]:
 
 
 def page_text(html_path: Path) -> str:
-    soup = BeautifulSoup(html_path.read_text(encoding="utf-8"), "html.parser")
-    return normalized(soup.find("article").get_text())
+    """The reader's text of the article (``conftest.page_text``), whitespace normalized."""
+    return normalized(article_text(html_path))
 
 
 def import_and_build(base: Path, exports: list[Path], keep_seed: bool) -> tuple[Path, Path]:
@@ -118,13 +119,15 @@ def test_imported_references_name_their_item_and_invent_nothing(seed_site):
         "@misc{rise-1,\n  title = {RISE 论文（RISE：沿着刚刚学会的方向，再往前走一点）},\n" in bib
     )
     assert (
-        "note  = {Juju Radar 2026-09-08 条目 rise（RISE：沿着刚刚学会的方向，再往前走一点）" in bib
+        "note  = {Juju Radar 2026-09-08 条目 rise（RISE：沿着刚刚学会的方向，再往前走一点）"
+        "的来源链接“RISE 论文”},\n" in bib
     )
     assert bib.count("@misc{") == 7
     for field in ("doi", "url", "eprint", "author", "year", "isbn"):
         assert not re.search(rf"^\s*{field}\s*=", bib, re.MULTILINE)
     built = page_text(html / "issues/2026/2026-09-08.html")
     assert built.count("来源未给出 DOI、arXiv 编号或网址，待编辑补全。") == 7
+    assert built.count("待编辑补全") == 7, "said once per entry, by the page, not the note"
 
 
 def test_categories_show_the_topic_label_for_an_alias(fixture_site):
@@ -158,6 +161,15 @@ def test_reimport_with_force_reuses_ids_and_references(fixture_site, tmp_path):
     assert radar(src, "import", "--force", str(export)) == 0
     assert (src / "issues/2026/2026-09-09.md").read_text(encoding="utf-8") == page
     assert (src / "references.bib").read_text(encoding="utf-8") == bib
+    # Entries an earlier version imported carry a longer note; they are reused too.
+    former = re.sub(
+        r"”\}", "”；由 radar import 生成，标识符（DOI、arXiv 编号或网址）待编辑补全}", bib
+    )
+    assert former != bib
+    (src / "references.bib").write_text(former, encoding="utf-8")
+    assert radar(src, "import", "--force", str(export)) == 0
+    assert (src / "issues/2026/2026-09-09.md").read_text(encoding="utf-8") == page
+    assert (src / "references.bib").read_text(encoding="utf-8") == former
 
 
 def test_a_backlog_gets_a_summary_and_distinct_ids(tmp_path, capsys):

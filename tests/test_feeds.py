@@ -87,7 +87,7 @@ def test_each_topic_feed_has_the_items_of_that_topic_newest_first(site):
     for topic in vocabulary().topics:
         feed = read_feed(outdir, topic.key)
         expected = [stories[item_id] for item_id in TOPIC_FEEDS[topic.key]]
-        assert feed.feed.title == f"Juju Radar 归档 · {topic.label}"
+        assert feed.feed.title == f"Juju Radar 归档 · {topic.title}"
         assert [entry.link for entry in feed.entries] == [
             item_url(issue, item.id) for issue, item in expected
         ]
@@ -96,6 +96,8 @@ def test_each_topic_feed_has_the_items_of_that_topic_newest_first(site):
             assert entry.id == entry.link
             assert entry.published.startswith(f"{issue.date}T08:00:00+08:00")
             assert entry.summary == item.body[0]
+    assert read_feed(outdir, "training").feed.title == "Juju Radar 归档 · 模型训练 · Training"
+    assert read_feed(outdir, "agent").feed.title == "Juju Radar 归档 · Agent"
 
 
 def test_every_page_announces_the_feed_and_a_topic_page_its_own(site):

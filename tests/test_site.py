@@ -50,11 +50,13 @@ def test_each_item_shows_topic_link_tags_score_and_verdict(built_seed_site):
     metas = [section.select_one("p.radar-item-meta") for section in sections]
     assert [meta.get_text("") for meta in metas] == [
         "Agent / Coding Agent · 9/10｜建议深挖",
-        "模型训练 · 8.5/10｜建议深挖",
-        "3D 生成 / 仿真 · 8.5/10｜持续观察",
+        "模型训练 Training · 8.5/10｜建议深挖",
+        "3D 生成 3D Generation / 仿真 · 8.5/10｜持续观察",
         "AI for Science / 生物医药 · 8.5/10｜持续观察",
-        "治理 / 应用边界 · 8.5/10｜建议阅读原文",
+        "治理 Governance / 应用边界 · 8.5/10｜建议阅读原文",
     ]
+    english = [label.get_text() for meta in metas for label in meta.select(".radar-topic-en")]
+    assert english == [" Training", " 3D Generation", " Governance"], "beside, not linked"
     topic_links = [meta.select_one("a")["href"] for meta in metas]
     assert topic_links == [
         "../../topics/agent.html",
@@ -122,7 +124,8 @@ def test_topic_pages_list_their_items(built_seed_site):
     assert page.select_one("h1").get_text("").startswith("3D 生成 · 3D Generation")
     lines = [line.get_text("") for line in page.select(".radar-item-line")]
     assert lines == [
-        "2026-09-08 · 🪑 WorldSculpt：把生成的房间拆成能单独取用的物体 · 3D 生成 · 8.5/10｜持续观察 仿真"
+        "2026-09-08 · 🪑 WorldSculpt：把生成的房间拆成能单独取用的物体 · 3D 生成 3D Generation · "
+        "8.5/10｜持续观察 仿真"
     ]
     link = page.select_one(".radar-item-line a.radar-item-title")["href"]
     assert link == "../issues/2026/2026-09-08.html#worldsculpt-object-scenes"

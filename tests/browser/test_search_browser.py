@@ -21,17 +21,18 @@ ISSUE_PAGE = QUERY_SET["page"]
 QUERIES = QUERY_SET["queries"]
 SEED_DATE = "2026-09-08"
 SEED_ISSUE_TITLE = "让 AI 造一个客服，难在代码之外"
-# What the seed issue's stories show in a result: heading, topic label, verdict label.
+# What the seed issue's stories show in a result: heading, topic label (with its English
+# label beside it when that differs), verdict label.
 STORIES = {
     "tau-bench-customer-service": ("🛠️ 客服能跑起来，不代表能处理好客户的问题", "Agent", "建议深挖"),
     "rise-self-extrapolation": (
         "🧠 RISE：沿着刚刚学会的方向，再往前走一点",
-        "模型训练",
+        "模型训练 Training",
         "建议深挖",
     ),
     "worldsculpt-object-scenes": (
         "🪑 WorldSculpt：把生成的房间拆成能单独取用的物体",
-        "3D 生成",
+        "3D 生成 3D Generation",
         "持续观察",
     ),
     "rentosertib-aging-clocks": (
@@ -41,7 +42,7 @@ STORIES = {
     ),
     "spc-ai-disputes-opinion": (
         "⚖️ AI 换脸、拟声和训练数据，最高法给出更细的审理指引",
-        "治理",
+        "治理 Governance",
         "建议阅读原文",
     ),
 }
@@ -192,7 +193,7 @@ def test_filters_narrow_results_and_are_linkable(page: Any, site_url: str) -> No
     page.check(".radar-search-filter[data-filter=topic] input[value='治理']")
     page.wait_for_function(
         "() => Array.from(document.querySelectorAll('.radar-search-result-topic'))"
-        ".every(topic => topic.textContent === '治理')",
+        ".every(topic => topic.textContent === '治理 Governance')",
         timeout=TIMEOUT_MS,
     )
     filtered = results(page, ".radar-search-page")
@@ -207,6 +208,11 @@ def test_filters_narrow_results_and_are_linkable(page: Any, site_url: str) -> No
         ".radar-search-filter legend", "ls => ls.map(l => l.textContent)"
     )
     assert legends == ["主题", "判断", "年份"]
+    topics = page.eval_on_selector_all(
+        ".radar-search-filter[data-filter=topic] label",
+        "labels => labels.map(label => label.textContent.trim())",
+    )
+    assert "治理 Governance (1)" in topics and "Agent (1)" in topics, topics
     assert page.script_errors == []
 
 
