@@ -270,10 +270,10 @@ def bibliography_nodes(
             citation += nodes.paragraph("", f"{key}（references.bib 中没有这条文献）")
         else:
             citation += bibliography.formatted(key)
+        if entry is not None and not any(name in entry.fields for name in IDENTIFIER_FIELDS):
+            citation += missing_identifier_note()  # right under the entry it is about
         if annotate is not None:
             citation += annotate(key)
-        if entry is not None and not any(name in entry.fields for name in IDENTIFIER_FIELDS):
-            citation += missing_identifier_note()
         result.append(citation)
     return result
 

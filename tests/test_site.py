@@ -114,8 +114,13 @@ def test_references_page_lists_each_entry_once_with_cited_by(built_seed_site):
     assert [a["href"] for a in cited_by] == [
         "../issues/2026/2026-09-08.html#tau-bench-customer-service"
     ]
-    text = page_text(built_seed_site / "references/2026-09.html")
-    assert "来源未给出 DOI、arXiv 编号或网址" in text
+    parts = [child.get("class", ["text"])[0] for child in entry.find_all("p", recursive=False)]
+    assert parts == ["text", "radar-missing-identifier", "radar-cited-by"], (
+        "the missing-identifier notice sits under the entry it is about, before its citers"
+    )
+    assert entry.select_one(".radar-missing-identifier").get_text() == (
+        "来源未给出 DOI、arXiv 编号或网址，待编辑补全。"
+    )
     assert page.select_one(".radar-more a")["href"] == "../references.html"
 
 
