@@ -40,6 +40,7 @@ html_theme_options = {
     "home_page_in_toc": True,
     "use_download_button": False,
     "use_fullscreen_button": False,
+    "search_bar_text": "搜索……",
 }
 
 # MyST: no raw HTML in content; colon fences carry the item blocks.

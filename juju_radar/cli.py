@@ -24,7 +24,7 @@ from .importer import (
     FORMER_NOTE_SUFFIX,
     ExportIssue,
     citation_key_for,
-    decode_export,
+    decode_utf8,
     draft_page,
     item_id_for,
     parse_export,
@@ -196,7 +196,7 @@ def import_export(
     except OSError as error:
         message = f"cannot read the file: {error.strerror or error}"
         return Outcome("failed", [Problem(display, 1, "error", "unreadable", message)])
-    text, problems = decode_export(data, display)
+    text, problems = decode_utf8(data, display)
     if text is None:
         return Outcome("failed", problems)
     vocabulary = site.vocabulary
@@ -411,7 +411,7 @@ def read_checked(path: Path, relative: str) -> tuple[str | None, list[Problem]]:
     except OSError as error:
         message = f"cannot read the file: {error.strerror or error}"
         return None, [Problem(relative, 1, "error", "unreadable", message)]
-    return decode_export(data, relative)
+    return decode_utf8(data, relative)
 
 
 # --- serve ------------------------------------------------------------------------------

@@ -121,14 +121,15 @@ class _Report:
 # --- reading ----------------------------------------------------------------------------
 
 
-def decode_export(data: bytes, path: str) -> tuple[str | None, list[Problem]]:
-    """The export's text (UTF-8, optional BOM), or None and the problem at its line."""
+def decode_utf8(data: bytes, path: str) -> tuple[str | None, list[Problem]]:
+    """The text of an export or a page (UTF-8, optional BOM), or None and the problem
+    at its line."""
     try:
         return data.decode("utf-8-sig"), []
     except UnicodeDecodeError as error:
         line = data[: error.start].count(b"\n") + 1
         byte = data[error.start : error.start + 1].hex()
-        message = f"not valid UTF-8 (byte 0x{byte}); save the export as UTF-8"
+        message = f"not valid UTF-8 (byte 0x{byte}); save the file as UTF-8"
         return None, [Problem(path, line, "error", "encoding", message)]
 
 

@@ -226,7 +226,7 @@ def test_invalid_utf8_names_the_line(site_copy, tmp_path, capsys):
     data = GOOD.encode("utf-8").replace("导语".encode(), b"\xff\xfe")
     assert run_import(site_copy, tmp_path, data) == 1
     assert (
-        f"{tmp_path / 'export.txt'}:7: error: not valid UTF-8 (byte 0xff); save the export "
+        f"{tmp_path / 'export.txt'}:7: error: not valid UTF-8 (byte 0xff); save the file "
         "as UTF-8 [encoding]"
     ) in capsys.readouterr().err
     assert site_files(site_copy) == before
