@@ -85,18 +85,20 @@ class PlaceholderTransform(SphinxPostTransform):
         if not found:
             return
         data = radar_data(self.env)
+        builder = self.app.builder  # once a page: each access warns of its deprecation
+
+        def link(docname: str, anchor: str) -> str:
+            uri = builder.get_relative_uri(self.env.docname, docname)
+            return f"{uri}#{anchor}" if anchor else uri
+
         context = render.RenderContext(
             archive=data.archive(),
             vocabulary=vocabulary(self.config),
             docname=self.env.docname,
             issue=data.issues.get(self.env.docname),
-            link=self.link,
+            link=link,
             site_url=self.config.radar_site_url,
             bibliography=load_bibliography(self.env),
         )
         for node in found:
             node.replace_self(RENDERERS[node["kind"]](context, node))
-
-    def link(self, docname: str, anchor: str) -> str:
-        uri = self.app.builder.get_relative_uri(self.env.docname, docname)
-        return f"{uri}#{anchor}" if anchor else uri
