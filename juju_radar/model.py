@@ -175,6 +175,9 @@ class Item:
     sources: tuple[Source, ...]
     body: tuple[str, ...]
     line: int = 0
+    # Where its :id: and :sources: options are, for problems about them (0: unknown).
+    id_line: int = 0
+    sources_line: int = 0
 
     @property
     def citation_keys(self) -> tuple[str, ...]:
@@ -621,6 +624,8 @@ def _read_item(block: _Block, vocabulary: Vocabulary, report: _Reporter) -> Item
         sources=sources,
         body=tuple(text for text, _ in block.paragraphs),
         line=block.line,
+        id_line=options["id"][1],
+        sources_line=options["sources"][1] if "sources" in options else 0,
     )
 
 
@@ -722,7 +727,9 @@ def _check_unique_ids(items: Sequence[Item], report: _Reporter) -> None:
     for item in items:
         if item.id in seen:
             report.error(
-                item.line, "duplicate-id", f"item id '{item.id}' is used twice in this issue"
+                item.id_line or item.line,
+                "duplicate-id",
+                f"item id '{item.id}' is used twice in this issue",
             )
         if item.title in titles:
             report.error(item.line, "duplicate-title", f"two items are titled '{item.title}'")
@@ -755,7 +762,7 @@ def check_archive(issues: Iterable[Issue], bib_keys: set[str] | None) -> list[Pr
                 problems.append(
                     Problem(
                         issue.path,
-                        item.line,
+                        item.id_line or item.line,
                         "error",
                         "duplicate-id",
                         f"item id '{item.id}' is already used in {owner.date.isoformat()}",
@@ -766,7 +773,7 @@ def check_archive(issues: Iterable[Issue], bib_keys: set[str] | None) -> list[Pr
                     problems.append(
                         Problem(
                             issue.path,
-                            item.line,
+                            item.sources_line or item.line,
                             "error",
                             "missing-citation",
                             f"citation key '{key}' is not in references.bib",

@@ -29,7 +29,7 @@ def test_unknown_topic_score_and_missing_key_fail_the_build(tmp_path):
     )
     assert re.search(
         page
-        + r":31: ERROR: citation key 'nosuchkey2026' is not in references\.bib \[radar\.missing-citation\]",
+        + r":36: ERROR: citation key 'nosuchkey2026' is not in references\.bib \[radar\.missing-citation\]",
         stderr,
     )
 
@@ -37,7 +37,7 @@ def test_unknown_topic_score_and_missing_key_fail_the_build(tmp_path):
 def test_item_id_reused_in_another_issue_fails_the_build(tmp_path):
     stderr = build_warnings(tmp_path, "duplicate-id")
     assert re.search(
-        r"2026-09-09\.md:10: ERROR: item id 'tau-bench-customer-service' is already used in 2026-09-08 \[radar\.duplicate-id\]",
+        r"2026-09-09\.md:11: ERROR: item id 'tau-bench-customer-service' is already used in 2026-09-08 \[radar\.duplicate-id\]",
         stderr,
     )
 

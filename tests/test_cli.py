@@ -256,11 +256,11 @@ def test_check_reports_ids_reused_across_issues_and_unknown_keys(tmp_path, capsy
     assert radar(src, "check") == 1
     out = capsys.readouterr().out
     assert (
-        "issues/2026/2026-09-09.md:12: error: item id 'tau-bench-customer-service' is already "
+        "issues/2026/2026-09-09.md:13: error: item id 'tau-bench-customer-service' is already "
         "used in 2026-09-08 [duplicate-id]"
     ) in out
     assert (
-        "issues/2026/2026-09-09.md:30: error: citation key 'nokey2026' is not in "
+        "issues/2026/2026-09-09.md:35: error: citation key 'nokey2026' is not in "
         "references.bib [missing-citation]"
     ) in out
 
