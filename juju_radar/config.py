@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
+from .buildcache import digest
 from .model import Vocabulary, vocabulary_from_config
 
 if TYPE_CHECKING:
@@ -15,6 +17,8 @@ CONFIG_VALUES: tuple[tuple[str, object, Literal["env", "html"], type], ...] = (
     ("radar_verdicts", [], "env", list),
     ("radar_site_url", "", "html", str),
     ("radar_feed_limit", 50, "html", int),
+    # Set on config-inited, not by conf.py: see note_interface_translations.
+    ("radar_interface_digest", "", "html", str),
 )
 RECORD_KEYS = {"key", "label", "label_en", "description", "aliases"}
 
@@ -36,6 +40,17 @@ def check_config(app: Sphinx, config: Config) -> None:
                     f"{name}: entry {entry.get('key', entry)!r} has unknown fields "
                     f"{sorted(unknown)} or lacks {sorted(missing)}"
                 )
+
+
+def note_interface_translations(app: Sphinx, config: Config) -> None:
+    """The theme's strings are translated by the .po files in ``locale_dirs``; as an
+    html config value their digest makes every page be rewritten when they change."""
+    catalogs = sorted(
+        path for folder in config.locale_dirs for path in Path(app.srcdir, folder).rglob("*.po")
+    )
+    config.radar_interface_digest = digest(
+        *(part for path in catalogs for part in (path.as_posix(), path.read_bytes()))
+    )
 
 
 def vocabulary(config: Config) -> Vocabulary:

@@ -45,6 +45,7 @@ LISTINGS = {
 def setup_extension(app: Sphinx) -> None:
     config.add_config_values(app)
     app.connect("config-inited", config.check_config)
+    app.connect("config-inited", config.note_interface_translations)
     register_bib_style()
     app.add_node(radar_placeholder)
     app.add_directive("radar-item", ItemDirective)

@@ -23,6 +23,8 @@ def remove_stale_outputs(app: Sphinx, exception: Exception | None) -> None:
     """Sphinx never deletes the page of a removed source; a clean build has none."""
     if exception is not None or app.builder.format != "html":
         return
+    # Sphinx keeps the previous .buildinfo when html settings changed; a clean build has none.
+    Path(app.outdir, ".buildinfo.bak").unlink(missing_ok=True)
     for docname in sorted(getattr(app, REMOVED_DOCS, ())):
         if docname in app.env.found_docs:
             continue

@@ -83,6 +83,9 @@ CHANGES: dict[str, Callable[[Path], None]] = {
     "add an issue in a new month": lambda src: add_october_issue(src),
     "delete the issue of that month": lambda src: (src / OCTOBER).unlink(),
     "delete an issue": lambda src: (src / SECOND).unlink(),
+    "translate a theme string differently": lambda src: edit(
+        src / "locales/zh_CN/LC_MESSAGES/sphinx.po", 'msgstr "颜色模式"', 'msgstr "配色"'
+    ),
 }
 OCTOBER = "issues/2026/2026-10-01.md"
 MACRO = "@string{released = {2026-09-07 发布}}\n\n"
