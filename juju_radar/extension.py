@@ -13,6 +13,7 @@ from . import (
     integrity,
     paging,
     publishing,
+    readmode,
     safety,
     search,
 )
@@ -63,6 +64,8 @@ def setup_extension(app: Sphinx) -> None:
     app.connect("builder-inited", paging.write_stubs)
     app.connect("builder-inited", buildcache.start_build, priority=100)
     app.connect("env-before-read-docs", bibliography.load_before_reading)
+    app.connect("env-before-read-docs", readmode.read_few_pages_serially, priority=900)
+    app.connect("env-updated", readmode.restore_parallel)
     app.connect("build-finished", bibliography.forget_removed_entries, priority=400)
     app.connect("build-finished", buildcache.finish_build, priority=800)
     app.connect("builder-inited", safety.disable_raw_content)
