@@ -371,10 +371,16 @@ def run_check(args: argparse.Namespace) -> int:
     errors = sum(problem.severity == "error" for problem in problems)
     warnings = len(problems) - errors
     print(
-        f"{errors} errors, {warnings} warnings in {len(site.issue_files())} issues", file=sys.stderr
+        f"{counted(errors, 'error')}, {counted(warnings, 'warning')} in "
+        f"{counted(len(site.issue_files()), 'issue')}",
+        file=sys.stderr,
     )
     failing = errors or (args.strict and warnings)
     return EXIT_PROBLEMS if failing else EXIT_OK
+
+
+def counted(number: int, noun: str) -> str:
+    return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
 
 
 def check_site(site: Site) -> list[Problem]:

@@ -425,16 +425,16 @@ def _read_labels(content: list[_Block], heading: _Block, report: _Report) -> tup
         return None
     last = content[-1]
     labels = tuple(SOURCE_SEPARATOR_RE.split(last.text))
-    reasons = [reason for label in labels if (reason := _label_problem(label))]
-    if not last.is_single_line:
-        reasons.insert(0, "it spans several lines")
-    if reasons:
+    if not last.is_single_line or any(char in SENTENCE_END for char in last.text):
         report.error(
             last.line,
             "missing-sources",
             "an item must end with its line of source link labels, separated by ' · ' "
-            f"(found '{_shorten(last.text)}': {reasons[0]})",
+            f"(found '{_shorten(last.text)}')",
         )
+        return None
+    if reasons := [reason for label in labels if (reason := _label_problem(label))]:
+        report.error(last.line, "bad-label", f"source labels '{_shorten(last.text)}': {reasons[0]}")
         return None
     return labels
 
@@ -446,12 +446,9 @@ def _label_problem(label: str) -> str | None:
     if label.strip("·・ ") != label:
         return f"'{_shorten(label)}' starts or ends with '·' (a stray separator?)"
     if len(label) > MAX_LABEL_CHARS:
-        return f"'{_shorten(label)}' is longer than {MAX_LABEL_CHARS} characters"
-    if ends := sorted({char for char in label if char in SENTENCE_END}):
-        punctuation = "".join(ends)
         return (
-            f"'{_shorten(label)}' holds sentence punctuation ({punctuation}), "
-            "so it reads as body text"
+            f"a label has at most {MAX_LABEL_CHARS} characters, "
+            f"'{_shorten(label)}' has {len(label)}"
         )
     return None
 

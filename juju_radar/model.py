@@ -24,6 +24,7 @@ STATUSES = ("published", "draft")
 ITEM_ID_RE = re.compile(r"^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$")
 CITE_KEY_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_:.-]*$")
 ISSUE_PATH_RE = re.compile(r"(?:^|/)issues/(\d{4})/(\d{4}-\d{2}-\d{2})(?:\.md)?$")
+FENCE_RE = re.compile(r"^(`{3,}|~{3,})")
 ISSUE_FOLDER_RE = re.compile(r"(?:^|/)issues/[^/]+/[^/]+$")  # any page in a year folder
 SOURCE_RE = re.compile(r"^(?P<label>.+?)\s*<(?P<keys>[^<>]+)>$")
 # A tag or comment not preceded by an escaping backslash (``\<b>`` is text).
@@ -326,7 +327,7 @@ def parse_issue(text: str, path: str, vocabulary: Vocabulary) -> tuple[Issue | N
     swallowed = any(problem.code == "unclosed-fence" for problem in report.problems)
     if not closing and not swallowed:
         report.error(len(lines), "missing-closing", "the issue has no closing section (今天的主线)")
-    if not items:
+    if not items and not swallowed:
         report.warning(body_start + 1, "no-items", "the issue has no items")
     if meta is None:
         return None, report.problems
@@ -354,6 +355,8 @@ def parse_issue(text: str, path: str, vocabulary: Vocabulary) -> tuple[Issue | N
 # What ``radar new`` writes for the editor to replace (importer.DRAFT_TEMPLATE).
 PLACEHOLDER_TITLE = "本期标题"
 PLACEHOLDER_TEXT = "在这里写"
+PLACEHOLDER_ITEM_TITLE = "第一条的标题"
+PLACEHOLDER_ID_RE = re.compile(r"^draft-\d{8}-\d+$")
 
 
 def _check_no_placeholders(
@@ -361,9 +364,17 @@ def _check_no_placeholders(
 ) -> None:
     """A published issue must not still hold the scaffold's placeholders."""
     found = [meta["title_line"]] if meta["title"] == PLACEHOLDER_TITLE else []
+    found += [meta["length_line"]] if not meta["length"] else []
     paragraphs = [*lead, *(paragraph for block in blocks for paragraph in block.paragraphs)]
     found += [line for text, line in paragraphs if text.startswith(PLACEHOLDER_TEXT)]
-    for line in found:
+    found += [block.line for block in blocks if PLACEHOLDER_ITEM_TITLE in block.argument]
+    found += [
+        line
+        for block in blocks
+        for name, (value, line) in block.options.items()
+        if name == "id" and PLACEHOLDER_ID_RE.match(value)
+    ]
+    for line in sorted(found):
         report.error(
             line,
             "placeholder",
@@ -464,6 +475,7 @@ def _read_front_matter(front: list[str], path: str, report: _Reporter) -> dict |
         "length": length.strip(),
         "date_line": key_lines.get("date", 1),
         "title_line": key_lines.get("title", 1),
+        "length_line": key_lines.get("length", 1),
     }
 
 
@@ -510,12 +522,12 @@ def _read_body(
         line = lines[index].rstrip()
         stripped = line.strip()
         if fence:
-            if stripped.startswith(fence):
+            if FENCE_RE.match(stripped) and _closes(stripped, fence):
                 fence = ""
             continue
-        if stripped.startswith(("```", "~~~")):
+        if opening_fence := FENCE_RE.match(stripped):
             flush()
-            fence, fence_line = stripped[:3], number
+            fence, fence_line = opening_fence.group(1), number
             if "{bibliography}" in stripped:
                 report.error(
                     number,
@@ -569,6 +581,18 @@ def _read_body(
             block.line, "unclosed-block", f"block '{{{block.name}}}' is not closed by ':::'"
         )
     return lead, blocks
+
+
+def _closes(line: str, fence: str) -> bool:
+    """Whether ``line`` closes ``fence``: the same character, at least as many, nothing
+    after them (CommonMark, as markdown-it reads it)."""
+    run = FENCE_RE.match(line)
+    return (
+        run is not None
+        and run.group(1)[0] == fence[0]
+        and len(run.group(1)) >= len(fence)
+        and not line[run.end(1) :].strip()
+    )
 
 
 def _read_options(block: _Block, report: _Reporter) -> bool:

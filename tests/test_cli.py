@@ -290,17 +290,31 @@ def test_check_and_build_refuse_misplaced_pages_and_a_date_used_twice(tmp_path, 
     assert "issues/2027/2026-09-09.md:1: ERROR: an issue page must be" in build.stderr
 
 
-def test_an_unclosed_code_fence_is_reported_where_it_opens_and_alone(tmp_path, capsys):
+@pytest.mark.parametrize(
+    "inserted, line, fence",
+    [
+        ({38: "```python\n"}, 39, "```"),  # inside the second item
+        # In the lead, a longer fence that a later ``` line does not close (CommonMark).
+        ({9: "````\n", 40: "```\n"}, 10, "````"),
+    ],
+    ids=["in an item", "in the lead, four backticks"],
+)
+def test_an_unclosed_code_fence_is_reported_where_it_opens_and_alone(
+    tmp_path, capsys, inserted, line, fence
+):
     src = copy_site(tmp_path / "src")
     page = src / SEED_PAGE
     lines = page.read_text(encoding="utf-8").splitlines(keepends=True)
-    lines.insert(38, "```python\n")  # becomes line 39, inside the second item
+    for index in sorted(inserted, reverse=True):
+        lines.insert(index, inserted[index])
     page.write_text("".join(lines), encoding="utf-8")
     assert radar(src, "check") == 1
-    errors = [line for line in capsys.readouterr().out.splitlines() if ": error: " in line]
-    assert errors == [
-        "issues/2026/2026-09-08.md:39: error: this code fence (```) is never closed: the rest "
-        "of the page reads as code [unclosed-fence]"
+    problems = [
+        line for line in capsys.readouterr().out.splitlines() if "issues/2026/2026-09-08.md" in line
+    ]
+    assert problems == [
+        f"issues/2026/2026-09-08.md:{line}: error: this code fence ({fence}) is never closed: "
+        "the rest of the page reads as code [unclosed-fence]"
     ]
 
 
@@ -347,7 +361,9 @@ def test_a_scaffold_published_unwritten_is_refused_at_each_placeholder(tmp_path,
         "error: placeholder text of `radar new` in a published issue: write it, or keep "
         "status: draft [placeholder]"
     )
-    assert errors == [f"issues/2026/2026-09-12.md:{line}: {message}" for line in (4, 9, 17, 32)]
+    assert errors == [
+        f"issues/2026/2026-09-12.md:{line}: {message}" for line in (4, 6, 9, 11, 12, 17, 32)
+    ]
 
 
 def test_new_defaults_to_today_in_shanghai_and_refuses_to_overwrite(tmp_path, capsys):
@@ -396,4 +412,4 @@ def test_the_installed_command_and_python_m(tmp_path):
         [sys.executable, "-m", "juju_radar", "check"], cwd=src, capture_output=True, text=True
     )
     assert result.returncode == 0
-    assert result.stderr.endswith("0 errors, 8 warnings in 1 issues\n")
+    assert result.stderr.endswith("0 errors, 8 warnings in 1 issue\n")

@@ -149,23 +149,20 @@ BAD = [
         "item without source labels",
         GOOD.replace("论文 · 代码\n\n", ""),
         "13: error: an item must end with its line of source link labels, separated by ' · ' "
-        "(found '正文一。': '正文一。' holds sentence punctuation (。), so it reads as body text) "
-        "[missing-sources]",
+        "(found '正文一。') [missing-sources]",
     ),
     (
         "stray separator after the labels",
         GOOD.replace("论文 · 代码\n", "论文 · 代码 · \n"),
-        "15: error: an item must end with its line of source link labels, separated by ' · ' "
-        "(found '论文 · 代码 ·': '代码 ·' starts or ends with '·' (a stray separator?)) "
-        "[missing-sources]",
+        "15: error: source labels '论文 · 代码 ·': '代码 ·' starts or ends with '·' "
+        "(a stray separator?) [bad-label]",
     ),
     (
         "source label too long",
         GOOD.replace("论文 · 代码\n", "论文 · " + "长" * 61 + "\n"),
-        "15: error: an item must end with its line of source link labels, separated by ' · ' "
-        "(found '论文 · 长长长长长长长长长长长长长长长长长长长长长长长长长长长长长长长长长长…': "
-        "'长长长长长长长长长长长长长长长长长长长长长长长长长长长长长长长长长长长长长长长…' is longer than 60 "
-        "characters) [missing-sources]",
+        "15: error: source labels '论文 · 长长长长长长长长长长长长长长长长长长长长长长长长长长长长长长长长长长…': "
+        "a label has at most 60 characters, '长长长长长长长长长长长长长长长长长长长长长长长长长长长长长长长长长长长长长长长…' "
+        "has 61 [bad-label]",
     ),
     (
         "tag with an ASCII comma",

@@ -77,3 +77,24 @@ def test_a_tag_never_breaks_across_lines(page: Any, site_url: str) -> None:
             )
             broken += [(path, width)] * sum(count > 1 for count in lines)
     assert broken == []
+
+
+def test_a_reference_reads_as_one_block_with_its_notice_and_citers(
+    page: Any, site_url: str
+) -> None:
+    page.goto(f"{site_url}references/2026-09.html")
+    page.wait_for_load_state("networkidle")
+    boxes = page.eval_on_selector_all(
+        ".radar-bib-entry",
+        """entries => entries.slice(0, 2).map(entry => Array.from(
+            entry.querySelectorAll(':scope > p'),
+            p => ({kind: p.className || 'text', left: p.getBoundingClientRect().left,
+                   top: p.getBoundingClientRect().top, bottom: p.getBoundingClientRect().bottom})
+        ))""",
+    )
+    first, second = boxes
+    assert [box["kind"] for box in first] == ["text", "radar-missing-identifier", "radar-cited-by"]
+    assert {round(box["left"]) for box in first} == {round(first[0]["left"])}, "aligned"
+    inner_gaps = [low["top"] - high["bottom"] for high, low in zip(first, first[1:], strict=False)]
+    between_entries = second[0]["top"] - first[-1]["bottom"]
+    assert max(inner_gaps) < between_entries / 2, (inner_gaps, between_entries)
