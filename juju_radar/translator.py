@@ -17,6 +17,7 @@ from .collector import radar_data
 
 PAGEFIND_BODY = "data-pagefind-body"
 PAGEFIND_IGNORE = "data-pagefind-ignore"
+ENGLISH_CLASS = "radar-topic-en"  # a topic's English label beside its Chinese one
 # Pages that are never searchable: the search page itself.
 UNSEARCHABLE_DOCS = frozenset({"search"})
 # Classes of generated listings and page chrome inside the article.
@@ -66,6 +67,8 @@ class RadarHTMLTranslator(HTML5Translator):
             attributes[PAGEFIND_BODY] = ""
         if IGNORED_CLASSES.intersection(node.get("classes", [])):
             attributes[PAGEFIND_IGNORE] = ""
+        if ENGLISH_CLASS in node.get("classes", []):
+            attributes["lang"] = "en"  # read aloud as English on a Chinese page
         return super().starttag(node, tagname, suffix, empty, **attributes)
 
     def add_permalink_ref(self, node: nodes.Element, title: str) -> None:

@@ -60,8 +60,9 @@ def test_each_item_shows_topic_link_tags_score_and_verdict(built_seed_site):
         "AI for Science / 生物医药 · 8.5/10｜持续观察",
         "治理 Governance / 应用边界 · 8.5/10｜建议阅读原文",
     ]
-    english = [label.get_text() for meta in metas for label in meta.select(".radar-topic-en")]
-    assert english == [" Training", " 3D Generation", " Governance"], "beside, not linked"
+    english = [label for meta in metas for label in meta.select(".radar-topic-en")]
+    assert [label.get_text() for label in english] == [" Training", " 3D Generation", " Governance"]
+    assert all(label.parent.name != "a" and label["lang"] == "en" for label in english)
     topic_links = [meta.select_one("a")["href"] for meta in metas]
     assert topic_links == [
         "../../topics/agent.html",
