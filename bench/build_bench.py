@@ -180,6 +180,9 @@ def measure(issues: int, runs: int, workdir: Path) -> dict[str, Any]:
         api_runs(page, base, DEFAULT_RANKING)  # first pass loads the chunks the queries need
         _, warm_ms = api_runs(page, base, DEFAULT_RANKING)
         result["search_warm_ms_median"] = statistics.median(warm_ms)
+        # The same queries again in the same page: index chunks and fragments in memory.
+        _, repeat_ms = api_runs(page, base, DEFAULT_RANKING, reload=False)
+        result["search_repeat_ms_median"] = statistics.median(repeat_ms)
         browser.close()
     return result
 
@@ -228,7 +231,13 @@ def measure_rows(result: dict[str, Any]) -> dict[str, str]:
     rows["cold search query: runtime / index bytes"] = (
         f"{kib(cold['runtime'])} / {kib(cold['index'])}"
     )
-    rows["warm search query, median"] = f"{result['search_warm_ms_median']:.1f} ms"
+    rows["warm search query (page reloaded, data of the top 8), median"] = (
+        f"{result['search_warm_ms_median']:.1f} ms"
+    )
+    if "search_repeat_ms_median" in result:
+        rows["repeated search query (all in memory), median"] = (
+            f"{result['search_repeat_ms_median']:.1f} ms"
+        )
     return rows
 
 

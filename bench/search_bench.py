@@ -102,9 +102,12 @@ def ui_links(page: Any, base: str) -> tuple[list[list[str]], list[float]]:
     return all_links, timings
 
 
-def api_runs(page: Any, base: str, ranking: Any) -> tuple[list[list[str]], list[float]]:
-    page.goto(f"{base}search.html")
-    page.wait_for_selector(".radar-search-filter")  # search.js has set its options
+def api_runs(
+    page: Any, base: str, ranking: Any, reload: bool = True
+) -> tuple[list[list[str]], list[float]]:
+    if reload:
+        page.goto(f"{base}search.html")
+        page.wait_for_selector(".radar-search-filter")  # search.js has set its options
     bundle = f"{base}pagefind/pagefind.js"
     runs = [
         page.evaluate(API_SEARCH, [bundle, case["query"], ranking]) for case in QUERY_SET["queries"]
