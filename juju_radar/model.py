@@ -522,7 +522,7 @@ def _read_body(
         line = lines[index].rstrip()
         stripped = line.strip()
         if fence:
-            if FENCE_RE.match(stripped) and _closes(stripped, fence):
+            if _closes(stripped, fence):
                 fence = ""
             continue
         if opening_fence := FENCE_RE.match(stripped):
