@@ -720,8 +720,8 @@ def draft_page(date: dt.date, vocabulary: Vocabulary) -> str:
     )
 
 
-# Its title and "在这里写…" paragraphs are placeholders that check refuses once published
-# (model.PLACEHOLDER_TITLE, model.PLACEHOLDER_TEXT).
+# Its title, empty length, "在这里写…" paragraphs, item heading and draft-… id are
+# placeholders that check refuses once published (model._check_no_placeholders).
 DRAFT_TEMPLATE = """\
 ---
 # 草稿：写完后把 status 改为 published，并填上 length（约 N 字 · 阅读约 M 分钟）。

@@ -74,9 +74,14 @@ class Topic(Term):
     """A topic of the archive (``radar_topics``)."""
 
     @property
+    def english_beside(self) -> str:
+        """The English label to show beside the Chinese one, or "" when they are the same."""
+        return "" if self.label_en == self.label else self.label_en
+
+    @property
     def title(self) -> str:
         """The Chinese label with the English one beside it, when they differ."""
-        return self.label if self.label == self.label_en else f"{self.label} · {self.label_en}"
+        return f"{self.label} · {self.english_beside}" if self.english_beside else self.label
 
 
 class Verdict(Term):

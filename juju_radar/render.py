@@ -57,11 +57,14 @@ def topic_link(topic: Topic) -> nodes.Node:
     return nodes.inline("", "", xref, *english_label(topic), classes=["radar-topic"])
 
 
+ENGLISH_LABEL_CLASS = "radar-topic-en"
+
+
 def english_label(topic: Topic) -> list[nodes.inline]:
     """The English label to show beside the topic's label, unless they are the same."""
-    if topic.label_en == topic.label:
+    if not topic.english_beside:
         return []
-    return [nodes.inline("", f" {topic.label_en}", classes=["radar-topic-en"])]
+    return [nodes.inline("", f" {topic.english_beside}", classes=[ENGLISH_LABEL_CLASS])]
 
 
 def topic_name(topic: Topic) -> nodes.inline:

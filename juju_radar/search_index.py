@@ -129,7 +129,7 @@ def issue_records(issue: Issue, page_html: str, link: str, vocab: Vocabulary) ->
                 meta={
                     **issue_meta,
                     "topic": topic.label,
-                    **({"topic_en": topic.label_en} if topic.label_en != topic.label else {}),
+                    **({"topic_en": topic.english_beside} if topic.english_beside else {}),
                     "verdict": vocab.verdict_by_key(item.verdict).label,
                 },
                 filters={

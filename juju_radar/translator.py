@@ -14,10 +14,10 @@ from docutils import nodes
 from sphinx.writers.html5 import HTML5Translator
 
 from .collector import radar_data
+from .render import ENGLISH_LABEL_CLASS
 
 PAGEFIND_BODY = "data-pagefind-body"
 PAGEFIND_IGNORE = "data-pagefind-ignore"
-ENGLISH_CLASS = "radar-topic-en"  # a topic's English label beside its Chinese one
 # Pages that are never searchable: the search page itself.
 UNSEARCHABLE_DOCS = frozenset({"search"})
 # Classes of generated listings and page chrome inside the article.
@@ -67,7 +67,7 @@ class RadarHTMLTranslator(HTML5Translator):
             attributes[PAGEFIND_BODY] = ""
         if IGNORED_CLASSES.intersection(node.get("classes", [])):
             attributes[PAGEFIND_IGNORE] = ""
-        if ENGLISH_CLASS in node.get("classes", []):
+        if ENGLISH_LABEL_CLASS in node.get("classes", []):
             attributes["lang"] = "en"  # read aloud as English on a Chinese page
         return super().starttag(node, tagname, suffix, empty, **attributes)
 
