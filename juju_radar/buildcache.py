@@ -20,6 +20,7 @@ if TYPE_CHECKING:
 
 FOLDER_NAME = "radar-cache"
 Value = TypeVar("Value")
+Additions = dict[str, dict[str, Any]]  # namespace -> key -> value
 
 
 def digest(*parts: str | bytes) -> str:
@@ -42,6 +43,7 @@ class BuildCache:
         self.folder = folder
         self._stores: dict[str, dict[str, Any]] = {}
         self._changed: set[str] = set()
+        self._journal: Additions | None = None
 
     def store(self, namespace: str) -> dict[str, Any]:
         if namespace not in self._stores:
@@ -60,8 +62,7 @@ class BuildCache:
     def get(self, namespace: str, key: str, compute: Callable[[], Value]) -> Value:
         store = self.store(namespace)
         if key not in store:
-            store[key] = compute()
-            self._changed.add(namespace)
+            self.put(namespace, key, compute())
         value: Value = store[key]
         return value
 
@@ -71,6 +72,21 @@ class BuildCache:
     def put(self, namespace: str, key: str, value: Any) -> None:
         self.store(namespace)[key] = value
         self._changed.add(namespace)
+        if self._journal is not None:
+            self._journal.setdefault(namespace, {})[key] = value
+
+    def start_journal(self) -> None:
+        """Note what is added from now on: a forked writer hands it back when it ends."""
+        self._journal = {}
+
+    def end_journal(self) -> Additions:
+        journal, self._journal = self._journal or {}, None
+        return journal
+
+    def merge(self, additions: Additions) -> None:
+        for namespace, values in additions.items():
+            for key, value in values.items():
+                self.put(namespace, key, value)
 
     def keep_only(self, namespace: str, live_keys: Iterable[str]) -> None:
         """Forget values no current input maps to, so the files do not grow forever."""

@@ -11,6 +11,7 @@ from . import (
     config,
     downloads,
     integrity,
+    memory,
     paging,
     publishing,
     readmode,
@@ -29,6 +30,7 @@ from .directives import (
     listing_directive,
 )
 from .nodes import radar_placeholder
+from .parallel_write import RadarHTMLBuilder
 from .transforms import IssuePageTransform, PlaceholderTransform
 
 if TYPE_CHECKING:
@@ -48,6 +50,7 @@ def setup_extension(app: Sphinx) -> None:
     app.connect("config-inited", config.check_config)
     app.connect("config-inited", config.note_interface_translations)
     register_bib_style()
+    app.add_builder(RadarHTMLBuilder, override=True)
     app.add_node(radar_placeholder)
     app.add_directive("radar-item", ItemDirective)
     app.add_directive("radar-closing", ClosingDirective)
@@ -66,6 +69,9 @@ def setup_extension(app: Sphinx) -> None:
     app.connect("env-before-read-docs", bibliography.load_before_reading)
     app.connect("env-before-read-docs", readmode.read_few_pages_serially, priority=900)
     app.connect("env-updated", readmode.restore_parallel)
+    app.connect("env-before-read-docs", memory.freeze_survivors, priority=950)
+    app.connect("env-updated", memory.freeze_survivors, priority=950)
+    app.connect("build-finished", memory.thaw, priority=950)
     app.connect("build-finished", bibliography.forget_removed_entries, priority=400)
     app.connect("build-finished", buildcache.finish_build, priority=800)
     app.connect("builder-inited", safety.disable_raw_content)

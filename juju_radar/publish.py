@@ -80,7 +80,7 @@ def sphinx_command(srcdir: Path, outdir: Path, doctrees: Path, *options: str) ->
     return [
         sys.executable,
         "-m",
-        "sphinx",
+        "juju_radar.sphinxbuild",
         "-b",
         "html",
         "-d",

@@ -1,0 +1,77 @@
+"""The html builder, writing in parallel with each page resolved where it is written.
+
+Sphinx resolves every page in the main process and forks writers only to translate
+them. At 1,000 issues resolving is most of the work: loading the doctree, the
+post-transforms that render listings and bibliographies, and collecting the resolved
+trees once written. The main process was busy for the whole write phase while the
+writers waited. Here the main process hands out docnames; each writer resolves and writes
+its chunk, then hands back what the main process must keep: the images to copy and the
+values it added to the build cache.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from sphinx.builders.html import StandaloneHTMLBuilder
+from sphinx.locale import __
+from sphinx.util import logging
+from sphinx.util.build_phase import BuildPhase
+from sphinx.util.display import status_iterator
+from sphinx.util.parallel import ParallelTasks, make_chunks
+
+from .buildcache import Additions, build_cache
+
+if TYPE_CHECKING:
+    from collections.abc import Set
+
+    from sphinx.application import Sphinx
+    from sphinx.environment import BuildEnvironment
+
+logger = logging.getLogger(__name__)
+
+HandedBack = tuple[dict[str, str], Additions]
+
+
+class RadarHTMLBuilder(StandaloneHTMLBuilder):
+    def __init__(self, app: Sphinx, env: BuildEnvironment) -> None:
+        super().__init__(app, env)
+        self.writers = app.parallel  # ``-j``: the main process no longer needs a core
+
+    def write_documents(self, docnames: Set[str]) -> None:
+        if not self.parallel_ok:
+            super().write_documents(docnames)
+            return
+        first, *rest = sorted(docnames)
+        self.write_page(first)  # here, so that every writer inherits warm caches
+        chunks = make_chunks(rest, self.writers)
+        progress = status_iterator(
+            chunks, __("writing output... "), "darkgreen", len(chunks), self.config.verbosity
+        )
+
+        def keep(chunk: list[str], handed_back: HandedBack) -> None:
+            images, additions = handed_back
+            self.images.update(images)
+            build_cache(self.doctreedir).merge(additions)
+            next(progress)
+
+        tasks = ParallelTasks(self.writers)
+        for chunk in chunks:
+            tasks.add_task(self.write_chunk, chunk, keep)
+        tasks.join()
+        logger.info("")
+
+    def write_chunk(self, docnames: list[str]) -> HandedBack:
+        """In a forked writer."""
+        cache = build_cache(self.doctreedir)
+        cache.start_journal()
+        for docname in docnames:
+            self.write_page(docname)
+        return dict(self.images), cache.end_journal()
+
+    def write_page(self, docname: str) -> None:
+        self.phase = BuildPhase.RESOLVING
+        doctree = self.env.get_and_resolve_doctree(docname, self, tags=self.tags)
+        self.phase = BuildPhase.WRITING
+        self.write_doc_serialized(docname, doctree)
+        self.write_doc(docname, doctree)

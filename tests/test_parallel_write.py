@@ -1,0 +1,81 @@
+"""Parallel writing: pages resolved in forked writers hand back what the build keeps."""
+
+from __future__ import annotations
+
+import base64
+import re
+from pathlib import Path
+
+from conftest import ROOT, sphinx_build
+from test_incremental import EPOCH_ENV, clean_build, differences
+
+from juju_radar.bibliography import FORMATTED
+from juju_radar.buildcache import FOLDER_NAME, BuildCache
+from juju_radar.model import vocabulary_from_config
+from juju_radar.synth import SynthOptions, write_synthetic_archive
+
+# A 1x1 transparent PNG.
+PIXEL = base64.b64decode(
+    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=="
+)
+
+
+def synthetic_site(tmp_path: Path, issues: int) -> Path:
+    conf: dict = {}
+    exec((ROOT / "conf.py").read_text(encoding="utf-8"), conf)
+    vocab = vocabulary_from_config(conf["radar_topics"], conf["radar_verdicts"])
+    srcdir = tmp_path / "src"
+    write_synthetic_archive(ROOT, srcdir, SynthOptions(issues=issues, draft_every=0), vocab)
+    return srcdir
+
+
+def add_page(srcdir: Path, name: str, body: str) -> None:
+    # "zz-" sorts last: the main process writes only the first page itself.
+    (srcdir / f"zz-{name}.md").write_text(f"---\norphan: true\n---\n# {name}\n\n{body}\n", "utf-8")
+
+
+def test_images_of_pages_written_by_workers_are_copied(tmp_path: Path) -> None:
+    srcdir = synthetic_site(tmp_path, 12)
+    (srcdir / "chart.png").write_bytes(PIXEL)
+    add_page(srcdir, "chart", "![每月条目数](chart.png)")
+    outdir = clean_build(srcdir, tmp_path / "html", "-j", "2")
+    source = re.search(
+        r'<img alt="每月条目数" src="([^"]+)"', (outdir / "zz-chart.html").read_text()
+    )
+    assert source is not None
+    assert (outdir / source.group(1)).read_bytes() == PIXEL
+
+
+def test_warning_while_resolving_in_a_worker_fails_the_build(tmp_path: Path) -> None:
+    srcdir = synthetic_site(tmp_path, 12)
+    add_page(srcdir, "broken", "见 {doc}`no-such-page`。")
+    result = sphinx_build(srcdir, tmp_path / "html", "-j", "2", check=False)
+    assert result.returncode != 0
+    assert re.search(r"zz-broken\.md:\d+: WARNING: unknown document: 'no-such-page'", result.stderr)
+
+
+def retitle_every_entry(srcdir: Path) -> int:
+    bib = srcdir / "references.bib"
+    text, retitled = re.subn(r"title = \{", "title = {Retitled ", bib.read_text("utf-8"))
+    bib.write_text(text, "utf-8")
+    return retitled
+
+
+def test_parallel_rebuild_equals_serial_and_keeps_what_workers_formatted(tmp_path: Path) -> None:
+    srcdir = synthetic_site(tmp_path, 24)
+    parallel = clean_build(srcdir, tmp_path / "parallel", "-j", "2")
+    # The citing pages are rewritten, not re-read: their entries are formatted by
+    # whichever process writes them, most of them forked writers.
+    retitled = retitle_every_entry(srcdir)
+    (srcdir / "chart.png").write_bytes(PIXEL)
+    add_page(srcdir, "chart", "![每月条目数](chart.png)")
+    sphinx_build(srcdir, parallel, "-j", "2", env=EPOCH_ENV)
+
+    serial = clean_build(srcdir, tmp_path / "serial", "-j", "1")
+    assert [path.name for path in (serial / "_images").iterdir()] == ["chart.png"]
+    assert differences(serial, parallel) == []
+    cache = BuildCache(parallel.parent / f"{parallel.name}.doctrees" / FOLDER_NAME)
+    formatted = [repr(value) for value in cache.store(FORMATTED).values()]
+    assert retitled > 24
+    assert len(formatted) == retitled
+    assert all("Retitled" in value for value in formatted)
