@@ -55,6 +55,16 @@ class RadarData:
             self._archive = (key, Archive(self.issues))
         return self._archive[1]
 
+    def keep_only(self, docnames: AbstractSet[str]) -> None:
+        """Only ``docnames``' data, as a reader sends it back (``merge_other`` takes no more)."""
+        self.issues = {name: issue for name, issue in self.issues.items() if name in docnames}
+        self.listing_docs = {name: True for name in self.listing_docs if name in docnames}
+        self.period_pages = {
+            name: page for name, page in self.period_pages.items() if name in docnames
+        }
+        self.formatted = {name: data for name, data in self.formatted.items() if name in docnames}
+        self.published_state = None
+
     def __getstate__(self) -> dict[str, object]:
         return {**self.__dict__, "_archive": None}
 

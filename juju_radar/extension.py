@@ -30,7 +30,7 @@ from .directives import (
     listing_directive,
 )
 from .nodes import radar_placeholder
-from .parallel_write import RadarHTMLBuilder
+from .parallel import RadarHTMLBuilder
 from .transforms import IssuePageTransform, PlaceholderTransform
 
 if TYPE_CHECKING:

@@ -1,17 +1,21 @@
-"""Parallel writing: pages resolved in forked writers hand back what the build keeps."""
+"""Parallel reading and writing: forked readers send back only their pages, forked
+writers resolve their pages and hand back what the build keeps."""
 
 from __future__ import annotations
 
 import base64
 import re
 from pathlib import Path
+from types import SimpleNamespace
 
 from conftest import ROOT, sphinx_build
 from test_incremental import EPOCH_ENV, clean_build, differences
 
 from juju_radar.bibliography import FORMATTED
 from juju_radar.buildcache import FOLDER_NAME, BuildCache
+from juju_radar.collector import RadarData
 from juju_radar.model import vocabulary_from_config
+from juju_radar.parallel import shed_other_pages
 from juju_radar.synth import SynthOptions, write_synthetic_archive
 
 # A 1x1 transparent PNG.
@@ -79,3 +83,25 @@ def test_parallel_rebuild_equals_serial_and_keeps_what_workers_formatted(tmp_pat
     assert retitled > 24
     assert len(formatted) == retitled
     assert all("Retitled" in value for value in formatted)
+
+
+def test_a_reader_sends_back_only_the_pages_it_read() -> None:
+    read, merged_before = "issues/2026/2026-09-09", "issues/2026/2026-09-08"
+    radar = RadarData(
+        issues={read: "issue read here", merged_before: "issue merged earlier"},  # type: ignore[dict-item]
+        listing_docs={read: True, "index": True},
+        period_pages={"best/2026": ("best-year", {"year": "2026"})},
+        formatted={read: {}, merged_before: {}},
+        published_state=((), {}),
+    )
+    bibdata = object()
+    env = SimpleNamespace(
+        radar=radar,
+        tocs={read: "toc", merged_before: "toc"},
+        domaindata={"cite": {"bibdata": bibdata, "citation_refs": []}, "std": {}},
+    )
+    shed_other_pages(env, [read])  # type: ignore[arg-type]
+    assert list(radar.issues) == list(radar.listing_docs) == list(radar.formatted) == [read]
+    assert radar.period_pages == {} and radar.published_state is None
+    assert list(env.tocs) == [read]
+    assert env.domaindata == {"cite": {"bibdata": None, "citation_refs": []}, "std": {}}
