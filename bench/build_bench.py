@@ -36,7 +36,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT / "tests"), str(ROOT / "tests" / "browser"), str(ROOT / "bench")]
 
 from conftest import CHROMIUM_ARGS  # noqa: E402
-from search_bench import DEFAULT_RANKING, api_runs, cold_query  # noqa: E402
+from search_bench import DEFAULT_RANKING, api_runs, cold_query, served_paths  # noqa: E402
 from site_server import serve  # noqa: E402
 
 from juju_radar.publish import sphinx_command  # noqa: E402
@@ -129,15 +129,15 @@ def edit_reference_title(srcdir: Path) -> None:
     bib.write_text(text.replace("title = {合成文献 ", "title = {合成文献（修订） ", 1), "utf-8")
 
 
-def first_visit(browser: Any, base: str, path: str) -> dict[str, int]:
+def first_visit(browser: Any, base: str, outdir: Path, path: str) -> dict[str, int]:
     """Bytes a first visit of ``path`` downloads: raw, and gzipped file by file."""
     context = browser.new_context()
     page = context.new_page()
-    bodies: list[bytes] = []
-    page.on("response", lambda response: bodies.append(response.body()) if response.ok else None)
+    fetched = served_paths(page, base, outdir)
     page.goto(f"{base}{path}")
     page.wait_for_load_state("networkidle")
     context.close()
+    bodies = [file.read_bytes() for file in fetched]
     return {
         "requests": len(bodies),
         "raw": sum(len(body) for body in bodies),
@@ -174,8 +174,8 @@ def measure(issues: int, runs: int, workdir: Path) -> dict[str, Any]:
         browser = playwright.chromium.launch(
             executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS
         )
-        result["first_visit"] = first_visit(browser, base, issue_page.as_posix())
-        result["search_cold"] = cold_query(browser, base)
+        result["first_visit"] = first_visit(browser, base, outdir, issue_page.as_posix())
+        result["search_cold"] = cold_query(browser, base, outdir)
         page = browser.new_page()
         api_runs(page, base, DEFAULT_RANKING)  # first pass loads the chunks the queries need
         _, warm_ms = api_runs(page, base, DEFAULT_RANKING)

@@ -70,7 +70,7 @@ def setup_extension(app: Sphinx) -> None:
     app.connect("env-before-read-docs", readmode.read_few_pages_serially, priority=900)
     app.connect("env-updated", readmode.restore_parallel)
     app.connect("env-before-read-docs", memory.freeze_survivors, priority=950)
-    app.connect("env-updated", memory.freeze_survivors, priority=950)
+    app.connect("env-updated", memory.freeze_before_writers, priority=950)
     app.connect("build-finished", memory.thaw, priority=950)
     app.connect("build-finished", bibliography.forget_removed_entries, priority=400)
     app.connect("build-finished", buildcache.finish_build, priority=800)

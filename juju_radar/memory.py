@@ -4,8 +4,10 @@ At 1,000 issues the environment holds millions of objects, and every full collec
 walks all of them: 23 s of a 97 s serial build went to 32 such walks. In forked readers
 and writers a walk also writes into each object's header, copying the parent's memory
 page by page. The gc documentation's advice for fork without exec is to freeze what is
-alive before forking; the build does so before reading and before writing, and thaws
-everything when it ends, so that a process which builds again can still free it.
+alive before forking; the build does so before reading and, with ``-j``, before
+writing, and thaws everything when it ends, so that a process which builds again can
+still free it. A serial build keeps every doctree it read in memory until the page is
+written; frozen, none would be freed (1.2 GiB at 1,000 issues instead of 870 MiB).
 """
 
 from __future__ import annotations
@@ -15,11 +17,17 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
+    from sphinx.environment import BuildEnvironment
 
 
 def freeze_survivors(app: Sphinx, *args: Any) -> None:
     gc.collect()  # what is garbage now would otherwise be kept for the rest of the build
     gc.freeze()
+
+
+def freeze_before_writers(app: Sphinx, env: BuildEnvironment) -> None:
+    if app.parallel > 1:
+        freeze_survivors(app)
 
 
 def thaw(app: Sphinx, exception: BaseException | None) -> None:

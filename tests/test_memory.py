@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import gc
 import weakref
+from types import SimpleNamespace
 
-from juju_radar.memory import freeze_survivors, thaw
+from juju_radar.memory import freeze_before_writers, freeze_survivors, thaw
 
 
 class Node:
@@ -35,5 +36,16 @@ def test_garbage_is_collected_before_freezing():
     freeze_survivors(None)
     try:
         assert gone() is None
+    finally:
+        thaw(None, None)
+
+
+def test_a_serial_build_does_not_freeze_the_doctrees_it_holds_for_writing():
+    survivor = Node()
+    freeze_before_writers(SimpleNamespace(parallel=1), None)
+    assert collectable(survivor)
+    freeze_before_writers(SimpleNamespace(parallel=2), None)
+    try:
+        assert not collectable(survivor)
     finally:
         thaw(None, None)
