@@ -2,7 +2,9 @@
  *
  * - The theme's search dialog (header button, Ctrl+K / ⌘K) shows results as you type.
  * - search.html (the {radar-search} page) adds filters by topic, verdict and year and
- *   reads ?q=, ?topic=, ?verdict=, ?year= so that searches can be linked.
+ *   reads ?q=, ?topic=, ?verdict=, ?year= so that searches can be linked. It shows ten
+ *   results at a time and loads the filters' counts only when the reader opens them:
+ *   a first query then fetches no filter index and ten results' data.
  * Every URL is relative to the page (data-content_root) or to this script, so the site
  * works from any sub-path.
  */
@@ -16,7 +18,7 @@
   // count against it, so the length penalty is mild (Pagefind's default is 0.75).
   const RANKING = { pageLength: 0.3, termFrequency: 1.0, termSaturation: 1.4, termSimilarity: 1.0 };
   const DIALOG_LIMIT = 8;
-  const PAGE_LIMIT = 30;
+  const PAGE_LIMIT = 10;
   const TYPING_DELAY_MS = 120;
   const FILTERS = [
     { key: "topic", label: "主题" },
@@ -31,6 +33,8 @@
     found: (count) => `找到 ${count} 条结果`,
     none: (query) => `没有找到与“${query}”相关的内容。换个关键词试试，或减少筛选条件。`,
     all: "在搜索页查看全部结果与筛选",
+    more: "显示更多结果",
+    filters: "筛选：主题 · 判断 · 年份",
     issueRest: "本期导语、主线与参考文献",
     inputLabel: "搜索归档",
   };
@@ -58,7 +62,7 @@
     if (ticket !== owner.ticket || !response) return null;
     const results = await Promise.all(response.results.slice(0, limit).map((r) => r.data()));
     if (ticket !== owner.ticket) return null;
-    return { total: response.results.length, results };
+    return { total: response.results.length, results, rest: response.results.slice(limit) };
   }
 
   // --- rendering -------------------------------------------------------------------
@@ -132,12 +136,27 @@
     view.list.dataset.query = query;
     view.status.textContent = found.total ? TEXT.found(found.total) : TEXT.none(query);
     view.status.classList.toggle("radar-search-none", !found.total);
+    view.rest = found.rest;
+    if (view.more) view.more.hidden = !view.rest.length;
+  }
+
+  async function showMore(view) {
+    const ticket = view.ticket;
+    const next = view.rest.splice(0, PAGE_LIMIT);
+    view.more.hidden = true;
+    const results = await Promise.all(next.map((result) => result.data()));
+    if (ticket !== view.ticket) return;
+    view.list.append(...results.map(resultItem));
+    view.more.hidden = !view.rest.length;
   }
 
   async function searchInto(view, query, filters, limit) {
     const hasFilters = Object.values(filters).some((values) => values.any.length);
     if (!query && !hasFilters) {
+      view.ticket += 1; // a search still running must not show its results
       view.list.replaceChildren();
+      view.rest = [];
+      if (view.more) view.more.hidden = true;
       view.status.textContent = TEXT.prompt;
       view.status.classList.remove("radar-search-none");
       return;
@@ -166,7 +185,7 @@
     status.setAttribute("aria-live", "polite");
     const list = element("ol", "radar-search-results");
     parent.append(status, list);
-    return { status, list, ticket: 0 };
+    return { status, list, ticket: 0, rest: [], more: null };
   }
 
   // --- the theme's search dialog --------------------------------------------------
@@ -218,11 +237,12 @@
     return group;
   }
 
+  /** Only the filters with a value chosen: Pagefind loads the index of each filter named. */
   function chosenFilters(form) {
     const filters = {};
     FILTERS.forEach(({ key }) => {
       const boxes = form.querySelectorAll(`input[name="${key}"]:checked`);
-      filters[key] = { any: Array.from(boxes, (box) => box.value) };
+      if (boxes.length) filters[key] = { any: Array.from(boxes, (box) => box.value) };
     });
     return filters;
   }
@@ -247,17 +267,30 @@
     return { form, input };
   }
 
-  async function addFilters(form, params) {
-    const box = element("div", "radar-search-filters");
-    form.append(box);
+  async function fillFilters(panel, params) {
     try {
       const counts = await (await loadPagefind()).filters();
+      const groups = element("div", "radar-search-filter-groups");
       FILTERS.forEach((filter) => {
-        if (counts[filter.key]) box.append(filterGroup(filter, counts[filter.key], params.getAll(filter.key)));
+        if (counts[filter.key]) groups.append(filterGroup(filter, counts[filter.key], params.getAll(filter.key)));
       });
+      panel.append(groups);
     } catch (error) {
       console.warn("radar search filters:", error);
     }
+  }
+
+  /** The filters, closed and not loaded until opened, unless the URL chose some. */
+  function addFilters(form, params) {
+    const panel = element("details", "radar-search-filters");
+    panel.append(element("summary", "", TEXT.filters));
+    form.append(panel);
+    let filling = null;
+    const fill = () => (filling = filling || fillFilters(panel, params));
+    panel.addEventListener("toggle", () => { if (panel.open) fill(); });
+    if (!FILTERS.some(({ key }) => params.has(key))) return Promise.resolve();
+    panel.open = true;
+    return fill();
   }
 
   async function buildSearchPage(container) {
@@ -266,6 +299,10 @@
     const { form, input } = searchForm((params.get("q") || "").trim());
     container.replaceChildren(form);
     const view = resultsView(container);
+    view.more = element("button", "btn radar-search-next", TEXT.more);
+    Object.assign(view.more, { type: "button", hidden: true });
+    view.more.addEventListener("click", () => showMore(view));
+    container.append(view.more);
     const update = () => {
       const query = input.value.trim();
       const filters = chosenFilters(form);

@@ -59,6 +59,11 @@ SPHINX_SEARCH_FILES = ("searchtools.js", "language_data.js", "searchindex.js")
 TIMEOUT_MS = 20_000  # generous: CI machines have two busy cores
 
 
+def open_filters(page: Any) -> None:
+    page.click(".radar-search-page .radar-search-filters summary")
+    page.wait_for_selector(".radar-search-page .radar-search-filter", timeout=TIMEOUT_MS)
+
+
 def wait_for_results(page: Any, scope: str, query: str) -> None:
     """Wait until the result list in ``scope`` shows the results of ``query``."""
     page.wait_for_function(
@@ -105,7 +110,7 @@ def search_page(browser_context: Any, site_url: str) -> Iterator[Any]:
     tab.goto(f"{site_url}search.html")
     tab.wait_for_selector(".radar-search-page input[name=q]", timeout=TIMEOUT_MS)
     # The filters show once Pagefind has loaded: queries then time the search, not the load.
-    tab.wait_for_selector(".radar-search-page .radar-search-filter", timeout=TIMEOUT_MS)
+    open_filters(tab)
     tab.script_errors = errors
     yield tab
     tab.close()
@@ -182,6 +187,7 @@ def test_filters_narrow_results_and_are_linkable(page: Any, site_url: str) -> No
     page.goto(f"{site_url}search.html?q=AI")
     wait_for_results(page, ".radar-search-page", "AI")
     assert len({r["topic"] for r in results(page, ".radar-search-page")} - {None}) > 1
+    open_filters(page)
     totals = page.eval_on_selector_all(
         ".radar-search-filter",
         """groups => groups.map(group => Array.from(
@@ -213,6 +219,28 @@ def test_filters_narrow_results_and_are_linkable(page: Any, site_url: str) -> No
         "labels => labels.map(label => label.textContent.trim())",
     )
     assert "治理 Governance (1)" in topics and "Agent (1)" in topics, topics
+    assert page.script_errors == []
+
+
+def test_a_first_search_fetches_ten_results_and_no_filter_index(page: Any, site_url: str) -> None:
+    fetched: list[str] = []
+    page.on("requestfinished", lambda request: fetched.append(request.url.split("?")[0]))
+    page.goto(f"{site_url}search.html?q=AI")
+    wait_for_results(page, ".radar-search-page", "AI")
+    page.wait_for_load_state("networkidle")
+    assert page.inner_text(".radar-search-page .radar-search-status") == "找到 11 条结果"
+    assert len(results(page, ".radar-search-page")) == 10
+    assert len([url for url in fetched if url.endswith(".pf_fragment")]) == 10
+    assert not [url for url in fetched if url.endswith(".pf_filter")]
+    page.click(".radar-search-page .radar-search-next")
+    page.wait_for_function(
+        "() => document.querySelectorAll('.radar-search-page .radar-search-result').length === 11",
+        timeout=TIMEOUT_MS,
+    )
+    assert len({r["href"] for r in results(page, ".radar-search-page")}) == 11
+    assert page.is_hidden(".radar-search-page .radar-search-next")
+    open_filters(page)
+    assert [url for url in fetched if url.endswith(".pf_filter")]
     assert page.script_errors == []
 
 
