@@ -140,23 +140,40 @@
     if (view.more) view.more.hidden = !view.rest.length;
   }
 
+  /** The next results of the shown search; focus moves to the first of them. */
   async function showMore(view) {
     const ticket = view.ticket;
-    const next = view.rest.splice(0, PAGE_LIMIT);
-    view.more.hidden = true;
-    const results = await Promise.all(next.map((result) => result.data()));
-    if (ticket !== view.ticket) return;
-    view.list.append(...results.map(resultItem));
-    view.more.hidden = !view.rest.length;
+    const next = view.rest.slice(0, PAGE_LIMIT);
+    view.more.disabled = true;
+    view.more.setAttribute("aria-busy", "true");
+    try {
+      const results = await Promise.all(next.map((result) => result.data()));
+      if (ticket !== view.ticket) return;
+      view.rest = view.rest.slice(next.length);
+      const items = results.map(resultItem);
+      view.list.append(...items);
+      if (items.length) items[0].querySelector("a").focus();
+      view.more.hidden = !view.rest.length;
+    } catch (error) {
+      console.warn("radar search:", error);
+    } finally {
+      view.more.disabled = false;
+      view.more.removeAttribute("aria-busy");
+    }
+  }
+
+  /** Forget the shown search: a new one is on its way. */
+  function retire(view) {
+    view.ticket += 1; // a search or "more" still running must not show its results
+    view.rest = [];
+    if (view.more) view.more.hidden = true;
   }
 
   async function searchInto(view, query, filters, limit) {
     const hasFilters = Object.values(filters).some((values) => values.any.length);
+    retire(view);
     if (!query && !hasFilters) {
-      view.ticket += 1; // a search still running must not show its results
       view.list.replaceChildren();
-      view.rest = [];
-      if (view.more) view.more.hidden = true;
       view.status.textContent = TEXT.prompt;
       view.status.classList.remove("radar-search-none");
       return;
@@ -267,7 +284,9 @@
     return { form, input };
   }
 
+  /** True once the filters are shown; on failure the panel says so and can be reopened. */
   async function fillFilters(panel, params) {
+    panel.querySelector(".radar-search-filters-failed")?.remove();
     try {
       const counts = await (await loadPagefind()).filters();
       const groups = element("div", "radar-search-filter-groups");
@@ -275,8 +294,11 @@
         if (counts[filter.key]) groups.append(filterGroup(filter, counts[filter.key], params.getAll(filter.key)));
       });
       panel.append(groups);
+      return true;
     } catch (error) {
+      panel.append(element("p", "radar-search-filters-failed", TEXT.failed));
       console.warn("radar search filters:", error);
+      return false;
     }
   }
 
@@ -286,7 +308,10 @@
     panel.append(element("summary", "", TEXT.filters));
     form.append(panel);
     let filling = null;
-    const fill = () => (filling = filling || fillFilters(panel, params));
+    const fill = () => {
+      filling = filling || fillFilters(panel, params).then((shown) => { if (!shown) filling = null; });
+      return filling;
+    };
     panel.addEventListener("toggle", () => { if (panel.open) fill(); });
     if (!FILTERS.some(({ key }) => params.has(key))) return Promise.resolve();
     panel.open = true;

@@ -75,7 +75,9 @@ class RadarHTMLBuilder(StandaloneHTMLBuilder):
         logger.info("")
 
     def write_documents(self, docnames: Set[str]) -> None:
-        if not self.parallel_ok:
+        # Sphinx's search index is filled while pages are resolved, so it needs them
+        # resolved here (search.py turns it off in favour of Pagefind).
+        if not self.parallel_ok or self.indexer is not None:
             super().write_documents(docnames)
             return
         first, *rest = sorted(docnames)

@@ -4,11 +4,16 @@ writers resolve their pages and hand back what the build keeps."""
 from __future__ import annotations
 
 import base64
+import gc
 import re
 from pathlib import Path
 from types import SimpleNamespace
+from typing import Any
 
+import pytest
 from conftest import ROOT, sphinx_build
+from sphinx.application import Sphinx
+from sphinx.environment import BuildEnvironment
 from test_incremental import EPOCH_ENV, clean_build, differences
 
 from juju_radar.bibliography import FORMATTED
@@ -105,3 +110,24 @@ def test_a_reader_sends_back_only_the_pages_it_read() -> None:
     assert radar.period_pages == {} and radar.published_state is None
     assert list(env.tocs) == [read]
     assert env.domaindata == {"cite": {"bibdata": None, "citation_refs": []}, "std": {}}
+
+
+def test_in_a_parallel_build_readers_send_only_their_pages_and_nothing_stays_frozen(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    srcdir = synthetic_site(tmp_path, 30)
+    sent: list[tuple[int, int, int]] = []  # per merged reader: pages read, issues, tocs
+    merge = BuildEnvironment.merge_info_from
+
+    def noting_merge(self: BuildEnvironment, docnames: Any, other: Any, app: Any) -> None:
+        sent.append((len(docnames), len(other.radar.issues), len(other.tocs)))
+        merge(self, docnames, other, app)
+
+    monkeypatch.setattr(BuildEnvironment, "merge_info_from", noting_merge)
+    app = Sphinx(srcdir, srcdir, tmp_path / "html", tmp_path / "doctrees", "html",
+                 status=None, warning=None, parallel=2)  # fmt: skip
+    app.build()
+    assert len(sent) > 2
+    assert all(issues <= pages and tocs == pages for pages, issues, tocs in sent), sent
+    assert sum(issues for _, issues, _ in sent) == 30
+    assert gc.get_freeze_count() == 0

@@ -5,6 +5,7 @@ The site is served under ``/archive/``: every link the search produces must be r
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Any
 from urllib.parse import quote
@@ -127,7 +128,8 @@ def test_query_on_search_page_finds_the_story_first(search_page: Any, case: dict
         assert status == f"没有找到与“{case['query']}”相关的内容。换个关键词试试，或减少筛选条件。"
     else:
         assert_story_first(found, case["expect"])
-        assert status == f"找到 {len(found)} 条结果"
+        total = re.fullmatch(r"找到 (\d+) 条结果", status)
+        assert total and len(found) == min(int(total.group(1)), 10), status
     assert search_page.script_errors == []
 
 
@@ -238,6 +240,10 @@ def test_a_first_search_fetches_ten_results_and_no_filter_index(page: Any, site_
         timeout=TIMEOUT_MS,
     )
     assert len({r["href"] for r in results(page, ".radar-search-page")}) == 11
+    assert page.evaluate(
+        "() => document.activeElement === "
+        "document.querySelectorAll('.radar-search-page .radar-search-result a')[10]"
+    ), "focus should move to the first result the button added"
     assert page.is_hidden(".radar-search-page .radar-search-next")
     open_filters(page)
     assert [url for url in fetched if url.endswith(".pf_filter")]
