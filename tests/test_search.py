@@ -18,7 +18,14 @@ from typing import Any
 import pytest
 from conftest import copy_site, sphinx_build
 
-from juju_radar.search_index import SearchRecord, cut, record_document, section_spans
+from juju_radar.search_index import (
+    RECORD_MANIFEST,
+    SearchRecord,
+    cut,
+    record_document,
+    section_spans,
+    sync_record_site,
+)
 
 ISSUE_HTML = "issues/2026/2026-09-08.html"
 ISSUE_FILE = Path("issues/2026/2026-09-08.md")
@@ -238,3 +245,31 @@ def test_record_document_carries_metadata_filters_and_weight(kind: str, weighted
     assert 'data-pagefind-filter="topic[content]" content="治理, 其他"' in document
     assert ("data-pagefind-weight" in document) is weighted
     assert record.file_name == "issues/a/x.html"
+
+
+def test_record_site_rewrites_only_what_changed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = tmp_path / "records"
+    documents = {"a.html": "<p>甲</p>", "sub/b.html": "<p>乙</p>", "c.html": "<p>丙</p>"}
+    sync_record_site(documents, folder)
+    assert {p.relative_to(folder).as_posix() for p in folder.rglob("*.html")} == set(documents)
+    written: list[str] = []
+    write_bytes = Path.write_bytes
+
+    def noting_write(path: Path, data: bytes) -> int:
+        written.append(path.relative_to(folder).as_posix())
+        return write_bytes(path, data)
+
+    monkeypatch.setattr(Path, "write_bytes", noting_write)
+    (folder / "c.html").write_text("<p>", encoding="utf-8")  # damaged since: other size
+    sync_record_site({**documents, "a.html": "<p>甲乙</p>"}, folder)
+    assert sorted(written) == ["a.html", "c.html"]
+    assert (folder / "a.html").read_text(encoding="utf-8") == "<p>甲乙</p>"
+    assert (folder / "c.html").read_text(encoding="utf-8") == "<p>丙</p>"
+
+    written.clear()
+    (folder / RECORD_MANIFEST).unlink()  # e.g. left by an older build: files are compared
+    sync_record_site({"a.html": "<p>甲乙</p>", "c.html": "<p>丙</p>"}, folder)
+    assert written == []
+    assert not (folder / "sub" / "b.html").exists()
