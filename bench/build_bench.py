@@ -36,7 +36,13 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT / "tests"), str(ROOT / "tests" / "browser"), str(ROOT / "bench")]
 
 from conftest import CHROMIUM_ARGS  # noqa: E402
-from search_bench import DEFAULT_RANKING, api_runs, cold_query, served_paths  # noqa: E402
+from search_bench import (  # noqa: E402
+    DEFAULT_RANKING,
+    api_runs,
+    bundle_size,
+    cold_query,
+    served_paths,
+)
 from site_server import serve  # noqa: E402
 
 from juju_radar.publish import sphinx_command  # noqa: E402
@@ -52,6 +58,10 @@ class Run:
     peak_mib: float
     read: int
     written: int
+    search_index_s: float  # Pagefind and its records, as the build reports it; nan if skipped
+
+
+SEARCH_INDEX_LINE = re.compile(r"search index: \d+ records in ([\d.]+) s")
 
 
 def sphinx(srcdir: Path, outdir: Path, jobs: str) -> Run:
@@ -70,7 +80,9 @@ def sphinx(srcdir: Path, outdir: Path, jobs: str) -> Run:
     exit_code = os.waitstatus_to_exitcode(status)
     if exit_code:
         raise RuntimeError(f"sphinx-build failed ({exit_code}):\n{output[-3000:]}")
+    indexed = SEARCH_INDEX_LINE.search(output)
     return Run(
+        search_index_s=float(indexed.group(1)) if indexed else float("nan"),
         wall=wall,
         cpu=usage.ru_utime + usage.ru_stime,
         peak_mib=usage.ru_maxrss / 1024,
@@ -102,6 +114,7 @@ def median_run(runs: list[Run]) -> dict[str, float]:
         "peak_mib": max(run.peak_mib for run in runs),
         "read": statistics.median(run.read for run in runs),
         "written": statistics.median(run.written for run in runs),
+        "search_index_s": statistics.median(run.search_index_s for run in runs),
     }
 
 
@@ -167,6 +180,7 @@ def measure(issues: int, runs: int, workdir: Path) -> dict[str, Any]:
     edit_reference_title(srcdir)
     result["edit_reference"] = median_run([sphinx(srcdir, outdir, "auto")])
     result["output_mib"] = directory_size(outdir) / 2**20
+    result["search_bundle"] = bundle_size(outdir)
     issue_page = sorted((outdir / "issues").rglob("20*.html"))[-1].relative_to(outdir)
     from playwright.sync_api import sync_playwright
 
@@ -231,6 +245,18 @@ def measure_rows(result: dict[str, Any]) -> dict[str, str]:
     rows["cold search query: runtime / index bytes"] = (
         f"{kib(cold['runtime'])} / {kib(cold['index'])}"
     )
+    rows["cold search query: open `search.html?q=` to results shown"] = (
+        f"{result['search_cold']['page_to_results_ms']:.0f} ms"
+    )
+    if "search_bundle" in result:
+        bundle = result["search_bundle"]
+        rows["search index: bundle on disk (index part) / files"] = (
+            f"{bundle['total'] / 2**20:.1f} MiB ({bundle['index'] / 2**20:.1f} MiB) / "
+            f"{bundle['files']}"
+        )
+        rows["search index: time in the full `-j auto` build"] = (
+            f"{result['full_jauto']['search_index_s']:.1f} s"
+        )
     rows["warm search query (page reloaded, data of the top 8), median"] = (
         f"{result['search_warm_ms_median']:.1f} ms"
     )

@@ -32,3 +32,5 @@ def test_build_benchmark_runs_on_a_tiny_archive():
     assert tiny["add_issue"]["read"] == 1, "adding an issue reads only that issue"
     assert tiny["first_visit"]["gzip"] < tiny["first_visit"]["raw"]
     assert tiny["search_cold"]["bytes"]["index"] > 0
+    assert tiny["full_jauto"]["search_index_s"] > 0, "the build's search-index line was not found"
+    assert tiny["search_bundle"]["files"] > 0
