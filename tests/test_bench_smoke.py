@@ -34,3 +34,4 @@ def test_build_benchmark_runs_on_a_tiny_archive():
     assert tiny["search_cold"]["bytes"]["index"] > 0
     assert tiny["full_jauto"]["search_index_s"] > 0, "the build's search-index line was not found"
     assert tiny["search_bundle"]["files"] > 0
+    assert tiny["search_repeat_filters_open_ms_median"] > 0
