@@ -35,13 +35,12 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT / "tests"), str(ROOT / "tests" / "browser"), str(ROOT / "bench")]
 
-from conftest import CHROMIUM_ARGS  # noqa: E402
+from conftest import CHROMIUM_ARGS, open_filters  # noqa: E402
 from search_bench import (  # noqa: E402
     DEFAULT_RANKING,
     api_runs,
     bundle_size,
     cold_query,
-    open_filters,
     served_paths,
 )
 from site_server import serve  # noqa: E402

@@ -26,7 +26,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT / "tests"), str(ROOT / "tests" / "browser")]
 
-from conftest import CHROMIUM_ARGS, copy_site  # noqa: E402
+from conftest import CHROMIUM_ARGS, copy_site, open_filters  # noqa: E402
 from site_server import serve  # noqa: E402
 
 QUERY_SET = json.loads((ROOT / "tests" / "search_queries.json").read_text(encoding="utf-8"))
@@ -100,11 +100,6 @@ def ui_links(page: Any, base: str) -> tuple[list[list[str]], list[float]]:
         )
         all_links.append([href.removeprefix("./") for href in hrefs])
     return all_links, timings
-
-
-def open_filters(page: Any) -> None:
-    page.click(".radar-search-page .radar-search-filters summary")
-    page.wait_for_selector(".radar-search-page .radar-search-filter")
 
 
 def api_runs(

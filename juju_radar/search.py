@@ -26,6 +26,7 @@ from .search_index import (
     BUNDLE_DIR,
     build_index,
     documents_digest,
+    record_digests,
     record_documents,
     site_records,
 )
@@ -95,7 +96,8 @@ def build_pagefind_index(app: Sphinx, exception: BaseException | None) -> None:
     documents = record_documents(records, lang)
     cache = build_cache(app.doctreedir)
     bundle_key = str(Path(app.builder.outdir, BUNDLE_DIR).resolve())
-    state = documents_digest(documents)
+    digests = record_digests(documents)
+    state = documents_digest(digests)
     if cache.peek(SEARCH_BUNDLES, bundle_key) == state and bundle_is_complete(
         Path(app.builder.outdir, BUNDLE_DIR)
     ):
@@ -103,7 +105,7 @@ def build_pagefind_index(app: Sphinx, exception: BaseException | None) -> None:
         return
     cache.put(SEARCH_BUNDLES, bundle_key, None)
     cache.save()  # an interrupted indexing must not leave the old state on record
-    result = build_index(documents, app.builder.outdir, Path(app.doctreedir, RECORD_SITE))
+    result = build_index(documents, digests, app.builder.outdir, Path(app.doctreedir, RECORD_SITE))
     if result.returncode != 0:
         logger.warning(
             "pagefind failed (exit %s): %s",

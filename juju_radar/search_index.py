@@ -200,14 +200,14 @@ def record_document(record: SearchRecord, lang: str) -> str:
 RECORD_MANIFEST = "records.json"  # Pagefind indexes HTML files only
 
 
-def sync_record_site(documents: dict[str, str], folder: Path) -> None:
+def sync_record_site(documents: dict[str, str], digests: dict[str, str], folder: Path) -> None:
     """Make ``folder`` hold exactly ``documents`` (file name -> HTML), writing only the
     files that changed: creating thousands of files costs seconds. A manifest of the
     digests written spares reading them back (1 s at 1,000 issues); a file whose size
-    does not match is rewritten all the same, and without a manifest files are compared."""
+    does not match is rewritten all the same, and without a manifest files are compared.
+    ``digests`` are ``record_digests(documents)``."""
     manifest = folder / RECORD_MANIFEST
     written = _read_manifest(manifest)
-    digests = {name: digest(document) for name, document in documents.items()}
     manifest.unlink(missing_ok=True)  # until the files match it again
     for name, document in documents.items():
         path = folder / name
@@ -264,20 +264,26 @@ def record_documents(records: Iterable[SearchRecord], lang: str) -> dict[str, st
     return {record.file_name: record_document(record, lang) for record in records}
 
 
-def documents_digest(documents: dict[str, str]) -> str:
-    return digest(*(part for name in sorted(documents) for part in (name, documents[name])))
+def record_digests(documents: dict[str, str]) -> dict[str, str]:
+    return {name: digest(document) for name, document in documents.items()}
+
+
+def documents_digest(digests: dict[str, str]) -> str:
+    """Of all the records, from ``record_digests``."""
+    return digest(*(part for name in sorted(digests) for part in (name, digests[name])))
 
 
 def build_index(
-    documents: dict[str, str], outdir: Path, record_site: Path
+    documents: dict[str, str], digests: dict[str, str], outdir: Path, record_site: Path
 ) -> subprocess.CompletedProcess[str]:
-    """Index ``documents`` into ``outdir/pagefind``, over the bundle of the last build.
+    """Index ``documents`` (with their ``record_digests``) into ``outdir/pagefind``, over
+    the bundle of the last build.
 
     The record files are kept in ``record_site`` between builds and Pagefind writes
     over the old bundle (rewriting files is much faster than creating them); what the
     new bundle does not reference is then deleted, so the result equals a fresh index.
     """
-    sync_record_site(documents, record_site)
+    sync_record_site(documents, digests, record_site)
     bundle = outdir / BUNDLE_DIR
     result = run_pagefind(record_site, bundle)
     if result.returncode == 0:

@@ -118,3 +118,9 @@ def watch_errors(page: Any) -> list[str]:
         ),
     )
     return errors
+
+
+def open_filters(page: Any, timeout_ms: float = 30_000) -> None:
+    """Open the search page's filter panel and wait for its filters (Pagefind loaded)."""
+    page.click(".radar-search-page .radar-search-filters summary")
+    page.wait_for_selector(".radar-search-page .radar-search-filter", timeout=timeout_ms)

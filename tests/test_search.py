@@ -22,6 +22,7 @@ from juju_radar.search_index import (
     RECORD_MANIFEST,
     SearchRecord,
     cut,
+    record_digests,
     record_document,
     section_spans,
     sync_record_site,
@@ -252,7 +253,7 @@ def test_record_site_rewrites_only_what_changed(
 ) -> None:
     folder = tmp_path / "records"
     documents = {"a.html": "<p>甲</p>", "sub/b.html": "<p>乙</p>", "c.html": "<p>丙</p>"}
-    sync_record_site(documents, folder)
+    sync_record_site(documents, record_digests(documents), folder)
     assert {p.relative_to(folder).as_posix() for p in folder.rglob("*.html")} == set(documents)
     written: list[str] = []
     write_bytes = Path.write_bytes
@@ -263,13 +264,15 @@ def test_record_site_rewrites_only_what_changed(
 
     monkeypatch.setattr(Path, "write_bytes", noting_write)
     (folder / "c.html").write_text("<p>", encoding="utf-8")  # damaged since: other size
-    sync_record_site({**documents, "a.html": "<p>甲乙</p>"}, folder)
+    changed = {**documents, "a.html": "<p>甲乙</p>"}
+    sync_record_site(changed, record_digests(changed), folder)
     assert sorted(written) == ["a.html", "c.html"]
     assert (folder / "a.html").read_text(encoding="utf-8") == "<p>甲乙</p>"
     assert (folder / "c.html").read_text(encoding="utf-8") == "<p>丙</p>"
 
     written.clear()
     (folder / RECORD_MANIFEST).unlink()  # e.g. left by an older build: files are compared
-    sync_record_site({"a.html": "<p>甲乙</p>", "c.html": "<p>丙</p>"}, folder)
+    fewer = {"a.html": "<p>甲乙</p>", "c.html": "<p>丙</p>"}
+    sync_record_site(fewer, record_digests(fewer), folder)
     assert written == []
     assert not (folder / "sub" / "b.html").exists()

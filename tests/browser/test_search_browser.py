@@ -11,7 +11,7 @@ from typing import Any
 from urllib.parse import quote
 
 import pytest
-from conftest import watch_errors
+from conftest import open_filters, watch_errors
 
 from .conftest import load_queries
 
@@ -60,11 +60,6 @@ SPHINX_SEARCH_FILES = ("searchtools.js", "language_data.js", "searchindex.js")
 TIMEOUT_MS = 20_000  # generous: CI machines have two busy cores
 
 
-def open_filters(page: Any) -> None:
-    page.click(".radar-search-page .radar-search-filters summary")
-    page.wait_for_selector(".radar-search-page .radar-search-filter", timeout=TIMEOUT_MS)
-
-
 def wait_for_results(page: Any, scope: str, query: str) -> None:
     """Wait until the result list in ``scope`` shows the results of ``query``."""
     page.wait_for_function(
@@ -111,7 +106,7 @@ def search_page(browser_context: Any, site_url: str) -> Iterator[Any]:
     tab.goto(f"{site_url}search.html")
     tab.wait_for_selector(".radar-search-page input[name=q]", timeout=TIMEOUT_MS)
     # The filters show once Pagefind has loaded: queries then time the search, not the load.
-    open_filters(tab)
+    open_filters(tab, TIMEOUT_MS)
     tab.script_errors = errors
     yield tab
     tab.close()
@@ -189,7 +184,7 @@ def test_filters_narrow_results_and_are_linkable(page: Any, site_url: str) -> No
     page.goto(f"{site_url}search.html?q=AI")
     wait_for_results(page, ".radar-search-page", "AI")
     assert len({r["topic"] for r in results(page, ".radar-search-page")} - {None}) > 1
-    open_filters(page)
+    open_filters(page, TIMEOUT_MS)
     totals = page.eval_on_selector_all(
         ".radar-search-filter",
         """groups => groups.map(group => Array.from(
@@ -245,7 +240,7 @@ def test_a_first_search_fetches_ten_results_and_no_filter_index(page: Any, site_
         "document.querySelectorAll('.radar-search-page .radar-search-result a')[10]"
     ), "focus should move to the first result the button added"
     assert page.is_hidden(".radar-search-page .radar-search-next")
-    open_filters(page)
+    open_filters(page, TIMEOUT_MS)
     assert [url for url in fetched if url.endswith(".pf_filter")]
     assert page.script_errors == []
 
