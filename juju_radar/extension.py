@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from typing import TYPE_CHECKING
 
 from . import (
@@ -30,7 +31,8 @@ from .directives import (
     listing_directive,
 )
 from .nodes import radar_placeholder
-from .parallel import RadarHTMLBuilder
+from .parallel import RadarHTMLBuilder, StagedHTMLBuilder
+from .publish import STAGED_BUILD_ENV
 from .transforms import IssuePageTransform, PlaceholderTransform
 
 if TYPE_CHECKING:
@@ -50,7 +52,8 @@ def setup_extension(app: Sphinx) -> None:
     app.connect("config-inited", config.check_config)
     app.connect("config-inited", config.note_interface_translations)
     register_bib_style()
-    app.add_builder(RadarHTMLBuilder, override=True)
+    staged = bool(os.environ.get(STAGED_BUILD_ENV))
+    app.add_builder(StagedHTMLBuilder if staged else RadarHTMLBuilder, override=True)
     app.add_node(radar_placeholder)
     app.add_directive("radar-item", ItemDirective)
     app.add_directive("radar-closing", ClosingDirective)

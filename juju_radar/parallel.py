@@ -115,6 +115,13 @@ class RadarHTMLBuilder(StandaloneHTMLBuilder):
         self.write_doc(docname, doctree)
 
 
+class StagedHTMLBuilder(RadarHTMLBuilder):
+    """For ``make html``, which builds into a spare tree and then publishes it: Sphinx's
+    closing "The HTML pages are in ..." would name the spare tree."""
+
+    epilog = ""
+
+
 def shed_other_pages(env: BuildEnvironment, docnames: list[str]) -> None:
     """Drop, from a reader's environment, the biggest data merging will not take:
     Sphinx's ``TocTreeCollector`` and the extension's collector copy only the pages read,

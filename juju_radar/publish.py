@@ -42,6 +42,9 @@ def source_date_epoch(srcdir: Path) -> str | None:
 
 
 SPARE = "spare"
+# Set for the build a swap will publish: Sphinx's "The HTML pages are in ..." would name
+# the spare tree, so the builder leaves it out and publish says where the site went.
+STAGED_BUILD_ENV = "RADAR_STAGED_BUILD"
 COMPLETE = "complete"  # in the spare folder: its trees are those of a finished build
 SWAPPING = "swapping"  # in the build folder while a swap is under way
 
@@ -103,6 +106,7 @@ def build_site(srcdir: Path, build: Path, sphinx_args: list[str]) -> int:
     epoch = source_date_epoch(srcdir)
     if epoch:
         env["SOURCE_DATE_EPOCH"] = epoch
+    env[STAGED_BUILD_ENV] = "1"
     command = sphinx_command(
         srcdir, spare / "html", spare / "doctrees", "-W", "--keep-going", *sphinx_args
     )

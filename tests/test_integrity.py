@@ -90,6 +90,20 @@ def test_failed_build_keeps_the_last_good_site(tmp_path):
     }, "the site it replaced becomes the spare tree"
 
 
+def test_make_html_names_the_published_folder_not_the_spare_one(tmp_path):
+    srcdir = copy_site(tmp_path / "src")
+    result = subprocess.run(
+        [sys.executable, "-m", "juju_radar.publish"],
+        cwd=srcdir,
+        capture_output=True,
+        text=True,
+        env=EPOCH_ENV,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines()[-1] == f"site built in {srcdir / '_build' / 'html'}"
+    assert "The HTML pages are in" not in result.stdout  # it would name the spare tree
+
+
 def test_an_interrupted_build_is_not_built_upon(tmp_path):
     srcdir = copy_site(tmp_path / "src")
     for _ in range(2):
