@@ -179,7 +179,7 @@ def _load(
     # formats, so nothing of this build may be kept under that text's digest.
     usable = cache if all(Path(path).stat().st_mtime == mtime for path, mtime in files) else None
     for path, _ in files:
-        text = Path(path).read_text(encoding="utf-8")
+        text = Path(path).read_text(encoding="utf-8-sig")
         file_digests.append(digest(SCANNER_DIGEST, text))
         scanned = (
             usable.get(FILE_PARTS, file_digests[-1], partial(_scan_file, text))

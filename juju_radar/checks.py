@@ -42,7 +42,7 @@ def check_archive_consistency(app: Sphinx, env: BuildEnvironment) -> None:
     checked: list[str] = []
     for name in app.config.bibtex_bibfiles or ():
         path = Path(env.srcdir, name)
-        text = path.read_text(encoding="utf-8")
+        text = path.read_text(encoding="utf-8-sig")
         key = digest(CHECKER_DIGEST, name, text)
         checked.append(key)
         keys, problems = cache.get(BIB_CHECKS, key, partial(_check_bib, text, name))

@@ -77,7 +77,7 @@ def published_issue_files(srcdir: Path, vocab: Vocabulary, cache: BuildCache) ->
         if not is_issue_path(relative):
             continue
         try:
-            text = path.read_text(encoding="utf-8")
+            text = path.read_text(encoding="utf-8-sig")
         except (OSError, UnicodeDecodeError):
             continue  # the build reports the file itself
         keys.append(digest(context, relative, text))

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import codecs
 import re
 
-from conftest import site_with_root, sphinx_build
+from conftest import copy_site, page_text, site_with_root, sphinx_build
 
 
 def build_warnings(tmp_path, root: str) -> str:
@@ -52,3 +53,17 @@ def test_raw_html_and_raw_directive_are_refused_at_file_and_line(tmp_path):
     assert "<script>alert(1)</script>" not in built
     raw_page = (tmp_path / "html" / "raw-page.html").read_text(encoding="utf-8")
     assert "<script>alert(1)</script>" not in raw_page
+
+
+def test_files_saved_with_a_byte_order_mark_build_as_without(tmp_path):
+    """Some editors save UTF-8 with a byte order mark; Sphinx and `radar check` accept it."""
+    srcdir = copy_site(tmp_path / "src")
+    bib = srcdir / "references.bib"
+    text = bib.read_text(encoding="utf-8")
+    first_entry = text.index("@")
+    bib.write_text(text[first_entry:] + "\n" + text[:first_entry], encoding="utf-8")
+    for path in (srcdir / "issues/2026/2026-09-08.md", bib):
+        path.write_bytes(codecs.BOM_UTF8 + path.read_bytes())
+    sphinx_build(srcdir, tmp_path / "html")  # warnings are errors
+    assert "让 AI 造一个客服，难在代码之外" in page_text(tmp_path / "html" / "index.html")
+    assert "RISE 论文" in page_text(tmp_path / "html" / "references" / "2026-09.html")
