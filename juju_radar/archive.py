@@ -175,8 +175,9 @@ def is_best(item: Item) -> bool:
 
 
 def shown(ref: ItemRef) -> tuple[object, ...]:
+    """What a line about the item shows on another page (``render.item_line``)."""
     item = ref.item
-    return ref.docname, item.id, item.heading, item.topic, item.score, item.verdict
+    return ref.docname, item.id, item.heading, item.topic, item.score, item.verdict, item.tags
 
 
 def page_signature(

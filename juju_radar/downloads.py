@@ -16,10 +16,13 @@ def write_issue_bib(
     app: Sphinx, pagename: str, templatename: str, context: dict[str, Any], doctree: Any
 ) -> None:
     issue = radar_data(app.env).issues.get(pagename)
-    if issue is None or app.builder.format != "html" or not issue.citation_keys:
+    if issue is None or app.builder.format != "html":
+        return
+    target = Path(app.outdir, f"{pagename}.bib")
+    if not issue.citation_keys:
+        target.unlink(missing_ok=True)  # written when the issue still cited something
         return
     entries = load_bibliography(app.env).texts
     text = "\n".join(entries[key] for key in issue.citation_keys if key in entries)
-    target = Path(app.outdir, f"{pagename}.bib")
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_text(text, encoding="utf-8")

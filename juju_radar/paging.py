@@ -175,4 +175,4 @@ def page_signature(
     if kind in ("references", "references-index"):
         selector = attributes.get("selector", INDEX)
         return references_signature(selector, reference_groups, archive, bibliography)
-    return tuple((*shown(ref), ref.item.tags) for ref in period_refs(archive, kind, attributes))
+    return tuple(shown(ref) for ref in period_refs(archive, kind, attributes))

@@ -16,6 +16,7 @@ from juju_radar.model import vocabulary_from_config
 from juju_radar.synth import SynthOptions, write_synthetic_archive
 
 EPOCH_ENV = dict(os.environ, SOURCE_DATE_EPOCH="1788000000")
+SEED = "issues/2026/2026-09-08.md"
 SECOND = "issues/2026/2026-09-09.md"
 
 
@@ -54,6 +55,10 @@ CHANGES: dict[str, Callable[[Path], None]] = {
     "change a tag": lambda src: edit(
         src / SECOND, ":tags: Coding Agent, 评测", ":tags: 评测, 复现"
     ),
+    # An earlier issue's item is listed, with its tags, on the later issue's page.
+    "change a tag of an item a later page lists": lambda src: edit(
+        src / SEED, ":tags: Coding Agent\n", ":tags: Coding Agent, 客服\n"
+    ),
     "change a verdict": lambda src: edit(
         src / SECOND, ":verdict: dig-deeper", ":verdict: read-original"
     ),
@@ -61,6 +66,10 @@ CHANGES: dict[str, Callable[[Path], None]] = {
         src / SECOND, "status: published", "status: draft"
     ),
     "publish it again": lambda src: edit(src / SECOND, "status: draft", "status: published"),
+    "let an issue cite nothing": lambda src: drop_sources(src / SECOND),
+    "write it anew, citing again": lambda src: (src / SECOND).write_text(
+        (ROOTS / "test-second-issue" / SECOND).read_text(encoding="utf-8"), encoding="utf-8"
+    ),
     "edit a reference title": lambda src: edit(
         src / "references.bib", "title = {RISE 论文}", "title = {RISE 论文（修订）}"
     ),
@@ -89,6 +98,12 @@ CHANGES: dict[str, Callable[[Path], None]] = {
 }
 OCTOBER = "issues/2026/2026-10-01.md"
 MACRO = "@string{released = {2026-09-07 发布}}\n\n"
+
+
+def drop_sources(page: Path) -> None:
+    """No item of the issue names a source: it has no references and no .bib download."""
+    lines = page.read_text(encoding="utf-8").splitlines(keepends=True)
+    page.write_text("".join(line for line in lines if not line.startswith(":sources:")))
 
 
 def add_october_issue(src: Path, cites: str = "<october2026> · 论文 <taubench2026paper>") -> None:
