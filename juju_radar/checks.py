@@ -32,20 +32,52 @@ BIB_CHECKS = "bib-checks"
 CHECKER_DIGEST = digest(source_digest(bibcheck, model), version("pybtex"))
 
 
+# What stops pybtex, and with it sphinxcontrib-bibtex, from reading the file at all.
+UNREADABLE = frozenset({"unbalanced-braces", "bib-syntax"})
+EXIT_UNREADABLE_BIB = 2  # sphinx-build's status for a build that stopped on an error
+
+
 def _check_bib(text: str, name: str) -> tuple[dict[str, int], list[Problem]]:
     return parse_bib_keys(text), check_bib_text(text, name)
 
 
+def _checked_bib(app: Sphinx, name: str) -> tuple[Path, str, dict[str, int], list[Problem]]:
+    """The file, the key of its check in the build cache, its keys and its problems."""
+    path = Path(app.srcdir, name)
+    text = path.read_text(encoding="utf-8-sig")
+    key = digest(CHECKER_DIGEST, name, text)
+    keys, problems = build_cache(app.doctreedir).get(
+        BIB_CHECKS, key, partial(_check_bib, text, name)
+    )
+    return path, key, keys, problems
+
+
+def refuse_unreadable_bib(app: Sphinx) -> None:
+    """Before sphinxcontrib-bibtex parses the .bib files: one it cannot read stops the
+    build with a traceback and Sphinx's crash report, which names no line. Stop here
+    instead, after the file and line of each error. SystemExit, because Sphinx turns
+    any exception, its own errors included, into that crash report."""
+    for name in app.config.bibtex_bibfiles or ():
+        path, _, _, problems = _checked_bib(app, name)
+        unreadable = [problem for problem in problems if problem.code in UNREADABLE]
+        for problem in unreadable:
+            warn(problem, f"{path}:{problem.line}")
+        if unreadable:
+            logger.error(
+                "BibTeX cannot read this file: nothing was built",
+                location=f"{path}:{unreadable[0].line}",
+                type="radar",
+                subtype="bib-unreadable",
+            )
+            raise SystemExit(EXIT_UNREADABLE_BIB)
+
+
 def check_archive_consistency(app: Sphinx, env: BuildEnvironment) -> None:
     bib_keys: set[str] = set()
-    cache = build_cache(env.doctreedir)
     checked: list[str] = []
     for name in app.config.bibtex_bibfiles or ():
-        path = Path(env.srcdir, name)
-        text = path.read_text(encoding="utf-8-sig")
-        key = digest(CHECKER_DIGEST, name, text)
+        path, key, keys, problems = _checked_bib(app, name)
         checked.append(key)
-        keys, problems = cache.get(BIB_CHECKS, key, partial(_check_bib, text, name))
         bib_keys |= set(keys)
         for problem in problems:
             if problem.code not in INFORMATIONAL:
@@ -56,7 +88,7 @@ def check_archive_consistency(app: Sphinx, env: BuildEnvironment) -> None:
                 f"{name}: {bare} entries have no DOI/URL/arXiv id/ISBN yet "
                 "(`radar check` lists them) [radar.missing-identifier]"
             )
-    cache.keep_only(BIB_CHECKS, checked)
+    build_cache(env.doctreedir).keep_only(BIB_CHECKS, checked)
     issues = radar_data(env).issues
     docname_of = {issue.path: docname for docname, issue in issues.items()}
     for problem in check_archive(issues.values(), bib_keys):

@@ -80,6 +80,7 @@ def setup_extension(app: Sphinx) -> None:
     app.connect("builder-inited", safety.disable_raw_content)
     app.connect("html-page-context", safety.escape_theme_text, priority=900)
     app.add_post_transform(safety.UnsafeLinkTransform)
+    app.connect("builder-inited", checks.refuse_unreadable_bib, priority=400)
     app.connect("env-check-consistency", checks.check_archive_consistency)
     app.connect("env-get-outdated", integrity.note_removed_docs)
     app.connect("build-finished", integrity.remove_stale_outputs)

@@ -67,3 +67,25 @@ def test_files_saved_with_a_byte_order_mark_build_as_without(tmp_path):
     sphinx_build(srcdir, tmp_path / "html")  # warnings are errors
     assert "让 AI 造一个客服，难在代码之外" in page_text(tmp_path / "html" / "index.html")
     assert "RISE 论文" in page_text(tmp_path / "html" / "references" / "2026-09.html")
+
+
+def test_a_bib_file_bibtex_cannot_read_stops_the_build_at_its_line(tmp_path):
+    """sphinxcontrib-bibtex would stop with a traceback; the editor gets file and line."""
+    srcdir = copy_site(tmp_path / "src")
+    bib = srcdir / "references.bib"
+    text = bib.read_text(encoding="utf-8")
+    bib.write_text(text.replace("title = {RISE 论文},", "title = {RISE 论文,"), encoding="utf-8")
+    entry_line = text[: text.index("@misc{rise2026paper")].count("\n") + 1
+    result = sphinx_build(srcdir, tmp_path / "html", check=False)
+    assert result.returncode != 0
+    assert re.search(
+        rf"references\.bib:{entry_line}: ERROR: entry 'rise2026paper' has unbalanced braces.*"
+        r"\[radar\.unbalanced-braces\]",
+        result.stderr,
+    )
+    assert (
+        f"references.bib:{entry_line}: ERROR: BibTeX cannot read this file: nothing was built"
+        in result.stderr
+    )
+    assert "Traceback" not in result.stderr + result.stdout
+    assert "Extension error" not in result.stderr
