@@ -54,6 +54,7 @@ CATEGORY_RE = re.compile(
 CATEGORY_PARTS_RE = re.compile(r"\s+/\s+|\s*／\s*")
 SOURCE_SEPARATOR_RE = re.compile(r"\s+[·・]\s+")
 SENTENCE_END = "。！？!?"
+CLAUSE_PUNCTUATION = "，；："  # in sentences, never in a link's label
 MAX_LABEL_CHARS = 60
 MAX_HEADING_CHARS = 80
 MAX_ID_WORDS = 4
@@ -425,15 +426,24 @@ def _read_labels(content: list[_Block], heading: _Block, report: _Report) -> tup
         return None
     last = content[-1]
     labels = tuple(SOURCE_SEPARATOR_RE.split(last.text))
-    if not last.is_single_line or any(char in SENTENCE_END for char in last.text):
+    clause = any(char in CLAUSE_PUNCTUATION for char in last.text)
+    if not last.is_single_line or clause or any(char in SENTENCE_END for char in last.text):
+        # A one-line last paragraph with a comma is body text: the labels line is missing.
+        why = ": labels have no '，', '；' or '：'" if clause else ""
         report.error(
             last.line,
             "missing-sources",
             "an item must end with its line of source link labels, separated by ' · ' "
-            f"(found '{_shorten(last.text)}')",
+            f"(found '{_shorten(last.text)}'{why})",
         )
         return None
-    if reasons := [reason for label in labels if (reason := _label_problem(label))]:
+    reasons = [reason for label in labels if (reason := _label_problem(label))]
+    reasons += [
+        f"the label '{label}' is given twice; each label names its own link"
+        for position, label in enumerate(labels)
+        if label in labels[:position]
+    ]
+    if reasons:
         report.error(last.line, "bad-label", f"source labels '{_shorten(last.text)}': {reasons[0]}")
         return None
     return labels

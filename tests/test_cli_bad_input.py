@@ -152,6 +152,19 @@ BAD = [
         "(found '正文一。') [missing-sources]",
     ),
     (
+        "labels line missing, the last paragraph a short clause",
+        GOOD.replace("正文一。\n\n论文 · 代码\n", "正文一。\n\n数字暂时无法复现，值得持续观察\n"),
+        "15: error: an item must end with its line of source link labels, separated by ' · ' "
+        "(found '数字暂时无法复现，值得持续观察': labels have no '，', '；' or '：') "
+        "[missing-sources]",
+    ),
+    (
+        "the same label twice in an item",
+        GOOD.replace("论文 · 代码\n", "论文 · 论文\n"),
+        "15: error: source labels '论文 · 论文': the label '论文' is given twice; "
+        "each label names its own link [bad-label]",
+    ),
+    (
         "stray separator after the labels",
         GOOD.replace("论文 · 代码\n", "论文 · 代码 · \n"),
         "15: error: source labels '论文 · 代码 ·': '代码 ·' starts or ends with '·' "
