@@ -30,6 +30,7 @@ import yaml
 from myst_parser.parsers.options import TokenizeError, options_to_items
 
 from .model import (
+    CJK_RE,
     LATIN_WORD_RE,
     Issue,
     Item,
@@ -100,6 +101,15 @@ class _Block:
     @property
     def text(self) -> str:
         return "\n".join(self.lines)
+
+    @property
+    def paragraph(self) -> str:
+        """The lines as paragraph text. A break between two Chinese characters is where
+        the export wrapped a line, and a browser would show it as a space: it goes."""
+        text = self.lines[0]
+        for line in self.lines[1:]:
+            text += ("" if CJK_RE.match(text[-1]) and CJK_RE.match(line[0]) else "\n") + line
+        return text
 
     @property
     def is_single_line(self) -> bool:
@@ -210,9 +220,9 @@ def parse_export(
         date=date,
         title=title,
         stated_length=stated_length,
-        lead=tuple(block.text for block in lead),
+        lead=tuple(block.paragraph for block in lead),
         items=tuple(items),
-        closing=tuple(block.text for block in closing),
+        closing=tuple(block.paragraph for block in closing),
         date_line=date_line,
     )
     return issue, report.problems
@@ -367,7 +377,7 @@ def _read_item(
         tags=tags,
         score=score,
         verdict=verdict,
-        body=tuple(block.text for block in body),
+        body=tuple(block.paragraph for block in body),
         labels=labels,
     )
 

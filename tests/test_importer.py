@@ -81,6 +81,17 @@ def test_the_seed_parses_into_five_items_with_their_fields(vocab):
     assert issue.closing[1].endswith("能力往前走，验证和责任也得跟上。")
 
 
+def test_a_wrapped_paragraph_loses_only_the_breaks_between_chinese_characters(vocab):
+    wrapped = (
+        SEED_EXPORT.read_text(encoding="utf-8")
+        .replace("先靠能验算的答案确定进步方向", "先靠能验算的答案\n确定进步方向")
+        .replace("Claude Opus", "Claude\nOpus")
+    )
+    bodies = "\n\n".join(text for item in parse_ok(wrapped, vocab).items for text in item.body)
+    assert "先靠能验算的答案确定进步方向" in bodies
+    assert "Claude\nOpus" in bodies  # a Markdown line break: read as a space
+
+
 def test_the_seed_renders_the_hand_written_page_apart_from_ids_and_keys(vocab):
     export = parse_ok(SEED_EXPORT.read_text(encoding="utf-8"), vocab)
     hand_written = parse_issue(
