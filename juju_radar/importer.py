@@ -32,12 +32,14 @@ from myst_parser.parsers.options import TokenizeError, options_to_items
 from .model import (
     CJK_RE,
     LATIN_WORD_RE,
+    PAGE_ID_PREFIXES,
     Issue,
     Item,
     Source,
     Vocabulary,
     did_you_mean,
     format_score,
+    is_page_id,
     parse_score,
     plain_text,
 )
@@ -529,10 +531,16 @@ def _shorten(text: str, limit: int = 40) -> str:
 
 def item_id_for(title: str, date: dt.date, position: int, taken: set[str]) -> str:
     """A readable ASCII id from the title's Latin words, unique among ``taken``."""
-    base = _id_from_words(title) or f"item-{date:%Y%m%d}-{position}"
+    base = _id_from_words(title)
+    if not base or base.startswith(PAGE_ID_PREFIXES):
+        base = f"item-{date:%Y%m%d}-{position}"
     candidates = [base, f"{base}-{date:%Y%m%d}"]
     candidates += (f"{base}-{date:%Y%m%d}-{n}" for n in range(2, len(taken) + 3))
-    return next(candidate for candidate in candidates if candidate not in taken)
+    return next(
+        candidate
+        for candidate in candidates
+        if candidate not in taken and not is_page_id(candidate)
+    )
 
 
 def _id_from_words(title: str) -> str:

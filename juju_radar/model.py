@@ -22,6 +22,14 @@ from .problems import Problem
 
 STATUSES = ("published", "draft")
 ITEM_ID_RE = re.compile(r"^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$")
+# Ids an issue page gives its own parts: its title, the sections the build adds, the
+# citations ("cite-KEY") and the theme's. An item with one of them would share its anchor.
+PAGE_TOP_ID = "top"
+PAGE_IDS = frozenset(
+    {PAGE_TOP_ID, "references", "cite-this", "closing", "main-content", "searchbox"}
+    | {"print-main-content", "ethical-ad-placement"}
+)
+PAGE_ID_PREFIXES = ("cite-", "pst-", "jb-", "bd-")
 CITE_KEY_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_:.-]*$")
 ISSUE_PATH_RE = re.compile(r"(?:^|/)issues/(\d{4})/(\d{4}-\d{2}-\d{2})(?:\.md)?$")
 FENCE_RE = re.compile(r"^(`{3,}|~{3,})")
@@ -667,7 +675,18 @@ def _item_id(option: tuple[str, int] | None, report: _Reporter) -> str | None:
             line, "bad-id", f"item id '{value}' must be lowercase ASCII letters, digits and '-'"
         )
         return None
+    if is_page_id(value):
+        report.error(
+            line,
+            "reserved-id",
+            f"item id '{value}' is an id the issue page uses for its own parts: choose another",
+        )
+        return None
     return value
+
+
+def is_page_id(value: str) -> bool:
+    return value in PAGE_IDS or value.startswith(PAGE_ID_PREFIXES)
 
 
 def _item_topic(

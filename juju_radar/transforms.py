@@ -13,7 +13,7 @@ from . import render
 from .bibliography import load_bibliography
 from .collector import radar_data
 from .config import vocabulary
-from .model import is_issue_path
+from .model import PAGE_TOP_ID, is_issue_path
 from .nodes import LISTING_KINDS, placeholder, radar_placeholder
 
 
@@ -28,6 +28,7 @@ class IssuePageTransform(SphinxTransform):
         section = self.document.next_node(nodes.section)
         if section is None:
             return
+        self._give_title_fixed_id(section)
         title = section.next_node(nodes.title)
         position = section.index(title) + 1 if title is not None else 0
         section.insert(position, placeholder("issue-header"))
@@ -35,6 +36,16 @@ class IssuePageTransform(SphinxTransform):
             section += _section("references", "参考文献", placeholder("issue-bibliography"))
         section += _section("cite-this", "引用本期", placeholder("issue-cite"))
         self.document += placeholder("issue-nav")
+
+    def _give_title_fixed_id(self, section: nodes.section) -> None:
+        """The title's id would be a slug of the issue's title, which an item may have."""
+        for old_id in section["ids"]:
+            self.document.ids.pop(old_id, None)
+            for name, target in list(self.document.nameids.items()):
+                if target == old_id:
+                    self.document.nameids[name] = PAGE_TOP_ID
+        section["ids"] = [PAGE_TOP_ID]
+        self.document.ids[PAGE_TOP_ID] = section
 
 
 def _section(section_id: str, title: str, *children: nodes.Node) -> nodes.section:

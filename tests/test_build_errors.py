@@ -5,6 +5,7 @@ from __future__ import annotations
 import codecs
 import re
 
+from bs4 import BeautifulSoup
 from conftest import copy_site, page_text, site_with_root, sphinx_build
 
 
@@ -89,3 +90,19 @@ def test_a_bib_file_bibtex_cannot_read_stops_the_build_at_its_line(tmp_path):
     )
     assert "Traceback" not in result.stderr + result.stdout
     assert "Extension error" not in result.stderr
+
+
+def test_an_item_keeps_its_anchor_when_the_issue_title_slugs_to_its_id(tmp_path):
+    srcdir = copy_site(tmp_path / "src")
+    seed = srcdir / "issues/2026/2026-09-08.md"
+    text = seed.read_text(encoding="utf-8")
+    text = text.replace("title: 让 AI 造一个客服，难在代码之外", "title: RISE：让模型自己当老师")
+    seed.write_text(text.replace(":id: rise-self-extrapolation", ":id: rise"), encoding="utf-8")
+    sphinx_build(srcdir, tmp_path / "html")
+    page = BeautifulSoup(
+        (tmp_path / "html/issues/2026/2026-09-08.html").read_text(encoding="utf-8"), "html.parser"
+    )
+    anchored = page.find_all(id="rise")
+    assert [element.name for element in anchored] == ["section"]
+    assert "radar-item" in anchored[0]["class"]
+    assert page.find(id="top").h1.get_text().startswith("RISE：让模型自己当老师")

@@ -176,6 +176,9 @@ def test_split_heading(heading, expected):
         ("AI 换脸", set(), "item-20260908-2"),
         ("3D 场景生成", set(), "item-20260908-2"),
         ("RISE：再往前走一点", {"rise"}, "rise-20260908"),
+        # The issue page's own anchors (its sections, citations, the theme's) are not taken.
+        ("References 的整理方法", set(), "references-20260908"),
+        ("Cite this：引用的规范", set(), "item-20260908-2"),
         ("RISE：再往前走一点", {"rise", "rise-20260908"}, "rise-20260908-2"),
     ],
 )

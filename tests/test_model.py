@@ -114,6 +114,8 @@ def test_text_stats_counts_chinese_characters_and_latin_words_apart():
         ({"score": "8.3"}, (13, "bad-score")),
         ({"score": "high"}, (13, "bad-score")),
         ({"id": "客服"}, (11, "bad-id")),
+        ({"id": "closing"}, (11, "reserved-id")),
+        ({"id": "cite-paper2026"}, (11, "reserved-id")),
         ({"sources": "论文 without key"}, (15, "bad-sources")),
     ],
 )
