@@ -18,7 +18,7 @@ from feedgen.feed import FeedGenerator
 from markupsafe import Markup
 
 from .archive import Archive, ItemRef
-from .model import Issue, Topic, Vocabulary, format_score
+from .model import Issue, Topic, Vocabulary, format_score, plain_text
 from .siteurl import SiteUrl
 
 FEED_DIR = "feeds"
@@ -97,7 +97,7 @@ def _item_summary_line(context: FeedContext, ref: ItemRef) -> str:
 
 
 def _paragraphs(texts: Iterable[str]) -> Markup:
-    return Markup("").join(Markup("<p>{}</p>").format(text) for text in texts)
+    return Markup("").join(Markup("<p>{}</p>").format(plain_text(text)) for text in texts)
 
 
 def issue_content(context: FeedContext, issue: Issue) -> str:
@@ -129,7 +129,7 @@ def all_issues_feed(context: FeedContext) -> FeedGenerator:
         entry.id(url)
         entry.title(issue.title)
         entry.link(href=url, rel="alternate", type="text/html")
-        entry.summary("\n".join(issue.lead))
+        entry.summary("\n".join(plain_text(paragraph) for paragraph in issue.lead))
         entry.content(issue_content(context, issue), type="html")
         entry.published(published_at(issue))
         entry.updated(published_at(issue))
@@ -153,7 +153,7 @@ def topic_feed(context: FeedContext, topic: Topic) -> FeedGenerator:
         entry.id(url)
         entry.title(ref.item.heading)
         entry.link(href=url, rel="alternate", type="text/html")
-        entry.summary(ref.item.body[0] if ref.item.body else ref.item.title)
+        entry.summary(plain_text(ref.item.body[0]) if ref.item.body else ref.item.title)
         entry.content(item_content(context, ref), type="html")
         entry.published(published_at(ref.issue))
         entry.updated(published_at(ref.issue))

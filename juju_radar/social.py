@@ -15,6 +15,7 @@ from markupsafe import Markup
 from .collector import radar_data
 from .config import vocabulary
 from .feeds import ALL_FEED, feed_path
+from .model import plain_text
 from .siteurl import SiteUrl
 
 if TYPE_CHECKING:
@@ -72,7 +73,7 @@ def page_description(app: Sphinx, pagename: str, meta: dict[str, Any]) -> str:
     """An issue's lead, or the ``description`` its front matter gives a page, or ""."""
     issue = radar_data(app.env).issues.get(pagename)
     if issue is not None and issue.lead:
-        return shorten(" ".join(issue.lead))
+        return shorten(" ".join(plain_text(paragraph) for paragraph in issue.lead))
     return shorten(str(meta.get("description", "")))
 
 

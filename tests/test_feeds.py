@@ -21,6 +21,8 @@ from publishing_site import (
     vocabulary,
 )
 
+from juju_radar.model import plain_text
+
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
@@ -45,7 +47,7 @@ def test_the_archive_feed_has_one_entry_per_published_issue_newest_first(site):
         url = f"{SITE_URL}{issue.docname}.html"
         assert entry.link == url
         assert entry.id == url
-        assert entry.summary.split("\n") == list(issue.lead)
+        assert entry.summary.split("\n") == [plain_text(paragraph) for paragraph in issue.lead]
         assert entry.published == f"{issue.date.isoformat()}T08:00:00+08:00"
         assert entry.updated == entry.published
 
@@ -59,6 +61,17 @@ def test_an_issue_entry_lists_every_item_linked_to_its_anchor(site):
         links = [(a["href"], a.get_text()) for a in content.select("li a")]
         assert links == [(item_url(issue, item.id), item.heading) for item in issue.items]
         assert {tag.term for tag in entry.tags} == {item.topic for item in issue.items}
+
+
+def test_feeds_show_the_text_as_readers_read_it_not_its_markdown_escapes(site):
+    _, outdir = site
+    issue_entry = read_feed(outdir, "all").entries[0]
+    story_entry = read_feed(outdir, "agent").entries[0]
+    assert "（#评测周#）" in issue_entry.summary
+    assert "（#评测周#）" in BeautifulSoup(issue_entry.content[0].value, "html.parser").get_text()
+    assert "（max_new_tokens 不变）" in story_entry.summary
+    assert "（max_new_tokens 不变）" in story_entry.content[0].value
+    assert "\\" not in issue_entry.content[0].value + story_entry.content[0].value
 
 
 def test_drafts_are_in_no_feed(site):
@@ -95,7 +108,7 @@ def test_each_topic_feed_has_the_items_of_that_topic_newest_first(site):
         for entry, (issue, item) in zip(feed.entries, expected, strict=True):
             assert entry.id == entry.link
             assert entry.published.startswith(f"{issue.date}T08:00:00+08:00")
-            assert entry.summary == item.body[0]
+            assert entry.summary == plain_text(item.body[0])
     assert read_feed(outdir, "training").feed.title == "Juju Radar 归档 · 模型训练 · Training"
     assert read_feed(outdir, "agent").feed.title == "Juju Radar 归档 · Agent"
 

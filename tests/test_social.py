@@ -54,6 +54,12 @@ def test_an_issue_page_is_shared_with_its_title_and_lead(site):
     assert tags["description"] == tags["og:description"]
 
 
+def test_a_shared_description_has_no_markdown_escapes(site):
+    _, outdir = site
+    description = meta(outdir, "issues/2026/2026-09-09.html")["og:description"]
+    assert "（#评测周#）" in description and "\\" not in description
+
+
 def test_other_pages_are_described_by_their_own_text(site):
     _, outdir = site
     home = meta(outdir, "index.html")
