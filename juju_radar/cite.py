@@ -2,19 +2,21 @@
 
 from __future__ import annotations
 
+import re
+
 from .model import Issue, Item
 
 PUBLISHER = "Juju Radar"
 
 
+# Braces would end the field, ``%`` starts a comment and ``\`` a command in BibTeX.
+ESCAPES = {"\\": "\\textbackslash{}", "{": "\\{", "}": "\\}", "%": "\\%"}
+ESCAPED_RE = re.compile(r"[\\{}%]")
+
+
 def _escape(value: str) -> str:
-    """Braces would end the field and ``%`` starts a comment in BibTeX."""
-    return (
-        value.replace("\\", "\\textbackslash{}")
-        .replace("{", "\\{")
-        .replace("}", "\\}")
-        .replace("%", "\\%")
-    )
+    """In one pass, so that the braces of ``\\textbackslash{}`` stay as they are."""
+    return ESCAPED_RE.sub(lambda match: ESCAPES[match.group()], value)
 
 
 def _entry(key: str, fields: list[tuple[str, str]]) -> str:

@@ -341,7 +341,11 @@ def run_new(args: argparse.Namespace) -> int:
         for problem in problems:
             print(problem.format(), file=sys.stderr)
         return EXIT_PROBLEMS
-    atomic_write(target, page)
+    try:
+        atomic_write(target, page)
+    except OSError as error:
+        print(f"radar: error: cannot write {relative}: {error.strerror or error}", file=sys.stderr)
+        return EXIT_PROBLEMS
     print(f"created {relative} (status: draft)")
     return EXIT_OK
 

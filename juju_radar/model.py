@@ -475,7 +475,8 @@ def _read_front_matter(front: list[str], path: str, report: _Reporter) -> dict |
     if not isinstance(length, str):
         report.error(key_lines.get("length", 1), "front-matter", "length must be text")
         ok = False
-    for unknown in sorted(set(data) - {"date", "title", "status", "length", "orphan"}):
+    # YAML reads a key such as 2026 or yes as a number or a boolean.
+    for unknown in sorted(map(str, set(data) - {"date", "title", "status", "length", "orphan"})):
         report.warning(
             key_lines.get(unknown, 1), "unknown-field", f"unknown front matter field '{unknown}'"
         )

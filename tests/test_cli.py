@@ -376,6 +376,15 @@ def test_new_defaults_to_today_in_shanghai_and_refuses_to_overwrite(tmp_path, ca
     assert radar(src, "new", "2026-02-30") == 2
 
 
+def test_new_names_the_file_it_cannot_write(tmp_path, capsys):
+    src = copy_site(tmp_path / "src")
+    (src / "issues" / "2027").write_text("a file where the year's folder would go")
+    assert radar(src, "new", "2027-01-02") == 1
+    err = capsys.readouterr().err
+    assert err.startswith("radar: error: cannot write issues/2027/2027-01-02.md: ")
+    assert "Traceback" not in err
+
+
 # --- serve and entry points -----------------------------------------------------------------
 
 

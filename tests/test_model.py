@@ -157,6 +157,8 @@ def test_missing_closing_section_is_an_error(vocab):
         ("date: 2026-09-10\ntitle: t", (2, "date-mismatch")),
         ("date: 2026-09-09\ntitle: t\nstatus: archived", (4, "unknown-status")),
         ("date: 2026-09-09\ntitle: [unclosed", (3, "front-matter")),
+        ("date: 2026-09-09\ntitle: t\n2026: x\nnote: y", (4, "unknown-field")),
+        ("date: 2026-09-09\ntitle: t\n2026: x\nnote: y", (5, "unknown-field")),
     ],
 )
 def test_front_matter_problems_carry_their_line(vocab, front, expected):
@@ -216,3 +218,13 @@ def test_model_imports_neither_sphinx_nor_docutils():
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     )
     assert result.stdout.strip() == "[]"
+
+
+def test_the_bibtex_for_citing_an_issue_escapes_its_title_in_one_pass(vocab):
+    import dataclasses
+
+    from juju_radar.cite import issue_bibtex
+
+    issue, _ = parse_issue(page(item()), "issues/2026/2026-09-09.md", vocab)
+    entry = issue_bibtex(dataclasses.replace(issue, title="C:\\x {a} 5%"), "https://e.org/")
+    assert "  title        = {C:\\textbackslash{}x \\{a\\} 5\\%}," in entry.splitlines()
