@@ -13,7 +13,8 @@ from . import bibcheck, model
 from .bibcheck import check_bib_text, parse_bib_keys
 from .buildcache import build_cache, digest, source_digest
 from .collector import radar_data, warn
-from .model import Problem, check_archive
+from .config import vocabulary
+from .model import Problem, check_archive, check_topic_pages
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -93,3 +94,9 @@ def check_archive_consistency(app: Sphinx, env: BuildEnvironment) -> None:
     docname_of = {issue.path: docname for docname, issue in issues.items()}
     for problem in check_archive(issues.values(), bib_keys):
         warn(problem, (docname_of[problem.path], problem.line))
+    conf = Path(app.confdir, "conf.py")
+    conf_text = conf.read_text(encoding="utf-8-sig") if conf.is_file() else ""
+    for problem in check_topic_pages(
+        vocabulary(app.config), conf_text, lambda page: Path(app.srcdir, page).is_file()
+    ):
+        warn(problem, f"{conf}:{problem.line}")

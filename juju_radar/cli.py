@@ -34,7 +34,7 @@ from .importer import (
     source_title,
     to_issue,
 )
-from .model import Issue, check_archive, misplaced_issue, parse_issue
+from .model import Issue, check_archive, check_topic_pages, misplaced_issue, parse_issue
 from .problems import Problem
 from .sitefiles import Site, SiteError, atomic_write, item_ids_in, open_site, read_text
 
@@ -412,6 +412,10 @@ def check_site(site: Site) -> list[Problem]:
             problems += check_bib_text(text, name)
             bib_keys |= set(parse_bib_keys(text))
     problems += check_archive(issues, bib_keys)
+    conf_text, _ = read_checked(site.root / "conf.py", "conf.py")
+    problems += check_topic_pages(
+        vocabulary, conf_text or "", lambda page: (site.root / page).is_file()
+    )
     return sorted(problems)
 
 

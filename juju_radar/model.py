@@ -11,7 +11,7 @@ import difflib
 import math
 import re
 import unicodedata
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -787,6 +787,40 @@ def _check_unique_ids(items: Sequence[Item], report: _Reporter) -> None:
 
 
 # --- archive-wide checks ---------------------------------------------------------------
+
+
+def topic_page(topic: Topic) -> str:
+    return f"topics/{topic.key}.md"
+
+
+def check_topic_pages(
+    vocabulary: Vocabulary, conf_text: str, page_exists: Callable[[str], bool]
+) -> list[Problem]:
+    """Each topic in conf.py needs its page: the listings and the topic index link to it."""
+    conf_lines = conf_text.splitlines()
+    problems = []
+    for topic in vocabulary.topics:
+        if page_exists(topic_page(topic)):
+            continue
+        line = next(
+            (
+                number
+                for number, text in enumerate(conf_lines, 1)
+                if repr(topic.key) in text or f'"{topic.key}"' in text
+            ),
+            1,
+        )
+        problems.append(
+            Problem(
+                "conf.py",
+                line,
+                "error",
+                "missing-topic-page",
+                f"topic '{topic.key}' has no page: create {topic_page(topic)} holding "
+                f"a {{radar-topic}} {topic.key} block and list it in topics/index.md's toctree",
+            )
+        )
+    return problems
 
 
 def check_archive(issues: Iterable[Issue], bib_keys: set[str] | None) -> list[Problem]:

@@ -376,6 +376,33 @@ def test_new_defaults_to_today_in_shanghai_and_refuses_to_overwrite(tmp_path, ca
     assert radar(src, "new", "2026-02-30") == 2
 
 
+def test_a_topic_without_its_page_is_reported_by_check_and_build(tmp_path, capsys):
+    src = copy_site(tmp_path / "src")
+    conf = src / "conf.py"
+    conf.write_text(
+        conf.read_text(encoding="utf-8").replace(
+            "radar_topics = [\n",
+            'radar_topics = [\n    {"key": "robotics", "label": "机器人", "label_en": "Robotics"},\n',
+        ),
+        encoding="utf-8",
+    )
+    line = (
+        conf.read_text(encoding="utf-8")
+        .splitlines()
+        .index('    {"key": "robotics", "label": "机器人", "label_en": "Robotics"},')
+        + 1
+    )
+    message = (
+        f"error: topic 'robotics' has no page: create topics/robotics.md holding a "
+        "{radar-topic} robotics block and list it in topics/index.md's toctree"
+    )
+    assert radar(src, "check") == 1
+    assert f"conf.py:{line}: {message} [missing-topic-page]" in capsys.readouterr().out
+    result = sphinx_build(src, tmp_path / "html", check=False)
+    assert result.returncode != 0
+    assert f"conf.py:{line}: ERROR: {message.removeprefix('error: ')}" in result.stderr
+
+
 def test_new_names_the_file_it_cannot_write(tmp_path, capsys):
     src = copy_site(tmp_path / "src")
     (src / "issues" / "2027").write_text("a file where the year's folder would go")
