@@ -37,10 +37,13 @@
     filters: "筛选：主题 · 判断 · 年份",
     issueRest: "本期导语、主线与参考文献",
     inputLabel: "搜索归档",
+    ignored: (names) => `地址中的筛选条件没有对应的条目，未采用：${names.join("、")}`,
   };
 
   let pagefindLoading = null;
-  let TOPIC_EN = {}; // read from the search page before search.js replaces its content
+  // Read from the search page before search.js replaces its content.
+  let TOPIC_EN = {}; // topic label -> English label
+  let FILTER_NAMES = {}; // filter key -> {any name of a value, lowercase -> its label}
 
   function loadPagefind() {
     if (!pagefindLoading) {
@@ -91,14 +94,31 @@
     return label;
   }
 
-  /** Chinese topic label -> English label, from the list the search page carries. */
-  function topicEnglishLabels() {
-    const labels = {};
-    document.querySelectorAll(".radar-topic-names .radar-topic").forEach((topic) => {
-      const english = topic.querySelector(".radar-topic-en");
-      if (english) labels[topic.firstChild.textContent] = english.textContent.trim();
+  /** From the lists the search page carries: each topic's English label, and the names
+   *  (key, label, English label) an address may give a topic or a verdict by. */
+  function readFilterNames() {
+    ["topic", "verdict"].forEach((kind) => {
+      FILTER_NAMES[kind] = {};
+      document.querySelectorAll(`.radar-${kind}-names li`).forEach((entry) => {
+        const name = entry.querySelector(`.radar-${kind}`);
+        const label = name.firstChild.textContent;
+        const english = name.querySelector(".radar-topic-en")?.textContent.trim();
+        if (english) TOPIC_EN[label] = english;
+        [entry.querySelector(".radar-name-key").textContent, label, english].forEach((alias) => {
+          if (alias) FILTER_NAMES[kind][alias.toLowerCase()] = label;
+        });
+      });
     });
-    return labels;
+  }
+
+  /** The address's parameters with each filter value under its label (?topic=training
+   *  chooses 模型训练); a value that names nothing is kept as given. */
+  function labelledParams(params) {
+    const labelled = new URLSearchParams();
+    params.forEach((value, key) => {
+      labelled.append(key, FILTER_NAMES[key]?.[value.trim().toLowerCase()] || value.trim());
+    });
+    return labelled;
   }
 
   function resultMeta(meta) {
@@ -294,6 +314,10 @@
         if (counts[filter.key]) groups.append(filterGroup(filter, counts[filter.key], params.getAll(filter.key)));
       });
       panel.append(groups);
+      const ignored = FILTERS.flatMap((filter) => params.getAll(filter.key)
+        .filter((value) => !(counts[filter.key] || {})[value])
+        .map((value) => `${filter.label} “${value}”`));
+      if (ignored.length) panel.append(element("p", "radar-search-filters-ignored", TEXT.ignored(ignored)));
       return true;
     } catch (error) {
       panel.append(element("p", "radar-search-filters-failed", TEXT.failed));
@@ -319,8 +343,8 @@
   }
 
   async function buildSearchPage(container) {
-    TOPIC_EN = topicEnglishLabels();
-    const params = new URLSearchParams(window.location.search);
+    readFilterNames();
+    const params = labelledParams(new URLSearchParams(window.location.search));
     const { form, input } = searchForm((params.get("q") || "").trim());
     container.replaceChildren(form);
     const view = resultsView(container);

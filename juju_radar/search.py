@@ -49,15 +49,29 @@ class SearchPageDirective(SphinxDirective):
     """``{radar-search}``: where ``search.js`` puts the search form, filters and results."""
 
     def run(self) -> list[nodes.Node]:
+        vocab = vocabulary(self.config)
         box = nodes.container(classes=["radar-search-page"])
         box += nodes.paragraph("", NOSCRIPT_TEXT, classes=["radar-search-status"])
-        # The topic filter's values are Chinese labels; search.js reads the English
-        # label to show beside each from this (hidden) list.
-        names = nodes.bullet_list(classes=["radar-topic-names"])
-        for topic in vocabulary(self.config).topics:
-            names += nodes.list_item("", nodes.paragraph("", "", topic_name(topic)))
-        box += names
+        # The filters' values are the Chinese labels. From these (hidden) lists search.js
+        # reads the English label to show beside a topic, and the other names an address
+        # may give a topic or verdict by: its key (?topic=training) or English label.
+        box += names_list("topic", [(topic.key, topic_name(topic)) for topic in vocab.topics])
+        box += names_list(
+            "verdict",
+            [
+                (verdict.key, nodes.inline("", verdict.label, classes=["radar-verdict"]))
+                for verdict in vocab.verdicts
+            ],
+        )
         return [box]
+
+
+def names_list(kind: str, names: list[tuple[str, nodes.inline]]) -> nodes.bullet_list:
+    listed = nodes.bullet_list(classes=[f"radar-{kind}-names", "radar-filter-names"])
+    for key, name in names:
+        key_node = nodes.inline("", key, classes=["radar-name-key"])
+        listed += nodes.list_item("", nodes.paragraph("", "", key_node, name))
+    return listed
 
 
 def disable_sphinx_search(app: Sphinx) -> None:

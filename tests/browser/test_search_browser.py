@@ -219,6 +219,23 @@ def test_filters_narrow_results_and_are_linkable(page: Any, site_url: str) -> No
     assert page.script_errors == []
 
 
+def test_an_address_may_name_filters_by_key_and_is_told_what_names_nothing(
+    page: Any, site_url: str
+) -> None:
+    page.goto(f"{site_url}search.html?q=AI&topic=governance&verdict=Read-Original&year=2025")
+    wait_for_results(page, ".radar-search-page", "AI")
+    page.wait_for_selector(".radar-search-filters-ignored", timeout=TIMEOUT_MS)
+    filtered = results(page, ".radar-search-page")
+    assert [r["href"] for r in filtered] == [f"./{ISSUE_PAGE}#spc-ai-disputes-opinion"]
+    assert page.is_checked(".radar-search-filter[data-filter=topic] input[value='治理']")
+    assert page.is_checked(".radar-search-filter[data-filter=verdict] input[value='建议阅读原文']")
+    assert page.inner_text(".radar-search-filters-ignored") == (
+        "地址中的筛选条件没有对应的条目，未采用：年份 “2025”"
+    )
+    assert "topic=%E6%B2%BB%E7%90%86" in page.url and "year" not in page.url
+    assert page.script_errors == []
+
+
 def test_a_first_search_fetches_ten_results_and_no_filter_index(page: Any, site_url: str) -> None:
     fetched: list[str] = []
     page.on("requestfinished", lambda request: fetched.append(request.url.split("?")[0]))
