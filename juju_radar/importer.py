@@ -55,6 +55,11 @@ CATEGORY_RE = re.compile(
     r"(?P<verdict>\S.*)$"
 )
 CATEGORY_PARTS_RE = re.compile(r"\s+/\s+|\s*／\s*")
+CATEGORY_FORM = "the category line must read 'CATEGORY[ / TAGS] · SCORE/10｜VERDICT'"
+# A line that tries to be a category line: a score out of 10, a verdict bar, "9 分".
+CATEGORY_ATTEMPT_RE = re.compile(r"[/／]\s*(?:10|１０)|[｜|]|\d\s*分")
+VERDICT_BAR_RE = re.compile(r"[｜|]")
+SCORE_OUT_OF_10_RE = re.compile(r"[^\s·・]+?\s*[/／]\s*(?:10|１０)")
 SOURCE_SEPARATOR_RE = re.compile(r"\s+[·・]\s+")
 SENTENCE_END = "。！？!?"
 CLAUSE_PUNCTUATION = "，；："  # in sentences, never in a link's label
@@ -312,6 +317,14 @@ def _read_items(
                 "this category line has no item heading (an emoji and a title) before it",
             )
         elif index not in heading_indexes and _looks_like_heading(block):
+            following = blocks[index + 1] if index + 1 < len(blocks) else None
+            if following is not None and _tries_to_be_category(following):
+                report.error(
+                    following.line,
+                    "bad-category",
+                    f"{CATEGORY_FORM}: {_category_problem(following.text)}",
+                )
+                continue
             report.error(
                 block.line,
                 "missing-category",
@@ -389,11 +402,7 @@ def _read_category(
 ) -> tuple[str, tuple[str, ...], float, str] | None:
     match = CATEGORY_RE.match(block.text) if block.is_single_line else None
     if match is None:
-        report.error(
-            block.line,
-            "bad-category",
-            "the category line must read 'CATEGORY[ / TAGS] · SCORE/10｜VERDICT'",
-        )
+        report.error(block.line, "bad-category", CATEGORY_FORM)
         return None
     ok = True
     topic_name, *tags = CATEGORY_PARTS_RE.split(match.group("category").strip())
@@ -489,6 +498,24 @@ def _check_unique_titles(items: Sequence[DraftItem], report: _Report) -> None:
 
 def _looks_like_category(block: _Block) -> bool:
     return block.is_single_line and CATEGORY_RE.match(block.text) is not None
+
+
+def _tries_to_be_category(block: _Block) -> bool:
+    return block.is_single_line and CATEGORY_ATTEMPT_RE.search(block.text) is not None
+
+
+def _category_problem(text: str) -> str:
+    """What a line that tries to be a category line lacks."""
+    bar = VERDICT_BAR_RE.search(text)
+    before_bar = text[: bar.start()] if bar else text
+    if not re.search(r"[·・]", before_bar):
+        return "there is no ' · ' between the category and the score"
+    score = re.split(r"[·・]", before_bar)[-1].strip()
+    if not SCORE_OUT_OF_10_RE.fullmatch(score):
+        return f"the score '{score}' is not written as SCORE/10"
+    if bar is None or not text[bar.end() :].strip():
+        return "there is no '｜' and verdict after the score"
+    return f"found '{_shorten(text)}'"
 
 
 def _looks_like_heading(block: _Block) -> bool:

@@ -244,7 +244,7 @@ def date_from_path(path: str) -> dt.date | None:
         date = dt.date.fromisoformat(match.group(2))
     except ValueError:
         return None
-    return date if f"{date:%Y}" == match.group(1) else None
+    return date if date.year == int(match.group(1)) else None  # %Y of year 1 is "1"
 
 
 def is_issue_path(path: str) -> bool:

@@ -393,7 +393,7 @@ def test_a_topic_without_its_page_is_reported_by_check_and_build(tmp_path, capsy
         + 1
     )
     message = (
-        f"error: topic 'robotics' has no page: create topics/robotics.md holding a "
+        "error: topic 'robotics' has no page: create topics/robotics.md holding a "
         "{radar-topic} robotics block and list it in topics/index.md's toctree"
     )
     assert radar(src, "check") == 1

@@ -100,6 +100,21 @@ BAD = [
         "line 'CATEGORY[ / TAGS] · SCORE/10｜VERDICT' [missing-category]",
     ),
     (
+        "category line without its verdict",
+        GOOD.replace("· 9/10｜建议深挖", "· 9/10"),
+        "11: error: the category line must read 'CATEGORY[ / TAGS] · SCORE/10｜VERDICT': there is no '｜' and verdict after the score [bad-category]",
+    ),
+    (
+        "category line with the score in words",
+        GOOD.replace("· 9/10｜建议深挖", "· 9 分｜建议深挖"),
+        "11: error: the category line must read 'CATEGORY[ / TAGS] · SCORE/10｜VERDICT': the score '9 分' is not written as SCORE/10 [bad-category]",
+    ),
+    (
+        "category line without the dot before the score",
+        GOOD.replace("Coding Agent · 9/10", "Coding Agent 9/10"),
+        "11: error: the category line must read 'CATEGORY[ / TAGS] · SCORE/10｜VERDICT': there is no ' · ' between the category and the score [bad-category]",
+    ),
+    (
         "unknown topic",
         GOOD.replace("Agent / Coding", "Agnet / Coding"),
         "11: error: unknown topic 'Agnet' (did you mean 'agent'?) [unknown-topic]",
@@ -319,9 +334,11 @@ def test_no_temporary_files_are_left_behind(site_copy, tmp_path):
 
 @pytest.fixture(scope="module")
 def small_site() -> Path:
-    """conf.py, references.bib and an empty issues/: enough for import and check."""
+    """conf.py, its topic pages, references.bib and an empty issues/: enough for import
+    and check."""
     root = Path(tempfile.mkdtemp(prefix="radar-small-site-"))
     shutil.copy(ROOT / "conf.py", root / "conf.py")
+    shutil.copytree(ROOT / "topics", root / "topics", ignore=shutil.ignore_patterns("*/"))
     (root / "issues").mkdir()
     yield root
     shutil.rmtree(root)
