@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import json
+import signal
 import subprocess
 import sys
 from collections.abc import Sequence
@@ -438,10 +439,16 @@ def run_serve(args: argparse.Namespace) -> int:
         f"serving a live preview on http://127.0.0.1:{args.port}/ (Ctrl-C stops it)",
         file=sys.stderr,
     )
+    server = subprocess.Popen(command, cwd=site.root)
+    # Stopped by `kill` or a service manager rather than Ctrl-C (which the terminal sends
+    # to both), the preview server would go on holding the port.
+    signal.signal(signal.SIGTERM, lambda signum, frame: server.terminate())
     try:
-        return subprocess.run(command, cwd=site.root).returncode
+        status = server.wait()
     except KeyboardInterrupt:
-        return EXIT_OK
+        server.terminate()
+        status = server.wait()
+    return status if status > 0 else EXIT_OK
 
 
 def serve_command(root: Path, port: int) -> list[str]:

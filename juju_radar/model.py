@@ -125,9 +125,18 @@ def _lookup(records: Iterable[_Named], name: str) -> _Named | None:
 
 
 def did_you_mean(name: str, records: Iterable[Topic | Verdict]) -> str:
-    candidates = {known: record.key for record in records for known in record.names}
-    close = difflib.get_close_matches(name, list(candidates), n=1, cutoff=0.5)
-    return f" (did you mean '{candidates[close[0]]}'?)" if close else ""
+    """The closest name as the editor would write it (建议深究 -> 建议深挖, agnet -> agent),
+    or else every choice."""
+    records = list(records)
+    names = [known for record in records for known in record.names]
+    close = difflib.get_close_matches(name, names, n=1, cutoff=0.5)
+    if close:
+        return f" (did you mean '{close[0]}'?)"
+    choices = (
+        record.key if record.key == record.label else f"{record.key} ({record.label})"
+        for record in records
+    )
+    return f" (one of: {', '.join(choices)})"
 
 
 def vocabulary_from_config(

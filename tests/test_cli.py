@@ -3,11 +3,17 @@ Sphinx, and check that every sentence an editor wrote is on the page a reader se
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import json
+import os
 import re
+import signal
+import socket
 import subprocess
 import sys
+import time
+import urllib.request
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
@@ -419,11 +425,14 @@ def test_serve_runs_sphinx_autobuild_on_localhost(tmp_path, monkeypatch):
     src = copy_site(tmp_path / "src")
     commands = []
 
-    def fake_run(command, cwd):
-        commands.append((command, cwd))
-        return subprocess.CompletedProcess(command, 0)
+    class FakeServer:
+        def __init__(self, command, cwd):
+            commands.append((command, cwd))
 
-    monkeypatch.setattr(cli.subprocess, "run", fake_run)
+        def wait(self):
+            return 0
+
+    monkeypatch.setattr(cli.subprocess, "Popen", FakeServer)
     assert radar(src, "serve", "--port", "8123") == 0
     command, cwd = commands[0]
     assert command[:5] == [
@@ -437,6 +446,41 @@ def test_serve_runs_sphinx_autobuild_on_localhost(tmp_path, monkeypatch):
     assert command[command.index("--port") + 1] == "8123"
     assert str(src / ".venv") in command and cwd == src
     assert cli.serve_command(src, 8000)[command.index("--port") + 1] == "8000"
+
+
+def test_serve_stopped_by_sigterm_stops_its_preview_server(tmp_path):
+    src = copy_site(tmp_path / "src")
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    serve = subprocess.Popen(
+        [sys.executable, "-m", "juju_radar", "--root", str(src), "serve", "--port", str(port)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,  # as a service manager starts it: no terminal's Ctrl-C
+    )
+    try:
+        deadline = time.monotonic() + 120
+        while not serving(port):
+            assert serve.poll() is None and time.monotonic() < deadline, "the preview never served"
+            time.sleep(0.5)
+        serve.send_signal(signal.SIGTERM)
+        assert serve.wait(timeout=30) == 0
+        deadline = time.monotonic() + 30
+        while serving(port) and time.monotonic() < deadline:
+            time.sleep(0.5)
+        assert not serving(port), "the preview server outlived radar serve"
+    finally:  # whatever is left of its process group
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(serve.pid, signal.SIGKILL)
+
+
+def serving(port: int) -> bool:
+    try:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=2) as response:
+            return response.status == 200
+    except OSError:
+        return False
 
 
 def test_the_installed_command_and_python_m(tmp_path):

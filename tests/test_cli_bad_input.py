@@ -117,12 +117,18 @@ BAD = [
     (
         "unknown topic",
         GOOD.replace("Agent / Coding", "Agnet / Coding"),
-        "11: error: unknown topic 'Agnet' (did you mean 'agent'?) [unknown-topic]",
+        "11: error: unknown topic 'Agnet' (did you mean 'Agent'?) [unknown-topic]",
+    ),
+    (
+        "topic nothing like a known one",
+        GOOD.replace("Agent / Coding", "机器人 / Coding"),
+        "11: error: unknown topic '机器人' (one of: agent (Agent), training (模型训练), 3d (3D 生成), "
+        "ai-for-science (AI for Science), governance (治理)) [unknown-topic]",
     ),
     (
         "unknown verdict",
         GOOD.replace("9/10｜建议深挖", "9/10｜建议深究"),
-        "11: error: unknown verdict '建议深究' (did you mean 'dig-deeper'?) [unknown-verdict]",
+        "11: error: unknown verdict '建议深究' (did you mean '建议深挖'?) [unknown-verdict]",
     ),
     (
         "score above 10",

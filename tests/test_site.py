@@ -219,3 +219,13 @@ def test_the_interface_speaks_chinese(built_seed_site, page):
     assert {(name, value) for name, value in english if value not in topic_names} <= (
         ENGLISH_ALLOWED
     ), english
+    footer = (
+        soup(built_seed_site, page).select_one("footer.bd-footer-content").get_text(" ", strip=True)
+    )
+    assert "Copyright" not in footer and "版权所有" in footer, footer
+
+
+def test_the_home_page_is_titled_once_and_other_pages_after_the_site(built_seed_site):
+    assert soup(built_seed_site, "index.html").title.get_text() == "Juju Radar 归档"
+    issue_title = soup(built_seed_site, ISSUE).title.get_text()
+    assert issue_title == "让 AI 造一个客服，难在代码之外 — Juju Radar 归档"
