@@ -35,6 +35,7 @@ html_title = "Juju Radar 归档"
 html_last_updated_fmt = None
 html_copy_source = False
 html_show_sourcelink = False
+html_use_index = False  # the archive has no index entries: genindex.html would be empty
 html_theme_options = {
     "show_toc_level": 2,
     "home_page_in_toc": True,

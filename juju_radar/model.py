@@ -857,7 +857,7 @@ def check_archive(issues: Iterable[Issue], bib_keys: set[str] | None) -> list[Pr
                         item.id_line or item.line,
                         "error",
                         "duplicate-id",
-                        f"item id '{item.id}' is already used in {owner.date.isoformat()}",
+                        f"item id '{item.id}' is already used in {owner.path}",
                     )
                 )
             for key in item.citation_keys if bib_keys is not None else ():

@@ -82,6 +82,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("builder-inited", say_without_site_url)
     app.connect("html-page-context", social.describe_page, priority=400)
     app.connect("html-page-context", social.add_feed_links)
+    app.connect("html-page-context", social.keep_drafts_unindexed)
     app.connect("build-finished", write_publications)
     app.add_directive("radar-stats", listing_directive("stats"))
     add_renderer("stats", stats.stats_page, listing=True)

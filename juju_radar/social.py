@@ -95,6 +95,16 @@ def describe_page(
     )
 
 
+def keep_drafts_unindexed(
+    app: Sphinx, pagename: str, templatename: str, context: dict[str, Any], doctree: Any
+) -> None:
+    """A draft is built for its editors to preview, at an address anyone could guess;
+    search engines are asked not to list it."""
+    issue = radar_data(app.env).issues.get(pagename)
+    if issue is not None and not issue.published and "metatags" in context:
+        context["metatags"] += '\n<meta name="robots" content="noindex" />'
+
+
 def feed_links(app: Sphinx, pagename: str) -> list[tuple[str, str]]:
     """(title, absolute URL) of the feeds a page announces."""
     site = SiteUrl.from_config(app.config)

@@ -39,7 +39,7 @@ def test_unknown_topic_score_and_missing_key_fail_the_build(tmp_path):
 def test_item_id_reused_in_another_issue_fails_the_build(tmp_path):
     stderr = build_warnings(tmp_path, "duplicate-id")
     assert re.search(
-        r"2026-09-09\.md:11: ERROR: item id 'tau-bench-customer-service' is already used in 2026-09-08 \[radar\.duplicate-id\]",
+        r"2026-09-09\.md:11: ERROR: item id 'tau-bench-customer-service' is already used in issues/2026/2026-09-08\.md \[radar\.duplicate-id\]",
         stderr,
     )
 

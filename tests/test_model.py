@@ -192,7 +192,7 @@ def test_archive_check_finds_ids_reused_across_issues_and_unknown_keys(vocab):
         ("issues/2026/2026-09-10.md", "duplicate-id"),
         ("issues/2026/2026-09-10.md", "missing-citation"),
     ]
-    assert "already used in 2026-09-09" in problems[0].message
+    assert "already used in issues/2026/2026-09-09.md" in problems[0].message
 
 
 def test_helpers():

@@ -54,6 +54,18 @@ def test_an_issue_page_is_shared_with_its_title_and_lead(site):
     assert tags["description"] == tags["og:description"]
 
 
+def test_only_a_draft_asks_search_engines_not_to_list_it(site):
+    _, outdir = site
+    robots = {
+        page: BeautifulSoup((outdir / page).read_text(encoding="utf-8"), "html.parser").select(
+            'meta[name="robots"]'
+        )
+        for page in (f"issues/2026/{DRAFT_DATE}.html", "issues/2026/2026-09-09.html", "index.html")
+    }
+    assert [tag["content"] for tag in robots[f"issues/2026/{DRAFT_DATE}.html"]] == ["noindex"]
+    assert robots["issues/2026/2026-09-09.html"] == [] and robots["index.html"] == []
+
+
 def test_a_shared_description_has_no_markdown_escapes(site):
     _, outdir = site
     description = meta(outdir, "issues/2026/2026-09-09.html")["og:description"]
