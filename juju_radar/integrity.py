@@ -1,4 +1,4 @@
-"""Keep an incremental build equal to a clean one: outputs of deleted pages go too."""
+"""Keep an incremental build equal to a clean one: outputs no longer built go too."""
 
 from __future__ import annotations
 
@@ -25,6 +25,8 @@ def remove_stale_outputs(app: Sphinx, exception: Exception | None) -> None:
         return
     # Sphinx keeps the previous .buildinfo when html settings changed; a clean build has none.
     Path(app.outdir, ".buildinfo.bak").unlink(missing_ok=True)
+    if not app.config.html_use_index:  # written while it was on
+        Path(app.outdir, "genindex.html").unlink(missing_ok=True)
     for docname in sorted(getattr(app, REMOVED_DOCS, ())):
         if docname in app.env.found_docs:
             continue

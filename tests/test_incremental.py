@@ -92,6 +92,12 @@ CHANGES: dict[str, Callable[[Path], None]] = {
     "add an issue in a new month": lambda src: add_october_issue(src),
     "delete the issue of that month": lambda src: (src / OCTOBER).unlink(),
     "delete an issue": lambda src: (src / SECOND).unlink(),
+    "turn the general index on": lambda src: edit(
+        src / "conf.py", "html_use_index = False", "html_use_index = True"
+    ),
+    "and off again": lambda src: edit(
+        src / "conf.py", "html_use_index = True", "html_use_index = False"
+    ),
     "translate a theme string differently": lambda src: edit(
         src / "locales/zh_CN/LC_MESSAGES/sphinx.po", 'msgstr "颜色模式"', 'msgstr "配色"'
     ),
