@@ -263,7 +263,7 @@ def test_check_reports_ids_reused_across_issues_and_unknown_keys(tmp_path, capsy
     out = capsys.readouterr().out
     assert (
         "issues/2026/2026-09-09.md:13: error: item id 'tau-bench-customer-service' is already "
-        "used in 2026-09-08 [duplicate-id]"
+        "used in issues/2026/2026-09-08.md [duplicate-id]"
     ) in out
     assert (
         "issues/2026/2026-09-09.md:35: error: citation key 'nokey2026' is not in "
