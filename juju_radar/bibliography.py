@@ -58,17 +58,33 @@ class Bibliography:
     file_digests: tuple[str, ...] = ()
 
     def digest(self, key: str) -> str:
-        """Changes whenever the entry's text changes (or it appears or goes)."""
-        return digest(self.context, self.texts.get(key, ""))
+        """Changes whenever what the entry shows changes: its text (or it appears or goes),
+        or the text of an entry it takes fields from (``crossref``)."""
+        return digest(self.context, *(self.texts.get(each, "") for each in self._lineage(key)))
+
+    def _lineage(self, key: str) -> list[str]:
+        """The key, then the entry its ``crossref`` names, and so on."""
+        lineage = [key]
+        entry = self.data.entries.get(key)
+        while entry is not None and "crossref" in entry.fields:
+            entry = self.data.entries.get(entry.fields["crossref"])
+            if entry is None or entry.key in lineage:
+                break
+            lineage.append(entry.key)
+        return lineage
 
     def formatted(self, key: str) -> nodes.Element:
         """The entry as a paragraph, formatted once per text and kept between builds."""
         entry = self.data.entries[key]
         if not self._cacheable(key):
-            return _format(entry)
+            return _format(entry, self.data)
         assert self.cache is not None
-        data = self.cache.get(FORMATTED, self.formatted_key(key), lambda: node_data(_format(entry)))
-        return _format(entry) if data is None else cast(nodes.Element, node_from_data(data))
+        data = self.cache.get(
+            FORMATTED, self.formatted_key(key), lambda: node_data(_format(entry, self.data))
+        )
+        return (
+            _format(entry, self.data) if data is None else cast(nodes.Element, node_from_data(data))
+        )
 
     def _cacheable(self, key: str) -> bool:
         """Only entries whose own text was read (the key's digest must cover what pybtex
@@ -99,7 +115,7 @@ class Bibliography:
             assert self.cache is not None
             cache_key = self.formatted_key(key)
             if cache_key not in found and self.cache.peek(FORMATTED, cache_key) is None:
-                data = node_data(_format(entry))
+                data = node_data(_format(entry, self.data))
                 if data is not None:
                     found[cache_key] = data
         return found
@@ -248,9 +264,11 @@ def _formatter() -> tuple[Any, Any]:
     )()
 
 
-def _format(entry: Entry) -> nodes.paragraph:
+def _format(entry: Entry, data: BibliographyData) -> nodes.paragraph:
+    """``data`` holds the entries a ``crossref`` takes fields from."""
     style, backend = _formatter()
-    paragraph: nodes.paragraph = backend.paragraph(next(iter(style.format_entries([entry]))))
+    formatted = next(iter(style.format_entries([entry], bib_data=data)))
+    paragraph: nodes.paragraph = backend.paragraph(formatted)
     return paragraph
 
 

@@ -70,6 +70,19 @@ CHANGES: dict[str, Callable[[Path], None]] = {
     "write it anew, citing again": lambda src: (src / SECOND).write_text(
         (ROOTS / "test-second-issue" / SECOND).read_text(encoding="utf-8"), encoding="utf-8"
     ),
+    "cite an entry that takes fields from another (crossref)": lambda src: (
+        edit(src / "references.bib", "@misc{rise2026paper,", CROSSREF + "@misc{rise2026paper,")
+        or edit(
+            src / SECOND,
+            "论文与完整实验 <taubench2026paper>",
+            "论文与完整实验 <taubench2026paper> · 会议版本 <child2026>",
+        )
+    ),
+    "edit only the entry it takes them from": lambda src: edit(
+        src / "references.bib",
+        "booktitle = {第一届会议论文集}",
+        "booktitle = {第一届会议论文集（修订）}",
+    ),
     "edit a reference title": lambda src: edit(
         src / "references.bib", "title = {RISE 论文}", "title = {RISE 论文（修订）}"
     ),
@@ -104,6 +117,12 @@ CHANGES: dict[str, Callable[[Path], None]] = {
 }
 OCTOBER = "issues/2026/2026-10-01.md"
 MACRO = "@string{released = {2026-09-07 发布}}\n\n"
+CROSSREF = (
+    "@inproceedings{child2026,\n  title = {会议版本},\n  author = {Wang, Li},\n"
+    "  crossref = {parent2026},\n}\n\n"
+    "@proceedings{parent2026,\n  title = {第一届会议论文集},\n"
+    "  booktitle = {第一届会议论文集},\n  year = {2026},\n}\n\n"
+)
 
 
 def drop_sources(page: Path) -> None:
@@ -145,6 +164,24 @@ def test_incremental_build_equals_clean_build(evolving_site, change):
     sphinx_build(srcdir, base / "incremental", env=EPOCH_ENV)
     clean = clean_build(srcdir, base / "clean")
     assert differences(base / "incremental", clean) == []
+
+
+def test_an_entry_shows_what_it_takes_from_its_crossref(tmp_path):
+    srcdir = copy_site(tmp_path / "src")
+    bib = srcdir / "references.bib"
+    bib.write_text(CROSSREF + bib.read_text(encoding="utf-8"), encoding="utf-8")
+    edit(
+        srcdir / SEED,
+        "RISE 论文 <rise2026paper>",
+        "RISE 论文 <rise2026paper> · 会议版本 <child2026>",
+    )
+    sphinx_build(srcdir, tmp_path / "html")
+    entries = [
+        entry
+        for entry in page_text(tmp_path / "html" / "issues/2026/2026-09-08.html").splitlines()
+        if "会议版本" in entry and "第一届会议论文集" in entry
+    ]
+    assert entries and "2026" in entries[0], entries
 
 
 def test_edited_macro_reaches_the_pages_of_entries_using_it(evolving_site):
