@@ -416,6 +416,32 @@ def duplicate_key_problems(entries: list[BibEntry], path: str) -> Iterator[Probl
             first_line_of_key[folded_key] = entry.key_line
 
 
+def citation_anchor(key: str) -> str:
+    """The id of the entry's element on a page, as docutils' ``make_id`` makes it from
+    ``cite-KEY`` (``bibliography.citation_id``): lowercase, other characters to ``-``."""
+    return "cite-" + re.sub(r"[^a-z0-9]+", "-", key.lower()).strip("-")
+
+
+def anchor_clash_problems(entries: list[BibEntry], path: str) -> Iterator[Problem]:
+    """Keys that differ in punctuation only (``foo_bar``, ``foo.bar``): a page that lists
+    both would give them one anchor, and links would land on the first."""
+    first: dict[str, BibEntry] = {}
+    for entry in entries:
+        if entry.key is None:
+            continue
+        earlier = first.setdefault(citation_anchor(entry.key), entry)
+        if earlier is not entry and earlier.key and earlier.key.lower() != entry.key.lower():
+            yield Problem(
+                path,
+                entry.key_line,
+                "error",
+                "anchor-clash",
+                f"entry key '{entry.key}' differs from '{earlier.key}' (line "
+                f"{earlier.key_line}) only in punctuation: both would be the anchor "
+                f"#{citation_anchor(entry.key)} on the page; rename one",
+            )
+
+
 def unbalanced_brace_problems(entries: list[BibEntry], path: str) -> Iterator[Problem]:
     for entry in entries:
         if not entry.braces_balanced:
@@ -565,6 +591,7 @@ def check_bib_text(text: str, path: str) -> list[Problem]:
         citable = [entry for entry in entries if entry.is_citable]
         problems = [
             *duplicate_key_problems(citable, path),
+            *anchor_clash_problems(citable, path),
             *unbalanced_brace_problems(entries, path),
             *unescaped_percent_problems(entries, path),
             *duplicate_field_problems(entries, path),

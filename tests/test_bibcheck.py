@@ -86,6 +86,32 @@ def test_duplicate_key_is_case_insensitive_and_reported_at_the_second_entry() ->
     ]
 
 
+def test_keys_differing_only_in_punctuation_would_share_an_anchor() -> None:
+    text = (
+        "@misc{rise_2026,\n  title = {One},\n  doi = {10.1/a},\n}\n"
+        "\n"
+        "@misc{rise.2026,\n  title = {Two},\n  doi = {10.1/b},\n}\n"
+    )
+    assert check_bib_text(text, PATH) == [
+        Problem(
+            PATH,
+            6,
+            "error",
+            "anchor-clash",
+            "entry key 'rise.2026' differs from 'rise_2026' (line 1) only in punctuation: "
+            "both would be the anchor #cite-rise-2026 on the page; rename one",
+        )
+    ]
+
+
+@pytest.mark.parametrize("key", ["rise2026paper", "Rise_2026", "a.b:c-d", "x__y", "tail_"])
+def test_the_anchor_checked_is_the_one_the_page_gives(key: str) -> None:
+    from juju_radar.bibcheck import citation_anchor
+    from juju_radar.bibliography import citation_id
+
+    assert citation_anchor(key) == citation_id(key)
+
+
 def test_missing_closing_brace_is_reported_at_the_entry_start() -> None:
     text = (
         "@misc{first,\n  title = {Fine},\n  url = {https://a.example},\n}\n"
