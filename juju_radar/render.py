@@ -13,6 +13,7 @@ from docutils import nodes
 from . import cite
 from .archive import Archive, ItemRef, related
 from .bibliography import Bibliography, bibliography_nodes, citation_numbers, citation_reference
+from .feeds import ALL_FEED, feed_path
 from .model import Issue, Topic, Verdict, Vocabulary, format_score, plain_text
 from .paging import RECENT, best_refs, by_year, period_refs
 from .reference_pages import UNCITED, month_label, reference_groups
@@ -101,6 +102,14 @@ def _link(uri: str, text: str, classes: Iterable[str] = ()) -> nodes.reference:
     return nodes.reference("", text, refuri=uri, internal=True, classes=list(classes))
 
 
+def _feed_link(context: RenderContext, name: str, text: str) -> list[nodes.Node]:
+    """A link to a feed, for readers without a feed-aware browser; feeds are written only
+    with a site URL."""
+    if not context.site_url:
+        return []
+    return [_link("../" * context.docname.count("/") + feed_path(name), text, ["radar-feed-link"])]
+
+
 def _empty(text: str) -> nodes.paragraph:
     return nodes.paragraph("", text, classes=["radar-empty"])
 
@@ -164,7 +173,9 @@ def _year_page(
 
 
 def topic_list(context: RenderContext, topic: str) -> list[nodes.Node]:
-    return _landing(context, context.archive.topic_items(topic), f"topics/{topic}")
+    landing = _landing(context, context.archive.topic_items(topic), f"topics/{topic}")
+    feed = _feed_link(context, topic, "订阅本主题（Atom）")
+    return [*landing, *([nodes.paragraph("", "", *feed, classes=["radar-more"])] if feed else [])]
 
 
 def best_items(context: RenderContext) -> list[nodes.Node]:
@@ -245,6 +256,9 @@ def latest_issue(context: RenderContext) -> list[nodes.Node]:
         if index:
             more += nodes.Text(" · ")
         more += _link(link(docname, ""), label)
+    for feed in _feed_link(context, ALL_FEED, "订阅（Atom）"):
+        more += nodes.Text(" · ")
+        more += feed
     box += more
     return [box]
 

@@ -128,6 +128,19 @@ def test_every_page_announces_the_feed_and_a_topic_page_its_own(site):
         assert feeds == expected, page
 
 
+def test_readers_find_the_feeds_on_the_home_and_topic_pages(site):
+    _, outdir = site
+    for page, feed in [("index.html", "all"), ("topics/3d.html", "3d")]:
+        links = BeautifulSoup((outdir / page).read_text(encoding="utf-8"), "html.parser").select(
+            "article a.radar-feed-link"
+        )
+        assert len(links) == 1, page
+        assert "订阅" in links[0].get_text()
+        target = (outdir / page).parent / links[0]["href"]
+        assert target.resolve() == (outdir / "feeds" / f"{feed}.atom.xml").resolve()
+        assert read_feed(outdir, feed).entries
+
+
 def test_the_feed_limit_keeps_the_newest_entries(tmp_path):
     _, outdir = build_published(tmp_path, "-D", "radar_feed_limit=1")
     assert [entry.title for entry in read_feed(outdir, "all").entries] == ["第二期：评测之外的交付"]
@@ -140,6 +153,8 @@ def test_without_a_site_url_there_are_no_feeds_and_the_build_passes(tmp_path):
     assert result.returncode == 0
     assert not (tmp_path / "html" / "feeds").exists()
     assert "application/atom+xml" not in (tmp_path / "html" / "index.html").read_text("utf-8")
+    for page in ("index.html", "topics/3d.html"):
+        assert "radar-feed-link" not in (tmp_path / "html" / page).read_text("utf-8")
 
 
 def digest(path: Path) -> str:
