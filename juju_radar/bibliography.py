@@ -75,16 +75,12 @@ class Bibliography:
 
     def formatted(self, key: str) -> nodes.Element:
         """The entry as a paragraph, formatted once per text and kept between builds."""
-        entry = self.data.entries[key]
+        fresh = partial(_format, self.data.entries[key], self.data)
         if not self._cacheable(key):
-            return _format(entry, self.data)
+            return fresh()
         assert self.cache is not None
-        data = self.cache.get(
-            FORMATTED, self.formatted_key(key), lambda: node_data(_format(entry, self.data))
-        )
-        return (
-            _format(entry, self.data) if data is None else cast(nodes.Element, node_from_data(data))
-        )
+        data = self.cache.get(FORMATTED, self.formatted_key(key), lambda: node_data(fresh()))
+        return fresh() if data is None else cast(nodes.Element, node_from_data(data))
 
     def _cacheable(self, key: str) -> bool:
         """Only entries whose own text was read (the key's digest must cover what pybtex
