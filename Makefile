@@ -13,7 +13,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 html: $(STAMP)
-	$(BIN)/python -m juju_radar.publish $(SPHINXOPTS)
+	$(BIN)/python -m juju_radar.build.staged $(SPHINXOPTS)
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -q

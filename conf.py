@@ -10,25 +10,8 @@ extensions = [
     "sphinxcontrib.bibtex",
     "juju_radar",
 ]
-
-# Only the site is source: everything else in the repository is excluded.
-exclude_patterns = [
-    "_build",
-    "_build.*",
-    ".venv",
-    "README.md",
-    "BENCHMARKS.md",
-    "tests",
-    "bench",
-    "tools",
-    "juju_radar",
-    "*.egg-info",
-    ".ci",
-    ".pytest_cache",
-    "docs",
-]
-templates_path = ["_templates"]
-html_static_path = ["_static"]
+# The extension adds its templates and static files, and excludes everything in the
+# repository that is not the site (juju_radar/model/site_layout.py).
 
 html_theme = "sphinx_book_theme"
 html_title = "Juju Radar 归档"

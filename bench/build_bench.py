@@ -35,7 +35,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT / "tests"), str(ROOT / "tests" / "browser"), str(ROOT / "bench")]
 
-from conftest import CHROMIUM_ARGS, open_filters  # noqa: E402
+from conftest import CHROMIUM_ARGS, SEED_SITE, open_filters  # noqa: E402
 from search_bench import (  # noqa: E402
     DEFAULT_RANKING,
     api_runs,
@@ -45,7 +45,7 @@ from search_bench import (  # noqa: E402
 )
 from site_server import serve  # noqa: E402
 
-from juju_radar.publish import sphinx_command  # noqa: E402
+from juju_radar.build.staged import sphinx_command  # noqa: E402
 
 MARKER_START = "<!-- build-bench:start -->"
 MARKER_END = "<!-- build-bench:end -->"
@@ -119,7 +119,9 @@ def median_run(runs: list[Run]) -> dict[str, float]:
 
 
 def synthesize(issues: int, out: Path) -> None:
-    command = [sys.executable, "-m", "juju_radar", "synth", str(issues), "--out", str(out)]
+    # The frame and the seed sentences come from the tests' seed site, not the live archive.
+    command = [sys.executable, "-m", "juju_radar", "synth", "--root", str(SEED_SITE)]
+    command += [str(issues), "--out", str(out)]
     subprocess.run(command, cwd=ROOT, check=True, capture_output=True)
 
 

@@ -240,7 +240,7 @@ def main() -> int:
 
 def search_js_ranking() -> dict[str, float]:
     """The ranking search.js sets, read from the file so the two cannot drift apart."""
-    source = (ROOT / "_static" / "search.js").read_text(encoding="utf-8")
+    source = (ROOT / "juju_radar" / "theme" / "static" / "search.js").read_text(encoding="utf-8")
     match = re.search(r"const RANKING = (\{[^}]*\})", source)
     assert match, "RANKING not found in search.js"
     return json.loads(re.sub(r"(\w+):", r'"\1":', match.group(1)))

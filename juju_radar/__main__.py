@@ -2,6 +2,6 @@
 
 import sys
 
-from .cli import main
+from juju_radar.editors.cli import main
 
 sys.exit(main())

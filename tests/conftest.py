@@ -10,8 +10,7 @@ from typing import Any
 
 import pytest
 
-from juju_radar.publish import sphinx_command
-from juju_radar.synth import NOT_SITE
+from juju_radar.build.staged import sphinx_command
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -26,14 +25,19 @@ CHROMIUM_ARGS = [
 ]
 
 ROOT = Path(__file__).resolve().parent.parent
+ROOTS = ROOT / "tests" / "roots"
+# The tests' own site: the seed issue, its references and the site's pages and
+# configuration as of the first issue. The live issues/ and references.bib grow every
+# day and are never read by a test.
+SEED_SITE = ROOTS / "test-seed"
 # The editors' export of the first issue (shared/seeds/000_40a489d524cf73b1.txt), kept
 # with the tests so they run wherever the repository is cloned.
 SEED_EXPORT = ROOT / "tests" / "fixtures" / "seed" / "2026-09-08.txt"
 
 
 def copy_site(dest: Path) -> Path:
-    """A copy of the archive's site sources (no package, tests or build output)."""
-    shutil.copytree(ROOT, dest, ignore=shutil.ignore_patterns(*NOT_SITE))
+    """A copy of the tests' seed site."""
+    shutil.copytree(SEED_SITE, dest)
     return dest
 
 
@@ -51,7 +55,7 @@ def sphinx_build(
 
 @pytest.fixture(scope="session")
 def built_seed_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The real site (seed issue included), built once per test session."""
+    """The seed site, built once per test session."""
     base = tmp_path_factory.mktemp("seed-site")
     srcdir = copy_site(base / "src")
     outdir = base / "html"
@@ -69,11 +73,8 @@ def build() -> Callable[..., subprocess.CompletedProcess[str]]:
     return sphinx_build
 
 
-ROOTS = ROOT / "tests" / "roots"
-
-
 def site_with_root(name: str, dest: Path) -> Path:
-    """The real site with the files of ``tests/roots/test-<name>`` laid over it."""
+    """The seed site with the files of ``tests/roots/test-<name>`` laid over it."""
     copy_site(dest)
     shutil.copytree(ROOTS / f"test-{name}", dest, dirs_exist_ok=True)
     return dest

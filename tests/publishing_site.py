@@ -9,10 +9,10 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from conftest import ROOT, ROOTS, copy_site, sphinx_build
+from conftest import ROOTS, SEED_SITE, copy_site, sphinx_build
 
-from juju_radar.model import Issue, parse_issue, vocabulary_from_config
-from juju_radar.sitefiles import open_site
+from juju_radar.editors.site_files import open_site
+from juju_radar.model.issues import Issue, parse_issue, vocabulary_from_config
 
 SITE_URL = "https://example.org/archive/"
 WITH_SITE_URL = ("-D", f"radar_site_url={SITE_URL}")
@@ -20,7 +20,7 @@ DRAFT_DATE = "2026-09-10"
 
 
 def published_sources(dest: Path) -> Path:
-    """The real site with the second issue and a draft laid over it."""
+    """The seed site with the second issue and a draft laid over it."""
     copy_site(dest)
     for name in ("second-issue", "draft"):
         shutil.copytree(ROOTS / f"test-{name}", dest, dirs_exist_ok=True)
@@ -56,5 +56,5 @@ def item_url(issue: Issue, item_id: str) -> str:
 
 
 def vocabulary():
-    site = open_site(ROOT)
+    site = open_site(SEED_SITE)
     return vocabulary_from_config(site.config["radar_topics"], site.config["radar_verdicts"])

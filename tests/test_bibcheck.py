@@ -1,4 +1,4 @@
-"""juju_radar.bibcheck: each problem an editor can make, at the line it is on."""
+"""juju_radar.bib.check: each problem an editor can make, at the line it is on."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from juju_radar.bibcheck import bib_entry_identifiers, check_bib_text, parse_bib_keys
-from juju_radar.problems import Problem
+from juju_radar.bib.check import bib_entry_identifiers, check_bib_text, parse_bib_keys
+from juju_radar.model.problems import Problem
 
 PATH = "topics/refs.bib"
 
@@ -106,8 +106,8 @@ def test_keys_differing_only_in_punctuation_would_share_an_anchor() -> None:
 
 @pytest.mark.parametrize("key", ["rise2026paper", "Rise_2026", "a.b:c-d", "x__y", "tail_"])
 def test_the_anchor_checked_is_the_one_the_page_gives(key: str) -> None:
-    from juju_radar.bibcheck import citation_anchor
-    from juju_radar.bibliography import citation_id
+    from juju_radar.bib.check import citation_anchor
+    from juju_radar.sphinx_ext.bibliography import citation_id
 
     assert citation_anchor(key) == citation_id(key)
 

@@ -1,4 +1,4 @@
-"""juju_radar.bibstyle: the reference list text a reader sees, formatted by pybtex."""
+"""juju_radar.bib.style: the reference list text a reader sees, formatted by pybtex."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import pytest
 from pybtex.database import parse_string
 from pybtex.plugin import find_plugin
 
-from juju_radar.bibstyle import RadarStyle, register
+from juju_radar.bib.style import RadarStyle, register
 
 SEED = """\
 @misc{taubench2026paper,

@@ -7,8 +7,8 @@ from pathlib import Path
 from docutils import nodes
 from sphinx import addnodes
 
-from juju_radar.bibliography import node_data, node_from_data
-from juju_radar.buildcache import BuildCache
+from juju_radar.build.cache import BuildCache
+from juju_radar.sphinx_ext.bibliography import node_data, node_from_data
 
 
 def test_values_survive_a_new_process_and_forgotten_keys_are_dropped(tmp_path: Path) -> None:

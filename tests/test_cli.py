@@ -22,8 +22,8 @@ from bs4 import BeautifulSoup
 from conftest import SEED_EXPORT, copy_site, sphinx_build
 from conftest import page_text as article_text
 
-from juju_radar import cli
-from juju_radar.importer import CATEGORY_RE, unescape
+from juju_radar.editors import cli
+from juju_radar.editors.importer import CATEGORY_RE, unescape
 
 FIXTURES = Path(__file__).parent / "fixtures" / "export"
 SEED_PAGE = "issues/2026/2026-09-08.md"

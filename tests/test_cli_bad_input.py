@@ -7,12 +7,12 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, SEED_EXPORT
+from conftest import SEED_EXPORT, SEED_SITE
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from juju_radar import cli
-from juju_radar.sitefiles import open_site
+from juju_radar.editors import cli
+from juju_radar.editors.site_files import open_site
 
 # Line numbers: 1 title, 3 date, 5 length, 7 lead, 9/17 headings, 11/19 categories,
 # 13/21 bodies, 15/23 source labels, 25 closing heading, 27 closing paragraph.
@@ -343,8 +343,8 @@ def small_site() -> Path:
     """conf.py, its topic pages, references.bib and an empty issues/: enough for import
     and check."""
     root = Path(tempfile.mkdtemp(prefix="radar-small-site-"))
-    shutil.copy(ROOT / "conf.py", root / "conf.py")
-    shutil.copytree(ROOT / "topics", root / "topics", ignore=shutil.ignore_patterns("*/"))
+    shutil.copy(SEED_SITE / "conf.py", root / "conf.py")
+    shutil.copytree(SEED_SITE / "topics", root / "topics", ignore=shutil.ignore_patterns("*/"))
     (root / "issues").mkdir()
     yield root
     shutil.rmtree(root)
@@ -390,7 +390,7 @@ def test_import_never_raises_on_arbitrary_input(small_site, data):
         st.text(alphabet=EXPORT_ALPHABET, max_size=400).map(lambda t: t.encode("utf-8")),
         st.text(alphabet=EXPORT_ALPHABET, max_size=60).map(
             lambda t: (
-                (ROOT / "issues/2026/2026-09-08.md")
+                (SEED_SITE / "issues/2026/2026-09-08.md")
                 .read_text("utf-8")
                 .replace("给 AI 一道代码题", t)
                 .encode("utf-8")

@@ -16,8 +16,8 @@ from markdown_it.renderer import RendererHTML
 from myst_parser.config.main import MdParserConfig
 from myst_parser.parsers.mdit import create_md_parser
 
-from juju_radar.bibcheck import check_bib_text
-from juju_radar.importer import (
+from juju_radar.bib.check import check_bib_text
+from juju_radar.editors.importer import (
     citation_key_for,
     escape_paragraph,
     item_id_for,
@@ -30,7 +30,7 @@ from juju_radar.importer import (
     unescape,
     yaml_scalar,
 )
-from juju_radar.model import parse_issue, vocabulary_from_config
+from juju_radar.model.issues import parse_issue, vocabulary_from_config
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = Path(__file__).parent / "fixtures" / "export"

@@ -10,10 +10,10 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, ROOTS, copy_site, page_text, sphinx_build
+from conftest import ROOTS, SEED_SITE, copy_site, page_text, sphinx_build
 
-from juju_radar.model import vocabulary_from_config
-from juju_radar.synth import SynthOptions, write_synthetic_archive
+from juju_radar.editors.synth import SynthOptions, write_synthetic_archive
+from juju_radar.model.issues import vocabulary_from_config
 
 EPOCH_ENV = dict(os.environ, SOURCE_DATE_EPOCH="1788000000")
 SEED = "issues/2026/2026-09-08.md"
@@ -271,10 +271,10 @@ def test_draft_issue_appears_only_on_its_own_page(tmp_path):
 
 @pytest.mark.slow
 def test_parallel_build_equals_serial_build(tmp_path):
-    conf = runpy.run_path(str(ROOT / "conf.py"))
+    conf = runpy.run_path(str(SEED_SITE / "conf.py"))
     vocab = vocabulary_from_config(conf["radar_topics"], conf["radar_verdicts"])
     srcdir = tmp_path / "src"
-    write_synthetic_archive(ROOT, srcdir, SynthOptions(issues=40), vocab)
+    write_synthetic_archive(SEED_SITE, srcdir, SynthOptions(issues=40), vocab)
     serial = clean_build(srcdir, tmp_path / "serial", "-j", "1")
     parallel = clean_build(srcdir, tmp_path / "parallel", "-j", "auto")
     assert len(list((serial / "issues").rglob("*.html"))) == 41  # 40 issues + the archive

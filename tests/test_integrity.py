@@ -60,7 +60,7 @@ def test_two_clean_builds_are_byte_identical(tmp_path):
 
 def publish(srcdir: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "juju_radar.publish", "-q"],
+        [sys.executable, "-m", "juju_radar.build.staged", "-q"],
         cwd=srcdir,
         capture_output=True,
         text=True,
@@ -93,7 +93,7 @@ def test_failed_build_keeps_the_last_good_site(tmp_path):
 def test_make_html_names_the_published_folder_not_the_spare_one(tmp_path):
     srcdir = copy_site(tmp_path / "src")
     result = subprocess.run(
-        [sys.executable, "-m", "juju_radar.publish"],
+        [sys.executable, "-m", "juju_radar.build.staged"],
         cwd=srcdir,
         capture_output=True,
         text=True,
@@ -217,7 +217,7 @@ def test_link_checker_finds_a_broken_anchor(tmp_path):
 
 
 def test_publish_sets_source_date_epoch_from_git(tmp_path):
-    from juju_radar.publish import source_date_epoch
+    from juju_radar.build.staged import source_date_epoch
 
     subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
     (tmp_path / "f").write_text("x")

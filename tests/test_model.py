@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from juju_radar.model import (
+from juju_radar.model.issues import (
     Vocabulary,
     check_archive,
     date_from_path,
@@ -211,7 +211,7 @@ def test_model_imports_neither_sphinx_nor_docutils():
     import subprocess
 
     code = (
-        "import sys, juju_radar.model, juju_radar.archive; "
+        "import sys, juju_radar.model.issues, juju_radar.model.archive; "
         "print(sorted(m for m in sys.modules if m.split('.')[0] in ('sphinx', 'docutils')))"
     )
     result = subprocess.run(
@@ -223,7 +223,7 @@ def test_model_imports_neither_sphinx_nor_docutils():
 def test_the_bibtex_for_citing_an_issue_escapes_its_title_in_one_pass(vocab):
     import dataclasses
 
-    from juju_radar.cite import issue_bibtex
+    from juju_radar.bib.cite_this import issue_bibtex
 
     issue, _ = parse_issue(page(item()), "issues/2026/2026-09-09.md", vocab)
     entry = issue_bibtex(dataclasses.replace(issue, title="C:\\x {a} 5%"), "https://e.org/")

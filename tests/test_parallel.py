@@ -11,17 +11,17 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
-from conftest import ROOT, sphinx_build
+from conftest import SEED_SITE, sphinx_build
 from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
 from test_incremental import EPOCH_ENV, clean_build, differences
 
-from juju_radar.bibliography import FORMATTED
-from juju_radar.buildcache import FOLDER_NAME, BuildCache
-from juju_radar.collector import RadarData
-from juju_radar.model import vocabulary_from_config
-from juju_radar.parallel import shed_other_pages
-from juju_radar.synth import SynthOptions, write_synthetic_archive
+from juju_radar.build.builder import shed_other_pages
+from juju_radar.build.cache import FOLDER_NAME, BuildCache
+from juju_radar.editors.synth import SynthOptions, write_synthetic_archive
+from juju_radar.model.issues import vocabulary_from_config
+from juju_radar.sphinx_ext.bibliography import FORMATTED
+from juju_radar.sphinx_ext.collector import RadarData
 
 # A 1x1 transparent PNG.
 PIXEL = base64.b64decode(
@@ -31,10 +31,10 @@ PIXEL = base64.b64decode(
 
 def synthetic_site(tmp_path: Path, issues: int) -> Path:
     conf: dict = {}
-    exec((ROOT / "conf.py").read_text(encoding="utf-8"), conf)
+    exec((SEED_SITE / "conf.py").read_text(encoding="utf-8"), conf)
     vocab = vocabulary_from_config(conf["radar_topics"], conf["radar_verdicts"])
     srcdir = tmp_path / "src"
-    write_synthetic_archive(ROOT, srcdir, SynthOptions(issues=issues, draft_every=0), vocab)
+    write_synthetic_archive(SEED_SITE, srcdir, SynthOptions(issues=issues, draft_every=0), vocab)
     return srcdir
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-from juju_radar.readmode import SERIAL_READ_BELOW, read_few_pages_serially, restore_parallel
+from juju_radar.build.readmode import SERIAL_READ_BELOW, read_few_pages_serially, restore_parallel
 
 
 def test_a_small_read_is_serial_and_the_setting_comes_back_for_writing():

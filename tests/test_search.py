@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 from conftest import copy_site, sphinx_build
 
-from juju_radar.search_index import (
+from juju_radar.outputs.search.records import (
     RECORD_MANIFEST,
     SearchRecord,
     cut,

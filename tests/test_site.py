@@ -10,9 +10,9 @@ import pytest
 from bs4 import BeautifulSoup
 from conftest import ROOT, SEED_EXPORT, page_text, sphinx_build
 
-from juju_radar.model import vocabulary_from_config
-from juju_radar.paging import RECENT
-from juju_radar.synth import SynthOptions, write_synthetic_archive
+from juju_radar.editors.synth import SynthOptions, write_synthetic_archive
+from juju_radar.model.issues import vocabulary_from_config
+from juju_radar.sphinx_ext.paging import RECENT
 
 ISSUE = "issues/2026/2026-09-08.html"
 ITEM_IDS = [

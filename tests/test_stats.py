@@ -20,8 +20,8 @@ from publishing_site import (
     vocabulary,
 )
 
-from juju_radar.archive import Archive
-from juju_radar.stats import charts
+from juju_radar.model.archive import Archive
+from juju_radar.outputs.stats import charts
 
 CHARTS = ("per-month", "scores", "verdicts")
 

@@ -24,7 +24,7 @@ sys.path[:0] = [str(ROOT / "tests")]
 
 from conftest import CHROMIUM_ARGS  # noqa: E402
 
-TARGET = ROOT / "_static" / "scripts" / "fontawesome.js"
+TARGET = ROOT / "juju_radar" / "theme" / "static" / "scripts" / "fontawesome.js"
 # Every icon named in the templates of pydata-sphinx-theme, sphinx-book-theme and the site.
 ICON_CLASS = re.compile(r"\bfa-(?!solid\b|regular\b|brands\b|lg\b|fw\b|custom\b)([a-z0-9-]+)")
 STYLE_CLASSES = ("fa-solid", "fa-regular", "fa-brands")
@@ -39,7 +39,10 @@ def theme_dirs() -> list[Path]:
 
 def used_icons() -> list[tuple[str, str]]:
     """(style class, icon name) pairs that templates and the site's own files use."""
-    sources = [*ROOT.glob("_templates/*.html"), *ROOT.glob("_static/*.js")]
+    sources = [
+        *ROOT.glob("juju_radar/theme/templates/*.html"),
+        *ROOT.glob("juju_radar/theme/static/*.js"),
+    ]
     for folder in theme_dirs():
         sources += [path for path in folder.rglob("*.html")]
         sources += [path for path in folder.rglob("*.py")]

@@ -11,7 +11,7 @@ from typing import Any
 from bs4 import BeautifulSoup
 from conftest import ROOT
 
-ICON_SUBSET = ROOT / "_static" / "scripts" / "fontawesome.js"
+ICON_SUBSET = ROOT / "juju_radar" / "theme" / "static" / "scripts" / "fontawesome.js"
 ISSUE_PAGE = "issues/2026/2026-09-08.html"
 
 

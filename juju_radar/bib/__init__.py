@@ -1,0 +1,1 @@
+"""BibTeX: checking the raw .bib text, the pybtex style, entries citing the archive."""

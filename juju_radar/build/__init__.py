@@ -1,0 +1,1 @@
+"""The build machinery: the builder, the staged publish, caches and Sphinx-internals workarounds."""

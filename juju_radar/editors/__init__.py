@@ -1,0 +1,1 @@
+"""The editors' tools: the ``radar`` command line, import, site files, synthetic archives."""

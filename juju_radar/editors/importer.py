@@ -1,0 +1,815 @@
+"""The editors' plain-text export format: parse it, then render the MyST page and BibTeX.
+
+Pure Python, no Sphinx import. The export is a sequence of blocks separated by blank
+lines (see ``docs/editors.md`` for the rules):
+
+    TITLE
+    Juju Radar · YYYY.MM.DD
+    约 N 字 · 阅读约 M 分钟
+    LEAD PARAGRAPH...
+    EMOJI ITEM TITLE                      (one or more items)
+    CATEGORY[ / TAG...] · SCORE/10｜VERDICT
+    BODY PARAGRAPH...
+    LABEL · LABEL                         (the item's source link labels)
+    今天的主线
+    CLOSING PARAGRAPH...
+
+Editor text in the page is escaped so MyST renders it exactly as written.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import re
+import unicodedata
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+import yaml
+from myst_parser.parsers.options import TokenizeError, options_to_items
+
+from juju_radar.model.issues import (
+    CJK_RE,
+    LATIN_WORD_RE,
+    PAGE_ID_PREFIXES,
+    Issue,
+    Item,
+    Source,
+    Vocabulary,
+    did_you_mean,
+    format_score,
+    is_page_id,
+    parse_score,
+    plain_text,
+)
+from juju_radar.model.problems import Problem
+
+CLOSING_TITLE = "今天的主线"
+DATE_LINE_RE = re.compile(
+    r"^Juju\s*Radar\s*[·・•]\s*(?P<date>\d{4}[.\-/]\d{1,2}[.\-/]\d{1,2})$", re.IGNORECASE
+)
+LENGTH_LINE_RE = re.compile(r"^约\s*[\d,.]+\s*万?\s*字\s*[·・•]\s*阅读约\s*\d+\s*分钟$")
+CATEGORY_RE = re.compile(
+    r"^(?P<category>.+?)\s*[·・]\s*(?P<score>[^\s·・]+?)\s*[/／]\s*(?:10|１０)\s*[｜|]\s*"
+    r"(?P<verdict>\S.*)$"
+)
+CATEGORY_PARTS_RE = re.compile(r"\s+/\s+|\s*／\s*")
+CATEGORY_FORM = "the category line must read 'CATEGORY[ / TAGS] · SCORE/10｜VERDICT'"
+# A line that tries to be a category line: a score out of 10, a verdict bar, "9 分".
+CATEGORY_ATTEMPT_RE = re.compile(r"[/／]\s*(?:10|１０)|[｜|]|\d\s*分")
+VERDICT_BAR_RE = re.compile(r"[｜|]")
+SCORE_OUT_OF_10_RE = re.compile(r"[^\s·・]+?\s*[/／]\s*(?:10|１０)")
+SOURCE_SEPARATOR_RE = re.compile(r"\s+[·・]\s+")
+SENTENCE_END = "。！？!?"
+CLAUSE_PUNCTUATION = "，；："  # in sentences, never in a link's label
+MAX_LABEL_CHARS = 60
+MAX_HEADING_CHARS = 80
+MAX_ID_WORDS = 4
+MAX_ID_CHARS = 40
+
+
+# --- records ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class DraftItem:
+    """An item as the editor wrote it: no id or citation keys yet."""
+
+    line: int
+    emoji: str
+    title: str
+    topic: str
+    tags: tuple[str, ...]
+    score: float
+    verdict: str
+    body: tuple[str, ...]
+    labels: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class ExportIssue:
+    date: dt.date
+    title: str
+    stated_length: str
+    lead: tuple[str, ...]
+    items: tuple[DraftItem, ...]
+    closing: tuple[str, ...]
+    date_line: int = 3
+
+
+@dataclass(frozen=True)
+class _Block:
+    """Consecutive non-blank lines, stripped, with the number of the first one."""
+
+    line: int
+    lines: tuple[str, ...]
+
+    @property
+    def text(self) -> str:
+        return "\n".join(self.lines)
+
+    @property
+    def paragraph(self) -> str:
+        """The lines as paragraph text. A break between two Chinese characters is where
+        the export wrapped a line, and a browser would show it as a space: it goes."""
+        text = self.lines[0]
+        for line in self.lines[1:]:
+            text += ("" if CJK_RE.match(text[-1]) and CJK_RE.match(line[0]) else "\n") + line
+        return text
+
+    @property
+    def is_single_line(self) -> bool:
+        return len(self.lines) == 1
+
+
+@dataclass
+class _Report:
+    path: str
+    problems: list[Problem] = field(default_factory=list)
+
+    def error(self, line: int, code: str, message: str) -> None:
+        self.problems.append(Problem(self.path, line, "error", code, message))
+
+    @property
+    def failed(self) -> bool:
+        return any(problem.severity == "error" for problem in self.problems)
+
+
+# --- reading ----------------------------------------------------------------------------
+
+
+def decode_utf8(data: bytes, path: str) -> tuple[str | None, list[Problem]]:
+    """The text of an export or a page (UTF-8, optional BOM), or None and the problem
+    at its line."""
+    try:
+        return data.decode("utf-8-sig"), []
+    except UnicodeDecodeError as error:
+        line = data[: error.start].count(b"\n") + 1
+        byte = data[error.start : error.start + 1].hex()
+        message = f"not valid UTF-8 (byte 0x{byte}); save the file as UTF-8"
+        return None, [Problem(path, line, "error", "encoding", message)]
+
+
+def split_blocks(text: str) -> list[_Block]:
+    blocks: list[_Block] = []
+    current: list[str] = []
+    first_line = 0
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    for number, raw in enumerate(lines, start=1):
+        stripped = raw.strip()
+        if not stripped:
+            if current:
+                blocks.append(_Block(first_line, tuple(current)))
+                current = []
+            continue
+        if not current:
+            first_line = number
+        current.append(stripped)
+    if current:
+        blocks.append(_Block(first_line, tuple(current)))
+    return blocks
+
+
+def _forbidden_characters(text: str, report: _Report) -> None:
+    for number, line in enumerate(text.replace("\r\n", "\n").replace("\r", "\n").split("\n"), 1):
+        for char in line:
+            if char != "\t" and unicodedata.category(char) in ("Cc", "Cs", "Zl", "Zp"):
+                report.error(
+                    number,
+                    "control-character",
+                    f"invisible control character U+{ord(char):04X}: delete it",
+                )
+                break
+
+
+# --- parsing ----------------------------------------------------------------------------
+
+
+def parse_export(
+    text: str, path: str, vocabulary: Vocabulary
+) -> tuple[ExportIssue | None, list[Problem]]:
+    """Parse an export; return the issue (None when any error was found) and the problems."""
+    report = _Report(path)
+    text = text.removeprefix("\ufeff")
+    _forbidden_characters(text, report)
+    blocks = split_blocks(text)
+    if not blocks:
+        report.error(1, "empty", "the file is empty")
+        return None, report.problems
+    header = _read_header(blocks, report)
+    if header is None:
+        return None, report.problems
+    title, date, date_line, stated_length = header
+    rest = blocks[3:]
+    closing_index = _closing_index(rest)
+    if closing_index is None:
+        last_line = blocks[-1].line + len(blocks[-1].lines) - 1
+        report.error(
+            last_line,
+            "missing-closing",
+            f"the issue has no closing section: a line '{CLOSING_TITLE}' "
+            "followed by its paragraphs",
+        )
+        content, closing = rest, []
+    else:
+        content, closing = rest[:closing_index], rest[closing_index + 1 :]
+        if not closing:
+            report.error(
+                rest[closing_index].line,
+                "missing-closing",
+                f"the closing section '{CLOSING_TITLE}' has no paragraphs",
+            )
+    lead, items = _read_items(content, vocabulary, report, blocks[2])
+    if report.failed:
+        return None, report.problems
+    issue = ExportIssue(
+        date=date,
+        title=title,
+        stated_length=stated_length,
+        lead=tuple(block.paragraph for block in lead),
+        items=tuple(items),
+        closing=tuple(block.paragraph for block in closing),
+        date_line=date_line,
+    )
+    return issue, report.problems
+
+
+def _read_header(blocks: list[_Block], report: _Report) -> tuple[str, dt.date, int, str] | None:
+    title_block = blocks[0]
+    if DATE_LINE_RE.match(_folded(title_block.text)):
+        report.error(
+            title_block.line,
+            "missing-title",
+            "the file must start with the issue's title, before the date line",
+        )
+        return None
+    if not title_block.is_single_line:
+        report.error(
+            title_block.line,
+            "missing-title",
+            "the title must be one line, followed by a blank line",
+        )
+        return None
+    date_block = blocks[1] if len(blocks) > 1 else None
+    date = _read_date(date_block, title_block, report)
+    if date is None or date_block is None:
+        return None
+    length_block = blocks[2] if len(blocks) > 2 else None
+    if length_block is None or not LENGTH_LINE_RE.match(_folded(length_block.text)):
+        where = length_block.line if length_block else date_block.line + 1
+        found = f", found '{_shorten(length_block.text)}'" if length_block else ""
+        report.error(
+            where,
+            "length-line",
+            f"expected the length line '约 N 字 · 阅读约 M 分钟' after the date line{found}",
+        )
+        return None
+    return title_block.text, date, date_block.line, length_block.text
+
+
+def _read_date(block: _Block | None, title: _Block, report: _Report) -> dt.date | None:
+    if block is None:
+        report.error(
+            title.line + 1,
+            "date-line",
+            "expected the date line 'Juju Radar · YYYY.MM.DD' after the title",
+        )
+        return None
+    match = DATE_LINE_RE.match(_folded(block.text))
+    if not match or not block.is_single_line:
+        report.error(
+            block.line,
+            "date-line",
+            f"expected the date line 'Juju Radar · YYYY.MM.DD', found '{_shorten(block.text)}'",
+        )
+        return None
+    year, month, day = (int(part) for part in re.split(r"[.\-/]", match.group("date")))
+    try:
+        return dt.date(year, month, day)
+    except ValueError:
+        report.error(block.line, "bad-date", f"{match.group('date')} is not a date in the calendar")
+        return None
+
+
+def _closing_index(blocks: list[_Block]) -> int | None:
+    for index in range(len(blocks) - 1, -1, -1):
+        if blocks[index].text == CLOSING_TITLE:
+            return index
+    return None
+
+
+def _read_items(
+    blocks: list[_Block], vocabulary: Vocabulary, report: _Report, length_block: _Block
+) -> tuple[list[_Block], list[DraftItem]]:
+    starts = [
+        index
+        for index in range(len(blocks) - 1)
+        if _looks_like_category(blocks[index + 1]) and not _looks_like_category(blocks[index])
+    ]
+    heading_indexes = set(starts)
+    category_indexes = {start + 1 for start in starts}
+    for index, block in enumerate(blocks):
+        if index not in category_indexes and _looks_like_category(block):
+            report.error(
+                block.line,
+                "missing-heading",
+                "this category line has no item heading (an emoji and a title) before it",
+            )
+        elif index not in heading_indexes and _looks_like_heading(block):
+            following = blocks[index + 1] if index + 1 < len(blocks) else None
+            if following is not None and _tries_to_be_category(following):
+                report.error(
+                    following.line,
+                    "bad-category",
+                    f"{CATEGORY_FORM}: {_category_problem(following.text)}",
+                )
+                continue
+            report.error(
+                block.line,
+                "missing-category",
+                f"'{_shorten(block.text)}' looks like an item heading, "
+                "but the next paragraph is not "
+                "a category line 'CATEGORY[ / TAGS] · SCORE/10｜VERDICT'",
+            )
+    if not starts:
+        where = blocks[0].line if blocks else length_block.line
+        report.error(
+            where,
+            "no-items",
+            "the issue has no items: an item is an emoji-led heading, then its category line",
+        )
+        return blocks, []
+    items = []
+    bounds = [*starts, len(blocks)]
+    for start, end in zip(bounds, bounds[1:], strict=False):
+        heading, category, content = blocks[start], blocks[start + 1], blocks[start + 2 : end]
+        item = _read_item(heading, category, content, vocabulary, report)
+        if item is not None:
+            items.append(item)
+    _check_unique_titles(items, report)
+    return blocks[: starts[0]], items
+
+
+def _read_item(
+    heading: _Block,
+    category: _Block,
+    content: list[_Block],
+    vocabulary: Vocabulary,
+    report: _Report,
+) -> DraftItem | None:
+    emoji, title = split_heading(heading.text)
+    ok = True
+    if not heading.is_single_line:
+        report.error(heading.line, "bad-heading", "an item heading must be one line")
+        ok = False
+    elif not emoji:
+        report.error(
+            heading.line,
+            "missing-emoji",
+            f"the item heading '{_shorten(title)}' must start with an emoji",
+        )
+        ok = False
+    elif not title:
+        report.error(heading.line, "missing-title", "the item heading has an emoji but no title")
+        ok = False
+    fields = _read_category(category, vocabulary, report)
+    labels = _read_labels(content, heading, report)
+    body = content[:-1] if labels is not None else content
+    if content and labels is not None and not body:
+        report.error(
+            content[0].line, "missing-body", f"the item '{_shorten(title)}' has no body text"
+        )
+        ok = False
+    if not ok or fields is None or labels is None:
+        return None
+    topic, tags, score, verdict = fields
+    return DraftItem(
+        line=heading.line,
+        emoji=emoji,
+        title=title,
+        topic=topic,
+        tags=tags,
+        score=score,
+        verdict=verdict,
+        body=tuple(block.paragraph for block in body),
+        labels=labels,
+    )
+
+
+def _read_category(
+    block: _Block, vocabulary: Vocabulary, report: _Report
+) -> tuple[str, tuple[str, ...], float, str] | None:
+    match = CATEGORY_RE.match(block.text) if block.is_single_line else None
+    if match is None:
+        report.error(block.line, "bad-category", CATEGORY_FORM)
+        return None
+    ok = True
+    topic_name, *tags = CATEGORY_PARTS_RE.split(match.group("category").strip())
+    topic = vocabulary.topic(topic_name)
+    if topic is None:
+        hint = did_you_mean(topic_name, vocabulary.topics)
+        report.error(block.line, "unknown-topic", f"unknown topic '{topic_name}'{hint}")
+        ok = False
+    for tag in tags:
+        if not tag.strip() or "," in tag:
+            report.error(
+                block.line,
+                "bad-tag",
+                f"tag '{tag}' must be non-empty text without ','; separate tags with ' / '",
+            )
+            ok = False
+    score_text = unicodedata.normalize("NFKC", match.group("score"))
+    score = parse_score(score_text)
+    if score is None:
+        report.error(
+            block.line,
+            "bad-score",
+            f"score '{match.group('score')}' must be a number from 0 to 10 in halves",
+        )
+        ok = False
+    verdict_name = match.group("verdict").strip()
+    verdict = vocabulary.verdict(verdict_name)
+    if verdict is None:
+        hint = did_you_mean(verdict_name, vocabulary.verdicts)
+        report.error(block.line, "unknown-verdict", f"unknown verdict '{verdict_name}'{hint}")
+        ok = False
+    if not ok or topic is None or verdict is None or score is None:
+        return None
+    return topic.key, tuple(tag.strip() for tag in tags), score, verdict.key
+
+
+def _read_labels(content: list[_Block], heading: _Block, report: _Report) -> tuple[str, ...] | None:
+    if not content:
+        report.error(
+            heading.line, "missing-body", "the item has no body text and no line of source labels"
+        )
+        return None
+    last = content[-1]
+    labels = tuple(SOURCE_SEPARATOR_RE.split(last.text))
+    clause = any(char in CLAUSE_PUNCTUATION for char in last.text)
+    if not last.is_single_line or clause or any(char in SENTENCE_END for char in last.text):
+        # A one-line last paragraph with a comma is body text: the labels line is missing.
+        why = ": labels have no '，', '；' or '：'" if clause else ""
+        report.error(
+            last.line,
+            "missing-sources",
+            "an item must end with its line of source link labels, separated by ' · ' "
+            f"(found '{_shorten(last.text)}'{why})",
+        )
+        return None
+    reasons = [reason for label in labels if (reason := _label_problem(label))]
+    reasons += [
+        f"the label '{label}' is given twice; each label names its own link"
+        for position, label in enumerate(labels)
+        if label in labels[:position]
+    ]
+    if reasons:
+        report.error(last.line, "bad-label", f"source labels '{_shorten(last.text)}': {reasons[0]}")
+        return None
+    return labels
+
+
+def _label_problem(label: str) -> str | None:
+    """Why ``label`` cannot be a source label, or None when it can."""
+    if not label.strip("·・ "):
+        return "a label is empty (a stray ' · '?)"
+    if label.strip("·・ ") != label:
+        return f"'{_shorten(label)}' starts or ends with '·' (a stray separator?)"
+    if len(label) > MAX_LABEL_CHARS:
+        return (
+            f"a label has at most {MAX_LABEL_CHARS} characters, "
+            f"'{_shorten(label)}' has {len(label)}"
+        )
+    return None
+
+
+def _check_unique_titles(items: Sequence[DraftItem], report: _Report) -> None:
+    first_line: dict[str, int] = {}
+    for item in items:
+        if item.title in first_line:
+            report.error(
+                item.line,
+                "duplicate-title",
+                f"two items are titled '{item.title}' (first on line {first_line[item.title]})",
+            )
+        first_line.setdefault(item.title, item.line)
+
+
+def _looks_like_category(block: _Block) -> bool:
+    return block.is_single_line and CATEGORY_RE.match(block.text) is not None
+
+
+def _tries_to_be_category(block: _Block) -> bool:
+    return block.is_single_line and CATEGORY_ATTEMPT_RE.search(block.text) is not None
+
+
+def _category_problem(text: str) -> str:
+    """What a line that tries to be a category line lacks."""
+    bar = VERDICT_BAR_RE.search(text)
+    before_bar = text[: bar.start()] if bar else text
+    if not re.search(r"[·・]", before_bar):
+        return "there is no ' · ' between the category and the score"
+    score = re.split(r"[·・]", before_bar)[-1].strip()
+    if not SCORE_OUT_OF_10_RE.fullmatch(score):
+        return f"the score '{score}' is not written as SCORE/10"
+    if bar is None or not text[bar.end() :].strip():
+        return "there is no '｜' and verdict after the score"
+    return f"found '{_shorten(text)}'"
+
+
+def _looks_like_heading(block: _Block) -> bool:
+    emoji, title = split_heading(block.text)
+    return (
+        bool(emoji)
+        and block.is_single_line
+        and len(block.text) <= MAX_HEADING_CHARS
+        and not any(char in SENTENCE_END for char in title)
+    )
+
+
+def split_heading(text: str) -> tuple[str, str]:
+    """Leading emoji (with variation selectors, joiners, modifiers) and the title after it."""
+    end = 0
+    while end < len(text) and _is_emoji_char(text[end], first=end == 0):
+        end += 1
+    return text[:end], text[end:].strip()
+
+
+def _is_emoji_char(char: str, first: bool) -> bool:
+    category = unicodedata.category(char)
+    if first:
+        return category == "So"
+    return category in ("So", "Sk", "Mn", "Me", "Cf") or char in "\ufe0f\u200d"
+
+
+def _folded(text: str) -> str:
+    """Full-width digits and punctuation folded to ASCII, for matching fixed lines only."""
+    return unicodedata.normalize("NFKC", text)
+
+
+def _shorten(text: str, limit: int = 40) -> str:
+    first_line = text.split("\n", 1)[0]
+    return first_line if len(first_line) <= limit else first_line[: limit - 1] + "…"
+
+
+# --- names ------------------------------------------------------------------------------
+
+
+def item_id_for(title: str, date: dt.date, position: int, taken: set[str]) -> str:
+    """A readable ASCII id from the title's Latin words, unique among ``taken``."""
+    base = _id_from_words(title)
+    if not base or base.startswith(PAGE_ID_PREFIXES):
+        base = f"item-{date:%Y%m%d}-{position}"
+    candidates = [base, f"{base}-{date:%Y%m%d}"]
+    candidates += (f"{base}-{date:%Y%m%d}-{n}" for n in range(2, len(taken) + 3))
+    return next(
+        candidate
+        for candidate in candidates
+        if candidate not in taken and not is_page_id(candidate)
+    )
+
+
+def _id_from_words(title: str) -> str:
+    runs: list[str] = []
+    for word in LATIN_WORD_RE.findall(title):
+        ascii_word = unicodedata.normalize("NFKD", word).encode("ascii", "ignore").decode()
+        runs += re.findall(r"[a-z0-9]+", ascii_word.lower())
+    while runs and not runs[0][0].isalpha():
+        runs.pop(0)
+    slug = ""
+    for run in runs[:MAX_ID_WORDS]:
+        if len(slug) + len(run) + 1 > MAX_ID_CHARS:
+            break
+        slug = f"{slug}-{run}" if slug else run
+    return slug if len(slug) >= 3 else ""
+
+
+def citation_key_for(item_id: str, position: int, taken_folded: set[str]) -> str:
+    """``<item id>-<n>``; BibTeX keys compare case-insensitively."""
+    base = f"{item_id}-{position}"
+    candidates = [base, *(f"{base}-{n}" for n in range(2, len(taken_folded) + 3))]
+    return next(key for key in candidates if key.lower() not in taken_folded)
+
+
+# Notes written by earlier imports ended so; the page itself now says what is missing.
+FORMER_NOTE_SUFFIX = "；由 radar import 生成，标识符（DOI、arXiv 编号或网址）待编辑补全"
+
+
+def source_note(date: dt.date, item_id: str, title: str, label: str) -> str:
+    """The note of an imported reference: where it came from (no invented facts)."""
+    return f"Juju Radar {date.isoformat()} 条目 {item_id}（{title}）的来源链接“{label}”"
+
+
+def source_title(title: str, label: str) -> str:
+    return f"{label}（{title}）"
+
+
+# --- the model's records ----------------------------------------------------------------
+
+
+def to_issue(
+    export: ExportIssue, ids: Sequence[str], keys: Sequence[Sequence[str]], path: str
+) -> Issue:
+    """The model's issue, with each item's id and one citation key per source label."""
+    items = tuple(
+        Item(
+            id=item_id,
+            emoji=draft.emoji,
+            title=draft.title,
+            topic=draft.topic,
+            tags=draft.tags,
+            score=draft.score,
+            verdict=draft.verdict,
+            sources=tuple(
+                Source(label, (key,)) for label, key in zip(draft.labels, item_keys, strict=True)
+            ),
+            body=draft.body,
+            line=draft.line,
+        )
+        for draft, item_id, item_keys in zip(export.items, ids, keys, strict=True)
+    )
+    return Issue(
+        date=export.date,
+        title=export.title,
+        status="published",
+        stated_length=export.stated_length,
+        lead=export.lead,
+        items=items,
+        closing_title=CLOSING_TITLE,
+        closing=export.closing,
+        path=path,
+    )
+
+
+# --- escaping ---------------------------------------------------------------------------
+
+# ``<tag>``-looking text would be raw HTML; escaped, it is text the model accepts.
+LESS_THAN = "\\<"
+INLINE_SPECIAL_RE = re.compile(r"[\\`*_\[\]{}|]")
+ENTITY_RE = re.compile(r"&(?=#?[A-Za-z0-9]+;)")
+LINE_START_SPECIAL_RE = re.compile(r"^(?:[#>+\-=~:%(]|\d+[.)])")
+
+
+def escape_inline(text: str) -> str:
+    """Escape what MyST would read as inline markup, so the text renders as written."""
+    text = INLINE_SPECIAL_RE.sub(lambda match: "\\" + match.group(0), text)
+    text = ENTITY_RE.sub("\\\\&", text)
+    return text.replace("<", LESS_THAN)
+
+
+def escape_line(line: str) -> str:
+    """Escape one line of a paragraph, including what only matters at a line start."""
+    escaped = escape_inline(line.strip())
+    match = LINE_START_SPECIAL_RE.match(escaped)
+    if match is None:
+        return escaped
+    marker = match.group(0)
+    if marker[-1] in ".)":
+        return f"{marker[:-1]}\\{marker[-1]}{escaped[len(marker) :]}"
+    return "\\" + escaped
+
+
+def escape_paragraph(text: str) -> str:
+    return "\n".join(escape_line(line) for line in text.split("\n"))
+
+
+def escape_heading_text(text: str) -> str:
+    """Inline escaping, plus a trailing '#' (an ATX heading would drop it)."""
+    escaped = escape_inline(text)
+    return escaped[:-1] + "\\#" if escaped.endswith("#") else escaped
+
+
+def unescape(text: str) -> str:
+    """The text a reader sees for escaped page text (for checks and tests)."""
+    return plain_text(text)
+
+
+def yaml_scalar(value: str) -> str:
+    """``value`` as a YAML scalar: plain when YAML reads it back unchanged, else quoted."""
+    try:
+        plain_ok = yaml.safe_load(f"key: {value}") == {"key": value}
+    except yaml.YAMLError:
+        plain_ok = False
+    return value if plain_ok and value == value.strip() else json.dumps(value, ensure_ascii=False)
+
+
+def option_value(value: str) -> str:
+    """``value`` as a directive option value: plain when MyST reads it back unchanged."""
+    try:
+        plain_ok = options_to_items(f"option: {value}")[0] == [("option", value)]
+    except TokenizeError:
+        plain_ok = False
+    return value if plain_ok else json.dumps(value, ensure_ascii=False)
+
+
+def bib_value(text: str) -> str:
+    """Editor text inside a braced BibTeX value: braces and backslashes cannot pass."""
+    return text.replace("\\", "＼").replace("{", "｛").replace("}", "｝").replace("%", "\\%")
+
+
+# --- rendering --------------------------------------------------------------------------
+
+
+def render_page(issue: Issue) -> str:
+    """The issue page, in the format of the existing pages."""
+    parts = [
+        _front_matter(issue),
+        *(escape_paragraph(paragraph) for paragraph in issue.lead),
+        *(_item_block(item) for item in issue.items),
+        _closing_block(issue.closing_title, issue.closing),
+    ]
+    return "\n\n".join(parts) + "\n"
+
+
+def _front_matter(issue: Issue) -> str:
+    lines = [
+        "---",
+        f"date: {issue.date.isoformat()}",
+        f"title: {yaml_scalar(escape_heading_text(issue.title))}",
+        f"status: {issue.status}",
+    ]
+    if issue.stated_length:
+        lines.append(f"length: {yaml_scalar(issue.stated_length)}")
+    return "\n".join([*lines, "---"])
+
+
+def _item_block(item: Item) -> str:
+    options = [f":id: {item.id}", f":topic: {item.topic}"]
+    if item.tags:
+        options.append(f":tags: {option_value(', '.join(item.tags))}")
+    options += [f":score: {format_score(item.score)}", f":verdict: {item.verdict}"]
+    if item.sources:
+        rendered = " · ".join(
+            f"{source.label} <{', '.join(source.keys)}>" for source in item.sources
+        )
+        options.append(f":sources: {option_value(rendered)}")
+    opening = "\n".join([f":::{{radar-item}} {item.heading}", *options])
+    return "\n\n".join([opening, *(escape_paragraph(text) for text in item.body), ":::"])
+
+
+def _closing_block(title: str, paragraphs: Iterable[str]) -> str:
+    body = [escape_paragraph(text) for text in paragraphs]
+    return "\n\n".join([f":::{{radar-closing}} {title}", *body, ":::"])
+
+
+def render_bib_entry(key: str, title: str, note: str) -> str:
+    return (
+        f"@misc{{{key},\n  title = {{{bib_value(title)}}},\n  note  = {{{bib_value(note)}}},\n}}\n"
+    )
+
+
+def draft_page(date: dt.date, vocabulary: Vocabulary) -> str:
+    """The scaffold of ``radar new``: a draft that passes ``radar check`` as it is."""
+    topics = "、".join(topic.key for topic in vocabulary.topics)
+    verdicts = "、".join(f"{verdict.key}（{verdict.label}）" for verdict in vocabulary.verdicts)
+    first_topic = vocabulary.topics[0].key if vocabulary.topics else "agent"
+    first_verdict = vocabulary.verdicts[0].key if vocabulary.verdicts else "keep-watching"
+    return DRAFT_TEMPLATE.format(
+        date=date.isoformat(),
+        compact=f"{date:%Y%m%d}",
+        topics=topics,
+        verdicts=verdicts,
+        topic=first_topic,
+        verdict=first_verdict,
+    )
+
+
+# Its title, empty length, "在这里写…" paragraphs, item heading and draft-… id are
+# placeholders that check refuses once published (model._check_no_placeholders).
+DRAFT_TEMPLATE = """\
+---
+# 草稿：写完后把 status 改为 published，并填上 length（约 N 字 · 阅读约 M 分钟）。
+date: {date}
+title: 本期标题
+status: draft
+length: ""
+---
+
+在这里写导语：今天最值得看的是什么，为什么值得看。
+
+:::{{radar-item}} 📌 第一条的标题
+:id: draft-{compact}-1
+:topic: {topic}
+:score: 8
+:verdict: {verdict}
+
+在这里写第一条的正文，一段一行，段与段之间空一行。
+
+:::
+
+% 每一条都是一个 radar-item 块：第一行写 emoji 和标题，接着是选项，空一行后是正文，最后一行 ::: 。
+% :id: 全站唯一的 id，只用小写英文字母、数字和连字符。
+% :topic: 主题，可选 {topics}（也可写中文名或别名）。
+% :tags: 可选，多个标签用英文逗号分隔。
+% :score: 0 到 10 分，可以有 .5。
+% :verdict: {verdicts}。
+% :sources: 可选，来源标签后接尖括号括起的 references.bib 引用键，多个来源用 “ · ” 分隔。
+% 以 % 开头的行是注释，不会出现在网页上；发布前可以删掉。
+
+:::{{radar-closing}} 今天的主线
+
+在这里写今天的主线。
+
+:::
+"""

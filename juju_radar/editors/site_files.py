@@ -1,0 +1,101 @@
+"""The site's files as the command line sees them: conf.py, issues, references, atomic writes."""
+
+from __future__ import annotations
+
+import os
+import re
+import runpy
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from juju_radar.model.issues import Vocabulary, vocabulary_from_config
+
+DEFAULT_BIBFILES = ("references.bib",)
+ITEM_ID_OPTION_RE = re.compile(r"^:id:\s*(\S+)\s*$", re.MULTILINE)
+
+
+class SiteError(Exception):
+    """A problem with the site itself (no conf.py, unreadable file): the command stops."""
+
+
+@dataclass(frozen=True)
+class Site:
+    root: Path
+    config: dict[str, object]
+
+    @property
+    def vocabulary(self) -> Vocabulary:
+        topics = self.config.get("radar_topics", [])
+        verdicts = self.config.get("radar_verdicts", [])
+        try:
+            return vocabulary_from_config(topics, verdicts)  # type: ignore[arg-type]
+        except TypeError as error:
+            message = f"{self.root / 'conf.py'}: bad radar_topics/radar_verdicts: {error}"
+            raise SiteError(message) from error
+
+    @property
+    def bibfiles(self) -> tuple[str, ...]:
+        names = self.config.get("bibtex_bibfiles") or DEFAULT_BIBFILES
+        return tuple(str(name) for name in names)  # type: ignore[attr-defined]
+
+    @property
+    def bib_path(self) -> Path:
+        return self.root / self.bibfiles[0]
+
+    def relative(self, path: Path) -> str:
+        return path.relative_to(self.root).as_posix()
+
+    def issue_files(self) -> list[Path]:
+        return sorted((self.root / "issues").glob("*/*.md"))
+
+    def issue_path(self, date_text: str) -> Path:
+        return self.root / "issues" / date_text[:4] / f"{date_text}.md"
+
+
+def open_site(root: str | os.PathLike[str]) -> Site:
+    """The site at ``root``, with conf.py run as plain Python (it imports no Sphinx)."""
+    root_path = Path(root).resolve()
+    conf = root_path / "conf.py"
+    if not conf.is_file():
+        raise SiteError(f"{root_path}: not a site root (no conf.py); use --root DIR")
+    try:
+        config = runpy.run_path(str(conf))
+    except Exception as error:
+        raise SiteError(f"{conf}: cannot be loaded: {type(error).__name__}: {error}") from error
+    return Site(root_path, config)
+
+
+def read_text(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8-sig")
+    except OSError as error:
+        raise SiteError(f"{path}: cannot be read: {error.strerror or error}") from error
+    except UnicodeDecodeError as error:
+        raise SiteError(f"{path}: is not valid UTF-8: {error.reason}") from error
+
+
+def item_ids_in(text: str) -> list[str]:
+    return ITEM_ID_OPTION_RE.findall(text)
+
+
+def atomic_write(path: Path, text: str) -> None:
+    """Write ``text`` to a temporary file beside ``path``, then rename it over ``path``.
+
+    Readers (and a crash) see either the old file or the whole new one.
+    """
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as stream:
+            stream.write(text)
+            stream.flush()
+            os.fsync(stream.fileno())
+        if path.exists():
+            os.chmod(temporary, path.stat().st_mode & 0o777)
+        else:
+            os.chmod(temporary, 0o644)
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise

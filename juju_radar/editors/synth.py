@@ -1,0 +1,146 @@
+"""A synthetic archive in the project's real formats, for scale tests and benchmarks.
+
+Text is sampled from the seed issue's sentences; topics, verdicts and scores are
+spread like a real archive; references are shared across issues. Deterministic for
+a given seed. It only writes into the folder it is given.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import random
+import re
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+
+from juju_radar.model.issues import Issue, Vocabulary, parse_issue
+from juju_radar.model.site_layout import GENERATED_PAGES, NOT_SITE
+
+FIRST_DATE = dt.date(2024, 1, 1)
+EMOJI = ("🛠️", "🧠", "🪑", "🧪", "⚖️", "📐", "🔁", "🛰️", "🧬", "📊")
+TOPIC_WEIGHTS = {"agent": 30, "training": 25, "3d": 15, "ai-for-science": 15, "governance": 15}
+VERDICT_WEIGHTS = {"dig-deeper": 25, "keep-watching": 50, "read-original": 25}
+SCORES = (6, 6.5, 7, 7.5, 8, 8, 8.5, 8.5, 8.5, 9, 9, 9.5, 10)
+LABELS = ("论文", "代码与任务", "项目主页", "原文", "技术报告", "数据集")
+
+
+@dataclass(frozen=True)
+class SynthOptions:
+    issues: int
+    seed: int = 8
+    draft_every: int = 97
+
+
+def seed_sentences(seed_issue: Issue) -> list[str]:
+    texts = [*seed_issue.lead, *seed_issue.closing]
+    for item in seed_issue.items:
+        texts += item.body
+    return [part for text in texts for part in re.findall(r"[^。！？]+[。！？]", text)]
+
+
+def write_synthetic_archive(
+    site: Path, out: Path, options: SynthOptions, vocabulary: Vocabulary
+) -> list[Path]:
+    """Copy the site at ``site`` to ``out`` and fill it with ``options.issues`` issues."""
+    published_issues = ("20[0-9][0-9]",)  # issues/<year>: the synthetic ones replace them
+    shutil.copytree(
+        site, out, ignore=shutil.ignore_patterns(*NOT_SITE, *GENERATED_PAGES, *published_issues)
+    )
+    seed_page = site / "issues" / "2026" / "2026-09-08.md"
+    seed_issue, _ = parse_issue(seed_page.read_text(encoding="utf-8"), "seed.md", vocabulary)
+    assert seed_issue is not None, "the seed issue must parse"
+    rng = random.Random(options.seed)
+    sentences = seed_sentences(seed_issue)
+    bib_keys: list[str] = []
+    written = []
+    bib_entries = []
+    for number in range(options.issues):
+        date = FIRST_DATE + dt.timedelta(days=number)
+        text, new_keys = _issue_text(date, number, options, sentences, bib_keys, rng)
+        bib_entries += [_bib_entry(key, date) for key in new_keys]
+        bib_keys += new_keys
+        path = out / "issues" / f"{date:%Y}" / f"{date.isoformat()}.md"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+        written.append(path)
+    (out / "references.bib").write_text("\n".join(bib_entries), encoding="utf-8")
+    return written
+
+
+def _issue_text(
+    date: dt.date,
+    number: int,
+    options: SynthOptions,
+    sentences: list[str],
+    known_keys: list[str],
+    rng: random.Random,
+) -> tuple[str, list[str]]:
+    def paragraph() -> str:
+        return "".join(rng.sample(sentences, rng.randint(2, 4)))
+
+    status = (
+        "draft"
+        if options.draft_every and number % options.draft_every == options.draft_every - 1
+        else "published"
+    )
+    lines = [
+        "---",
+        f"date: {date.isoformat()}",
+        f"title: 第 {number + 1} 期：{rng.choice(sentences)[:18].rstrip('，。；：')}",
+        f"status: {status}",
+        "length: 约 2,000 字 · 阅读约 7 分钟",
+        "---",
+        "",
+        paragraph(),
+        "",
+        paragraph(),
+        "",
+    ]
+    new_keys: list[str] = []
+    for index in range(rng.randint(4, 6)):
+        keys = []
+        for _ in range(rng.randint(2, 3)):
+            if known_keys and rng.random() < 0.25:
+                keys.append(rng.choice(known_keys))
+            else:
+                key = f"synth{date:%Y%m%d}{index}{len(keys)}"
+                new_keys.append(key)
+                keys.append(key)
+        keys = list(dict.fromkeys(keys))
+        topic = rng.choices(list(TOPIC_WEIGHTS), weights=list(TOPIC_WEIGHTS.values()))[0]
+        verdict = rng.choices(list(VERDICT_WEIGHTS), weights=list(VERDICT_WEIGHTS.values()))[0]
+        sources = " · ".join(f"{LABELS[n % len(LABELS)]} <{key}>" for n, key in enumerate(keys))
+        heading = f"{rng.choice(EMOJI)} 条目 {number + 1}-{index + 1}：{rng.choice(sentences)[:20]}"
+        lines += [
+            f":::{{radar-item}} {heading}",
+            f":id: s{date:%Y%m%d}-{index + 1}",
+            f":topic: {topic}",
+            f":tags: {rng.choice(['Coding Agent', '仿真', '生物医药', '应用边界', '评测'])}",
+            f":score: {rng.choice(SCORES):g}",
+            f":verdict: {verdict}",
+            f":sources: {sources}",
+            "",
+            paragraph(),
+            "",
+            paragraph(),
+            "",
+            ":::",
+            "",
+        ]
+    lines += [
+        ":::{radar-closing} 今天的主线",
+        "",
+        paragraph(),
+        "",
+        ":::",
+        "",
+    ]
+    return "\n".join(lines), new_keys
+
+
+def _bib_entry(key: str, date: dt.date) -> str:
+    return (
+        f"@misc{{{key},\n  title = {{合成文献 {key}}},\n  organization = {{合成机构}},\n"
+        f"  year = {{{date.year}}},\n  month = {{{date.month}}},\n}}\n"
+    )

@@ -1,0 +1,1 @@
+"""The archive's data model: pure Python, no Sphinx or docutils import."""

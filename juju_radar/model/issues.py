@@ -1,0 +1,874 @@
+"""The archive's data model: issues, items, topics and verdicts.
+
+Pure Python: no Sphinx or docutils import, so the command line and the Sphinx
+extension parse and validate an issue file in exactly the same way.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import difflib
+import math
+import re
+import unicodedata
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+import yaml
+from myst_parser.parsers.options import TokenizeError, options_to_items
+
+from juju_radar.model.problems import Problem
+
+STATUSES = ("published", "draft")
+ITEM_ID_RE = re.compile(r"^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$")
+# Ids an issue page gives its own parts: its title, the sections the build adds, the
+# citations ("cite-KEY") and the theme's. An item with one of them would share its anchor.
+PAGE_TOP_ID = "top"
+PAGE_IDS = frozenset(
+    {PAGE_TOP_ID, "references", "cite-this", "closing", "main-content", "searchbox"}
+    | {"print-main-content", "ethical-ad-placement"}
+)
+PAGE_ID_PREFIXES = ("cite-", "pst-", "jb-", "bd-")
+CITE_KEY_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_:.-]*$")
+ISSUE_PATH_RE = re.compile(r"(?:^|/)issues/(\d{4})/(\d{4}-\d{2}-\d{2})(?:\.md)?$")
+FENCE_RE = re.compile(r"^(`{3,}|~{3,})")
+ISSUE_FOLDER_RE = re.compile(r"(?:^|/)issues/[^/]+/[^/]+$")  # any page in a year folder
+SOURCE_RE = re.compile(r"^(?P<label>.+?)\s*<(?P<keys>[^<>]+)>$")
+# A tag or comment not preceded by an escaping backslash (``\<b>`` is text).
+RAW_HTML_RE = re.compile(
+    r"(?<!\\)(?:\\\\)*(?:<\s*/?\s*[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?/?\s*>|<!--)"
+)
+MARKDOWN_ESCAPE_RE = re.compile(r"\\([!-/:-@\[-`{-~])")
+# Chinese characters and full-width punctuation: what an editor's 字 count counts.
+CJK_RE = re.compile(
+    "[\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef"
+    "\u2018\u2019\u201c\u201d\u2014\u2026\U00020000-\U0002fa1f]"
+)
+LATIN_WORD_RE = re.compile(
+    r"[A-Za-z0-9\u00c0-\u024f\u0370-\u03ff]+(?:[-'’.^][A-Za-z0-9\u0370-\u03ff]+)*"
+)
+MARKUP_ROLE_RE = re.compile(r"\{[a-z:]+\}`[^`]*`")
+CHINESE_CHARS_PER_MINUTE = 400
+LATIN_WORDS_PER_MINUTE = 200
+ITEM_DIRECTIVE = "radar-item"
+CLOSING_DIRECTIVE = "radar-closing"
+ITEM_OPTIONS = ("id", "topic", "tags", "score", "verdict", "sources")
+REQUIRED_ITEM_OPTIONS = ("id", "topic", "score", "verdict")
+
+
+_Named = TypeVar("_Named", "Topic", "Verdict")
+
+
+# --- vocabulary -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Term:
+    """An entry of a fixed vocabulary: stable key, Chinese and English labels, aliases."""
+
+    key: str
+    label: str
+    label_en: str
+    description: str = ""
+    aliases: tuple[str, ...] = ()
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return (self.key, self.label, self.label_en, *self.aliases)
+
+
+class Topic(Term):
+    """A topic of the archive (``radar_topics``)."""
+
+    @property
+    def english_beside(self) -> str:
+        """The English label to show beside the Chinese one, or "" when they are the same."""
+        return "" if self.label_en == self.label else self.label_en
+
+    @property
+    def title(self) -> str:
+        """The Chinese label with the English one beside it, when they differ."""
+        return f"{self.label} · {self.english_beside}" if self.english_beside else self.label
+
+
+class Verdict(Term):
+    """An editor's verdict on an item (``radar_verdicts``)."""
+
+
+@dataclass(frozen=True)
+class Vocabulary:
+    """The fixed topic and verdict vocabularies configured in ``conf.py``."""
+
+    topics: tuple[Topic, ...]
+    verdicts: tuple[Verdict, ...]
+
+    def topic(self, name: str) -> Topic | None:
+        return _lookup(self.topics, name)
+
+    def verdict(self, name: str) -> Verdict | None:
+        return _lookup(self.verdicts, name)
+
+    def topic_by_key(self, key: str) -> Topic:
+        return next(topic for topic in self.topics if topic.key == key)
+
+    def verdict_by_key(self, key: str) -> Verdict:
+        return next(verdict for verdict in self.verdicts if verdict.key == key)
+
+
+def _lookup(records: Iterable[_Named], name: str) -> _Named | None:
+    wanted = name.strip().casefold()
+    for record in records:
+        if wanted in (known.casefold() for known in record.names):
+            return record
+    return None
+
+
+def did_you_mean(name: str, records: Iterable[Topic | Verdict]) -> str:
+    """The closest name as the editor would write it (建议深究 -> 建议深挖, agnet -> agent),
+    or else every choice."""
+    records = list(records)
+    names = [known for record in records for known in record.names]
+    close = difflib.get_close_matches(name, names, n=1, cutoff=0.5)
+    if close:
+        return f" (did you mean '{close[0]}'?)"
+    choices = (
+        record.key if record.key == record.label else f"{record.key} ({record.label})"
+        for record in records
+    )
+    return f" (one of: {', '.join(choices)})"
+
+
+def vocabulary_from_config(
+    topics: Sequence[Mapping[str, object]], verdicts: Sequence[Mapping[str, object]]
+) -> Vocabulary:
+    """Build the vocabulary from the plain ``radar_topics``/``radar_verdicts`` lists."""
+    return Vocabulary(
+        topics=tuple(Topic(**_record_fields(entry)) for entry in topics),
+        verdicts=tuple(Verdict(**_record_fields(entry)) for entry in verdicts),
+    )
+
+
+def _record_fields(entry: Mapping[str, object]) -> dict[str, Any]:
+    fields: dict[str, Any] = dict(entry)
+    fields["aliases"] = tuple(str(alias) for alias in fields.get("aliases", ()))
+    return fields
+
+
+# --- records ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Source:
+    """A link label of an item and the citation key of the reference it names."""
+
+    label: str
+    keys: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class TextStats:
+    cjk_chars: int = 0
+    latin_words: int = 0
+
+    @property
+    def words(self) -> int:
+        return self.cjk_chars + self.latin_words
+
+    @property
+    def minutes(self) -> int:
+        reading = (
+            self.cjk_chars / CHINESE_CHARS_PER_MINUTE + self.latin_words / LATIN_WORDS_PER_MINUTE
+        )
+        return max(1, math.ceil(reading))
+
+    def __add__(self, other: TextStats) -> TextStats:
+        return TextStats(self.cjk_chars + other.cjk_chars, self.latin_words + other.latin_words)
+
+
+@dataclass(frozen=True)
+class Item:
+    id: str
+    emoji: str
+    title: str
+    topic: str
+    tags: tuple[str, ...]
+    score: float
+    verdict: str
+    sources: tuple[Source, ...]
+    body: tuple[str, ...]
+    line: int = 0
+    # Where its :id: and :sources: options are, for problems about them (0: unknown).
+    id_line: int = 0
+    sources_line: int = 0
+
+    @property
+    def citation_keys(self) -> tuple[str, ...]:
+        return tuple(key for source in self.sources for key in source.keys)
+
+    @property
+    def heading(self) -> str:
+        return f"{self.emoji} {self.title}" if self.emoji else self.title
+
+
+@dataclass(frozen=True)
+class Issue:
+    date: dt.date
+    title: str
+    status: str
+    stated_length: str
+    lead: tuple[str, ...]
+    items: tuple[Item, ...]
+    closing_title: str
+    closing: tuple[str, ...]
+    path: str = ""
+    stats: TextStats = field(default_factory=TextStats)
+    date_line: int = 1
+
+    @property
+    def published(self) -> bool:
+        return self.status == "published"
+
+    @property
+    def citation_keys(self) -> tuple[str, ...]:
+        """Every key the issue cites, once, in order of first citation."""
+        return tuple(dict.fromkeys(key for item in self.items for key in item.citation_keys))
+
+    @property
+    def docname(self) -> str:
+        """The Sphinx document name: the source path without its suffix."""
+        return self.path.removesuffix(".md") if self.path else issue_docname(self.date)
+
+
+def issue_docname(date: dt.date) -> str:
+    return f"issues/{date:%Y}/{date.isoformat()}"
+
+
+def date_from_path(path: str) -> dt.date | None:
+    """The date an issue's file name states, or None for a path that is not an issue."""
+    match = ISSUE_PATH_RE.search(path.replace("\\", "/"))
+    if not match:
+        return None
+    try:
+        date = dt.date.fromisoformat(match.group(2))
+    except ValueError:
+        return None
+    return date if date.year == int(match.group(1)) else None  # %Y of year 1 is "1"
+
+
+def is_issue_path(path: str) -> bool:
+    return ISSUE_PATH_RE.search(path.replace("\\", "/")) is not None
+
+
+def misplaced_issue(path: str) -> Problem | None:
+    """A page in a year folder of ``issues/`` that is not named by its date there."""
+    posix = path.replace("\\", "/")
+    if not ISSUE_FOLDER_RE.search(posix) or date_from_path(posix) is not None:
+        return None
+    return Problem(
+        path,
+        1,
+        "error",
+        "bad-path",
+        "an issue page must be issues/YYYY/YYYY-MM-DD.md, named by its date in the folder "
+        "of its year; rename or move it",
+    )
+
+
+def plain_text(markdown: str) -> str:
+    """Editor text as readers see it: Markdown backslash escapes removed."""
+    return MARKDOWN_ESCAPE_RE.sub(r"\1", markdown)
+
+
+def format_score(score: float) -> str:
+    return f"{score:g}"
+
+
+def text_stats(text: str) -> TextStats:
+    plain = MARKUP_ROLE_RE.sub(" ", text)
+    return TextStats(len(CJK_RE.findall(plain)), len(LATIN_WORD_RE.findall(plain)))
+
+
+def split_emoji(heading: str) -> tuple[str, str]:
+    """Split an item heading into its leading emoji (possibly empty) and its title."""
+    first, _, rest = heading.strip().partition(" ")
+    if rest and first and all(_is_emoji_part(char) for char in first):
+        return first, rest.strip()
+    return "", heading.strip()
+
+
+def _is_emoji_part(char: str) -> bool:
+    return unicodedata.category(char) in ("So", "Sk", "Mn", "Me", "Cf") or char in "\ufe0f\u200d"
+
+
+# --- parsing ------------------------------------------------------------------------
+
+
+@dataclass
+class _Reporter:
+    path: str
+    problems: list[Problem] = field(default_factory=list)
+
+    def error(self, line: int, code: str, message: str) -> None:
+        self.problems.append(Problem(self.path, line, "error", code, message))
+
+    def warning(self, line: int, code: str, message: str) -> None:
+        self.problems.append(Problem(self.path, line, "warning", code, message))
+
+
+@dataclass
+class _Block:
+    """A ``:::{name} argument`` block of the issue body with its option and body lines."""
+
+    name: str
+    argument: str
+    line: int
+    option_lines: list[tuple[str, int]] = field(default_factory=list)
+    options: dict[str, tuple[str, int]] = field(default_factory=dict)
+    paragraphs: list[tuple[str, int]] = field(default_factory=list)
+
+
+def parse_issue(text: str, path: str, vocabulary: Vocabulary) -> tuple[Issue | None, list[Problem]]:
+    """Parse an issue file; return the issue (None when unusable) and its problems."""
+    report = _Reporter(path)
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    front, body_start = _split_front_matter(lines, report)
+    if front is None:
+        return None, report.problems
+    meta = _read_front_matter(front, path, report)
+    lead, blocks = _read_body(lines, body_start, report)
+    items = tuple(
+        item
+        for block in blocks
+        if block.name == ITEM_DIRECTIVE
+        for item in [_read_item(block, vocabulary, report)]
+        if item is not None
+    )
+    _check_unique_ids(items, report)
+    closing = [block for block in blocks if block.name == CLOSING_DIRECTIVE]
+    swallowed = any(problem.code == "unclosed-fence" for problem in report.problems)
+    if not closing and not swallowed:
+        report.error(len(lines), "missing-closing", "the issue has no closing section (今天的主线)")
+    if not items and not swallowed:
+        report.warning(body_start + 1, "no-items", "the issue has no items")
+    if meta is None:
+        return None, report.problems
+    if meta["status"] == "published":
+        _check_no_placeholders(meta, lead, blocks, report)
+    closing_block = closing[0] if closing else _Block(CLOSING_DIRECTIVE, "", 0)
+    lead_texts = tuple(text for text, _ in lead)
+    closing_texts = tuple(text for text, _ in closing_block.paragraphs)
+    issue = Issue(
+        date=meta["date"],
+        title=meta["title"],
+        status=meta["status"],
+        stated_length=meta["length"],
+        lead=lead_texts,
+        items=items,
+        closing_title=closing_block.argument,
+        closing=closing_texts,
+        path=path,
+        stats=_issue_stats(meta["title"], lead_texts, items, closing_block.argument, closing_texts),
+        date_line=meta["date_line"],
+    )
+    return issue, report.problems
+
+
+# What ``radar new`` writes for the editor to replace (importer.DRAFT_TEMPLATE).
+PLACEHOLDER_TITLE = "本期标题"
+PLACEHOLDER_TEXT = "在这里写"
+PLACEHOLDER_ITEM_TITLE = "第一条的标题"
+PLACEHOLDER_ID_RE = re.compile(r"^draft-\d{8}-\d+$")
+
+
+def _check_no_placeholders(
+    meta: dict, lead: list[tuple[str, int]], blocks: list[_Block], report: _Reporter
+) -> None:
+    """A published issue must not still hold the scaffold's placeholders."""
+    found = [meta["title_line"]] if meta["title"] == PLACEHOLDER_TITLE else []
+    found += [meta["length_line"]] if not meta["length"] else []
+    paragraphs = [*lead, *(paragraph for block in blocks for paragraph in block.paragraphs)]
+    found += [line for text, line in paragraphs if text.startswith(PLACEHOLDER_TEXT)]
+    found += [block.line for block in blocks if PLACEHOLDER_ITEM_TITLE in block.argument]
+    found += [
+        line
+        for block in blocks
+        for name, (value, line) in block.options.items()
+        if name == "id" and PLACEHOLDER_ID_RE.match(value)
+    ]
+    for line in sorted(found):
+        report.error(
+            line,
+            "placeholder",
+            "placeholder text of `radar new` in a published issue: write it, or keep status: draft",
+        )
+
+
+def _issue_stats(
+    title: str,
+    lead: Sequence[str],
+    items: Sequence[Item],
+    closing_title: str,
+    closing: Sequence[str],
+) -> TextStats:
+    texts = [title, *lead, closing_title, *closing]
+    for item in items:
+        texts += [item.title, *item.body, *(source.label for source in item.sources)]
+    return sum((text_stats(text) for text in texts), TextStats())
+
+
+def _split_front_matter(lines: list[str], report: _Reporter) -> tuple[list[str] | None, int]:
+    if not lines or lines[0].strip() != "---":
+        report.error(1, "front-matter", "the file must start with YAML front matter ('---')")
+        return None, 0
+    for index in range(1, len(lines)):
+        if lines[index].strip() == "---":
+            return lines[1:index], index + 1
+    report.error(1, "front-matter", "the front matter is not closed by a '---' line")
+    return None, 0
+
+
+class _FrontMatterLoader(yaml.SafeLoader):
+    """Safe YAML with dates left as text, so a bad date is reported, not raised."""
+
+
+_FrontMatterLoader.yaml_implicit_resolvers = {
+    first: [(tag, regexp) for tag, regexp in resolvers if tag != "tag:yaml.org,2002:timestamp"]
+    for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
+}
+
+
+def _read_front_matter(front: list[str], path: str, report: _Reporter) -> dict | None:
+    try:
+        data = yaml.load("\n".join(front), Loader=_FrontMatterLoader)  # noqa: S506
+    except yaml.YAMLError as error:
+        mark = getattr(error, "problem_mark", None)
+        line = mark.line + 2 if mark is not None else 1
+        report.error(line, "front-matter", f"invalid YAML: {getattr(error, 'problem', error)}")
+        return None
+    if not isinstance(data, dict):
+        report.error(1, "front-matter", "the front matter must be a mapping of fields")
+        return None
+    key_lines = {
+        line.split(":", 1)[0].strip(): number + 2
+        for number, line in enumerate(front)
+        if ":" in line
+    }
+    ok = True
+    date = _front_date(data.get("date"), key_lines.get("date", 1), report)
+    path_date = date_from_path(path)
+    if date is not None and path_date is not None and date != path_date:
+        report.error(
+            key_lines.get("date", 1),
+            "date-mismatch",
+            f"date {date.isoformat()} does not match the file name ({path_date.isoformat()})",
+        )
+    title = data.get("title")
+    if title is not None and not isinstance(title, str):
+        report.error(
+            key_lines.get("title", 1), "front-matter", 'title must be text (quote it: "...")'
+        )
+        ok = False
+    elif not isinstance(title, str) or not title.strip():
+        report.error(key_lines.get("title", 1), "missing-title", "the issue has no title")
+        ok = False
+    status = data.get("status", "published")
+    if status not in STATUSES:
+        report.error(
+            key_lines.get("status", 1),
+            "unknown-status",
+            f"status '{status}' is not one of: {', '.join(STATUSES)}",
+        )
+        ok = False
+    length = data.get("length", "")
+    if not isinstance(length, str):
+        report.error(key_lines.get("length", 1), "front-matter", "length must be text")
+        ok = False
+    # YAML reads a key such as 2026 or yes as a number or a boolean.
+    for unknown in sorted(map(str, set(data) - {"date", "title", "status", "length", "orphan"})):
+        report.warning(
+            key_lines.get(unknown, 1), "unknown-field", f"unknown front matter field '{unknown}'"
+        )
+    if date is None or not ok:
+        return None
+    return {
+        "date": date,
+        "title": plain_text(str(title).strip()),
+        "status": status,
+        "length": length.strip(),
+        "date_line": key_lines.get("date", 1),
+        "title_line": key_lines.get("title", 1),
+        "length_line": key_lines.get("length", 1),
+    }
+
+
+def _front_date(value: object, line: int, report: _Reporter) -> dt.date | None:
+    if isinstance(value, dt.datetime):
+        return value.date()
+    if isinstance(value, dt.date):
+        return value
+    if value is None:
+        report.error(line, "missing-date", "the front matter has no date")
+        return None
+    try:
+        return dt.date.fromisoformat(str(value))
+    except ValueError:
+        report.error(line, "bad-date", f"'{value}' is not a date (YYYY-MM-DD)")
+        return None
+
+
+def _read_body(
+    lines: list[str], start: int, report: _Reporter
+) -> tuple[list[tuple[str, int]], list[_Block]]:
+    """Split the body into lead paragraphs and ``:::`` blocks, tracking line numbers."""
+    lead: list[tuple[str, int]] = []
+    blocks: list[_Block] = []
+    block: _Block | None = None
+    paragraph: list[str] = []
+    paragraph_line = 0
+    in_options = False
+    fence, fence_line = "", 0
+    seen_block = False
+
+    def flush() -> None:
+        nonlocal paragraph
+        if paragraph:
+            text = "\n".join(paragraph)
+            if block is not None:
+                block.paragraphs.append((text, paragraph_line))
+            elif not seen_block and not text.startswith(("#", "(")):
+                lead.append((text, paragraph_line))
+            paragraph = []
+
+    for index in range(start, len(lines)):
+        number = index + 1
+        line = lines[index].rstrip()
+        stripped = line.strip()
+        if fence:
+            if _closes(stripped, fence):
+                fence = ""
+            continue
+        if opening_fence := FENCE_RE.match(stripped):
+            flush()
+            fence, fence_line = opening_fence.group(1), number
+            if "{bibliography}" in stripped:
+                report.error(
+                    number,
+                    "manual-bibliography",
+                    "the build adds the issue's bibliography: remove this block",
+                )
+            continue
+        opening = re.match(r"^:::+\s*\{([a-z-]+)\}\s*(.*)$", stripped)
+        if opening:
+            flush()
+            if block is not None:
+                report.error(number, "nested-block", "a ':::' block is opened inside another")
+            block = _Block(opening.group(1), opening.group(2).strip(), number)
+            if block.name not in (ITEM_DIRECTIVE, CLOSING_DIRECTIVE):
+                report.error(number, "unknown-block", f"unknown block '{{{block.name}}}'")
+            blocks.append(block)
+            seen_block = True
+            in_options = True
+            continue
+        if re.match(r"^:::+$", stripped):
+            flush()
+            if block is None:
+                report.error(number, "stray-close", "':::' closes no block")
+            block = None
+            in_options = False
+            continue
+        if in_options and block is not None:
+            if stripped.startswith(":") and not stripped.startswith(":::"):
+                block.option_lines.append((stripped[1:], number))
+                continue
+            in_options = False
+        if stripped.startswith("%"):  # a MyST comment line
+            continue
+        if RAW_HTML_RE.search(line):
+            report.error(number, "raw-html", "raw HTML is not allowed in an issue")
+        if not stripped:
+            flush()
+            continue
+        if not paragraph:
+            paragraph_line = number
+        paragraph.append(line)
+    flush()
+    if fence:  # it swallowed the rest of the page, ':::' lines included
+        report.error(
+            fence_line,
+            "unclosed-fence",
+            f"this code fence ({fence}) is never closed: the rest of the page reads as code",
+        )
+    elif block is not None:
+        report.error(
+            block.line, "unclosed-block", f"block '{{{block.name}}}' is not closed by ':::'"
+        )
+    return lead, blocks
+
+
+def _closes(line: str, fence: str) -> bool:
+    """Whether ``line`` closes ``fence``: the same character, at least as many, nothing
+    after them (CommonMark, as markdown-it reads it)."""
+    run = FENCE_RE.match(line)
+    return (
+        run is not None
+        and run.group(1)[0] == fence[0]
+        and len(run.group(1)) >= len(fence)
+        and not line[run.end(1) :].strip()
+    )
+
+
+def _read_options(block: _Block, report: _Reporter) -> bool:
+    """Read the option lines exactly as MyST will (its option parser is pure Python)."""
+    if not block.option_lines:
+        return True
+    first_line = block.option_lines[0][1]
+    try:
+        items, _ = options_to_items("\n".join(line for line, _ in block.option_lines))
+    except TokenizeError as error:
+        line = first_line + error.problem_mark.line
+        report.error(line, "bad-options", f"unreadable item option: {error.problem}")
+        return False
+    key_lines = [(line.split(":", 1)[0], number) for line, number in block.option_lines]
+    for name, value in items:
+        number = next((n for key, n in key_lines if key == name), first_line)
+        if name in block.options:
+            report.error(number, "duplicate-option", f"option ':{name}:' given twice")
+        block.options[name] = (value.strip(), number)
+    return True
+
+
+def _read_item(block: _Block, vocabulary: Vocabulary, report: _Reporter) -> Item | None:
+    if not _read_options(block, report):
+        return None
+    options = block.options
+    for name in options:
+        if name not in ITEM_OPTIONS:
+            report.error(options[name][1], "unknown-option", f"unknown item option ':{name}:'")
+    missing = [name for name in REQUIRED_ITEM_OPTIONS if name not in options]
+    for name in missing:
+        report.error(block.line, "missing-option", f"the item has no ':{name}:' option")
+    emoji, title = split_emoji(block.argument)
+    if not title:
+        report.error(block.line, "missing-title", "the item has no title")
+    item_id = _item_id(options.get("id"), report)
+    topic = _item_topic(options.get("topic"), vocabulary, report)
+    verdict = _item_verdict(options.get("verdict"), vocabulary, report)
+    score = _item_score(options.get("score"), report)
+    sources = _item_sources(options.get("sources"), report)
+    tags = _item_tags(options.get("tags"))
+    if missing or None in (item_id, topic, verdict, score, sources) or not title:
+        return None
+    assert item_id and topic and verdict and score is not None and sources is not None
+    return Item(
+        id=item_id,
+        emoji=emoji,
+        title=title,
+        topic=topic.key,
+        tags=tags,
+        score=score,
+        verdict=verdict.key,
+        sources=sources,
+        body=tuple(text for text, _ in block.paragraphs),
+        line=block.line,
+        id_line=options["id"][1],
+        sources_line=options["sources"][1] if "sources" in options else 0,
+    )
+
+
+def _item_id(option: tuple[str, int] | None, report: _Reporter) -> str | None:
+    if option is None:
+        return None
+    value, line = option
+    if not ITEM_ID_RE.match(value):
+        report.error(
+            line, "bad-id", f"item id '{value}' must be lowercase ASCII letters, digits and '-'"
+        )
+        return None
+    if is_page_id(value):
+        report.error(
+            line,
+            "reserved-id",
+            f"item id '{value}' is an id the issue page uses for its own parts: choose another",
+        )
+        return None
+    return value
+
+
+def is_page_id(value: str) -> bool:
+    return value in PAGE_IDS or value.startswith(PAGE_ID_PREFIXES)
+
+
+def _item_topic(
+    option: tuple[str, int] | None, vocabulary: Vocabulary, report: _Reporter
+) -> Topic | None:
+    if option is None:
+        return None
+    value, line = option
+    topic = vocabulary.topic(value)
+    if topic is None:
+        hint = did_you_mean(value, vocabulary.topics)
+        report.error(line, "unknown-topic", f"unknown topic '{value}'{hint}")
+    return topic
+
+
+def _item_verdict(
+    option: tuple[str, int] | None, vocabulary: Vocabulary, report: _Reporter
+) -> Verdict | None:
+    if option is None:
+        return None
+    value, line = option
+    verdict = vocabulary.verdict(value)
+    if verdict is None:
+        hint = did_you_mean(value, vocabulary.verdicts)
+        report.error(line, "unknown-verdict", f"unknown verdict '{value}'{hint}")
+    return verdict
+
+
+def parse_score(value: str) -> float | None:
+    """A score from 0 to 10 in halves, or None when the text is not one."""
+    try:
+        score = float(value.strip().removesuffix("/10"))
+    except ValueError:
+        return None
+    if math.isnan(score) or not 0 <= score <= 10 or (score * 2) != int(score * 2):
+        return None
+    return score
+
+
+def _item_score(option: tuple[str, int] | None, report: _Reporter) -> float | None:
+    if option is None:
+        return None
+    value, line = option
+    score = parse_score(value)
+    if score is None:
+        report.error(line, "bad-score", f"score '{value}' must be a number from 0 to 10 in halves")
+    return score
+
+
+def parse_sources(value: str) -> list[Source] | None:
+    """``label <key> · label <key, key>`` into sources, or None when malformed."""
+    sources = []
+    for part in (part.strip() for part in value.split(" · ")):
+        match = SOURCE_RE.match(part)
+        if not match:
+            return None
+        keys = tuple(key.strip() for key in match.group("keys").split(","))
+        if not all(CITE_KEY_RE.match(key) for key in keys):
+            return None
+        sources.append(Source(match.group("label").strip(), keys))
+    return sources
+
+
+def _item_sources(option: tuple[str, int] | None, report: _Reporter) -> tuple[Source, ...] | None:
+    if option is None or not option[0]:
+        return ()
+    value, line = option
+    sources = parse_sources(value)
+    if sources is None:
+        report.error(
+            line, "bad-sources", "sources must read 'label <citation-key> · label <citation-key>'"
+        )
+        return None
+    return tuple(sources)
+
+
+def _item_tags(option: tuple[str, int] | None) -> tuple[str, ...]:
+    if option is None:
+        return ()
+    return tuple(tag.strip() for tag in option[0].split(",") if tag.strip())
+
+
+def _check_unique_ids(items: Sequence[Item], report: _Reporter) -> None:
+    seen: dict[str, Item] = {}
+    titles: dict[str, Item] = {}
+    for item in items:
+        if item.id in seen:
+            report.error(
+                item.id_line or item.line,
+                "duplicate-id",
+                f"item id '{item.id}' is used twice in this issue",
+            )
+        if item.title in titles:
+            report.error(item.line, "duplicate-title", f"two items are titled '{item.title}'")
+        seen.setdefault(item.id, item)
+        titles.setdefault(item.title, item)
+
+
+# --- archive-wide checks ---------------------------------------------------------------
+
+
+def topic_page(topic: Topic) -> str:
+    return f"topics/{topic.key}.md"
+
+
+def check_topic_pages(
+    vocabulary: Vocabulary, conf_text: str, page_exists: Callable[[str], bool]
+) -> list[Problem]:
+    """Each topic in conf.py needs its page: the listings and the topic index link to it."""
+    conf_lines = conf_text.splitlines()
+    problems = []
+    for topic in vocabulary.topics:
+        if page_exists(topic_page(topic)):
+            continue
+        line = next(
+            (
+                number
+                for number, text in enumerate(conf_lines, 1)
+                if repr(topic.key) in text or f'"{topic.key}"' in text
+            ),
+            1,
+        )
+        problems.append(
+            Problem(
+                "conf.py",
+                line,
+                "error",
+                "missing-topic-page",
+                f"topic '{topic.key}' has no page: create {topic_page(topic)} holding "
+                f"a {{radar-topic}} {topic.key} block and list it in topics/index.md's toctree",
+            )
+        )
+    return problems
+
+
+def check_archive(issues: Iterable[Issue], bib_keys: set[str] | None) -> list[Problem]:
+    """Problems only visible across issues: a date or an item id used twice, unknown keys."""
+    problems: list[Problem] = []
+    first_use: dict[str, Issue] = {}
+    first_of_date: dict[dt.date, Issue] = {}
+    for issue in sorted(issues, key=lambda issue: (issue.date, issue.path)):
+        if (same_day := first_of_date.setdefault(issue.date, issue)) is not issue:
+            problems.append(
+                Problem(
+                    issue.path,
+                    issue.date_line,
+                    "error",
+                    "duplicate-date",
+                    f"{same_day.path} is already the issue of {issue.date.isoformat()}",
+                )
+            )
+        for item in issue.items:
+            owner = first_use.setdefault(item.id, issue)
+            if owner is not issue:
+                problems.append(
+                    Problem(
+                        issue.path,
+                        item.id_line or item.line,
+                        "error",
+                        "duplicate-id",
+                        f"item id '{item.id}' is already used in {owner.path}",
+                    )
+                )
+            for key in item.citation_keys if bib_keys is not None else ():
+                if key not in bib_keys:  # type: ignore[operator]
+                    problems.append(
+                        Problem(
+                            issue.path,
+                            item.sources_line or item.line,
+                            "error",
+                            "missing-citation",
+                            f"citation key '{key}' is not in references.bib",
+                        )
+                    )
+    return problems

@@ -1,0 +1,1 @@
+"""What the build writes besides the pages: feeds, exports, sitemap, social meta, stats, search."""

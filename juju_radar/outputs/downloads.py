@@ -1,0 +1,28 @@
+"""Per-issue downloads written beside each issue page: the ``.bib`` of what it cites."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from juju_radar.sphinx_ext.bibliography import load_bibliography
+from juju_radar.sphinx_ext.collector import radar_data
+
+if TYPE_CHECKING:
+    from sphinx.application import Sphinx
+
+
+def write_issue_bib(
+    app: Sphinx, pagename: str, templatename: str, context: dict[str, Any], doctree: Any
+) -> None:
+    issue = radar_data(app.env).issues.get(pagename)
+    if issue is None or app.builder.format != "html":
+        return
+    target = Path(app.outdir, f"{pagename}.bib")
+    if not issue.citation_keys:
+        target.unlink(missing_ok=True)  # written when the issue still cited something
+        return
+    entries = load_bibliography(app.env).texts
+    text = "\n".join(entries[key] for key in issue.citation_keys if key in entries)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(text, encoding="utf-8")

@@ -1,0 +1,184 @@
+"""Atom feeds of the published archive, written with feedgen after every html build.
+
+``feeds/all.atom.xml`` has one entry per issue; ``feeds/<topic>.atom.xml`` one entry
+per item of that topic, linking to the item's anchor. Everything comes from the
+collected issues (the same ``Archive`` as the listing pages), so an incremental build
+writes the same feeds as a clean one.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from feedgen.feed import FeedGenerator
+from markupsafe import Markup
+
+from juju_radar.model.archive import Archive, ItemRef
+from juju_radar.model.issues import Issue, Topic, Vocabulary, format_score, plain_text
+from juju_radar.outputs.siteurl import SiteUrl
+
+FEED_DIR = "feeds"
+ALL_FEED = "all"
+# An issue goes out at 08:00 Beijing time on its date.
+BEIJING = dt.timezone(dt.timedelta(hours=8), "Asia/Shanghai")
+PUBLICATION_TIME = dt.time(8, 0)
+LANGUAGE = "zh-CN"
+
+# docname -> output file name (``issues/2026/2026-09-08.html``)
+TargetUri = Callable[[str], str]
+
+
+@dataclass(frozen=True)
+class FeedContext:
+    """What every feed is built from."""
+
+    archive: Archive
+    vocabulary: Vocabulary
+    site: SiteUrl
+    target_uri: TargetUri
+    site_title: str
+    author: str
+    limit: int
+
+    def page_url(self, docname: str, anchor: str = "") -> str:
+        return self.site.url(self.target_uri(docname), anchor)
+
+    def feed_url(self, name: str) -> str:
+        return self.site.url(feed_path(name))
+
+
+def feed_path(name: str) -> str:
+    """Output path of a feed, relative to the site root."""
+    return f"{FEED_DIR}/{name}.atom.xml"
+
+
+def published_at(issue: Issue) -> dt.datetime:
+    return dt.datetime.combine(issue.date, PUBLICATION_TIME, BEIJING)
+
+
+def fallback_now() -> dt.datetime:
+    """The build's "now" for a feed with no entry: ``SOURCE_DATE_EPOCH`` when set."""
+    epoch = os.environ.get("SOURCE_DATE_EPOCH")
+    if epoch and epoch.strip().isdigit():
+        return dt.datetime.fromtimestamp(int(epoch), BEIJING)
+    return dt.datetime.now(BEIJING).replace(microsecond=0)
+
+
+def _new_feed(
+    context: FeedContext, name: str, title: str, subtitle: str, page: str
+) -> FeedGenerator:
+    feed = FeedGenerator()
+    feed.id(context.feed_url(name))
+    feed.title(title)
+    feed.subtitle(subtitle)
+    feed.author({"name": context.author})
+    feed.link(href=context.page_url(page), rel="alternate", type="text/html")
+    feed.link(href=context.feed_url(name), rel="self", type="application/atom+xml")
+    feed.language(LANGUAGE)
+    latest = context.archive.latest
+    feed.updated(published_at(latest) if latest else fallback_now())
+    return feed
+
+
+def _item_summary_line(context: FeedContext, ref: ItemRef) -> str:
+    item = ref.item
+    topic = context.vocabulary.topic_by_key(item.topic)
+    verdict = context.vocabulary.verdict_by_key(item.verdict)
+    tags = " / ".join(item.tags)
+    return " · ".join(
+        part
+        for part in (topic.label, tags, f"{format_score(item.score)}/10｜{verdict.label}")
+        if part
+    )
+
+
+def _paragraphs(texts: Iterable[str]) -> Markup:
+    return Markup("").join(Markup("<p>{}</p>").format(plain_text(text)) for text in texts)
+
+
+def issue_content(context: FeedContext, issue: Issue) -> str:
+    """The issue's lead and its items, each linked to its anchor, as HTML."""
+    entries = Markup("").join(
+        Markup('<li><a href="{}">{}</a>（{}）</li>').format(
+            context.page_url(issue.docname, item.id),
+            item.heading,
+            _item_summary_line(context, ItemRef(issue, item)),
+        )
+        for item in issue.items
+    )
+    return str(_paragraphs(issue.lead) + Markup("<ul>{}</ul>").format(entries))
+
+
+def item_content(context: FeedContext, ref: ItemRef) -> str:
+    meta = Markup('<p class="radar-item-meta">{}</p>').format(_item_summary_line(context, ref))
+    source = Markup('<p>出自 <a href="{}">{} · {}</a></p>').format(
+        context.page_url(ref.docname), ref.date, ref.issue.title
+    )
+    return str(meta + _paragraphs(ref.item.body) + source)
+
+
+def all_issues_feed(context: FeedContext) -> FeedGenerator:
+    feed = _new_feed(context, ALL_FEED, context.site_title, "Juju Radar 每期导语与条目", "index")
+    for issue in context.archive.published[: context.limit]:
+        entry = feed.add_entry(order="append")
+        url = context.page_url(issue.docname)
+        entry.id(url)
+        entry.title(issue.title)
+        entry.link(href=url, rel="alternate", type="text/html")
+        entry.summary("\n".join(plain_text(paragraph) for paragraph in issue.lead))
+        entry.content(issue_content(context, issue), type="html")
+        entry.published(published_at(issue))
+        entry.updated(published_at(issue))
+        for key in dict.fromkeys(item.topic for item in issue.items):
+            topic = context.vocabulary.topic_by_key(key)
+            entry.category(term=topic.key, label=topic.title)
+    return feed
+
+
+def topic_feed(context: FeedContext, topic: Topic) -> FeedGenerator:
+    feed = _new_feed(
+        context,
+        topic.key,
+        f"{context.site_title} · {topic.title}",
+        topic.description or topic.label,
+        f"topics/{topic.key}",
+    )
+    for ref in context.archive.topic_items(topic.key)[: context.limit]:
+        entry = feed.add_entry(order="append")
+        url = context.page_url(ref.docname, ref.item.id)
+        entry.id(url)
+        entry.title(ref.item.heading)
+        entry.link(href=url, rel="alternate", type="text/html")
+        entry.summary(plain_text(ref.item.body[0]) if ref.item.body else ref.item.title)
+        entry.content(item_content(context, ref), type="html")
+        entry.published(published_at(ref.issue))
+        entry.updated(published_at(ref.issue))
+        entry.category(term=topic.key, label=topic.title)
+        for tag in ref.item.tags:
+            entry.category(term=tag)
+    return feed
+
+
+def all_feeds(context: FeedContext) -> dict[str, FeedGenerator]:
+    """Feed name -> feed: the whole archive, then one per topic in vocabulary order."""
+    feeds = {ALL_FEED: all_issues_feed(context)}
+    for topic in context.vocabulary.topics:
+        feeds[topic.key] = topic_feed(context, topic)
+    return feeds
+
+
+def write_feeds(context: FeedContext, outdir: Path) -> list[Path]:
+    """Write every feed; remove feeds of topics no longer configured (as a clean build)."""
+    written = []
+    for name, feed in all_feeds(context).items():
+        target = outdir / feed_path(name)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(feed.atom_str(pretty=True))
+        written.append(target)
+    for stale in sorted(set((outdir / FEED_DIR).glob("*.atom.xml")) - set(written)):
+        stale.unlink()
+    return written

@@ -1,0 +1,1 @@
+"""Search: the Pagefind records, the reproducible bundle and the search page."""

@@ -1,0 +1,292 @@
+"""The Pagefind index of the built site, one record per story.
+
+Pagefind's filters and ranking work per page, and an issue page holds five stories of
+five topics. So each story becomes its own search record: the HTML of its
+``section.radar-item`` (cut from the built page, inside the page's
+``data-pagefind-body``) with the story's topic, verdict and year as filters and its
+issue as metadata; its link is ``page.html#ITEM-ID``. The rest of an issue page (lead,
+closing, bibliography) and the other searchable pages are records too, with a lower
+weight so that a story matching a query ranks above the summaries that mention it.
+
+The records are written as small HTML files into a folder kept with the doctrees and
+indexed there by the Pagefind binary, whose bundle goes to ``OUTDIR/pagefind``. When
+the records are the same as at the last build, the bundle is left as it is.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+import subprocess
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from juju_radar.build.cache import digest
+from juju_radar.model.archive import Archive
+from juju_radar.model.issues import Issue, Vocabulary
+from juju_radar.outputs.search.bundle import canonicalize_bundle, remove_unreferenced_files
+
+BUNDLE_DIR = "pagefind"
+# Weight of everything that is not a story: it summarises stories or lists sources.
+SUMMARY_WEIGHT = "0.3"
+
+
+@dataclass(frozen=True)
+class Span:
+    """Where an element starts and ends in a page's HTML."""
+
+    start: int
+    end: int
+    attrs: dict[str, str]
+
+
+@dataclass(frozen=True)
+class SearchRecord:
+    """One search result: a story, the rest of an issue page, or another page."""
+
+    kind: str  # "story", "issue" or "page"
+    link: str  # relative to the site root, with the story's anchor
+    title: str
+    body_html: str
+    meta: dict[str, str] = field(default_factory=dict)
+    filters: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def file_name(self) -> str:
+        """A stable, unique file name for the scratch site (it names no published URL)."""
+        page, _, anchor = self.link.partition("#")
+        stem = page.removesuffix(".html")
+        return f"{stem}/{anchor}.html" if anchor else f"{stem}.html"
+
+
+# Sphinx writes every attribute double-quoted and escapes ``<`` in text, so section
+# tags can be found without a full HTML parse (which cost ~25 ms a page).
+SECTION_TAG_RE = re.compile(r"<(/?)section\b([^>]*)>")
+ATTRIBUTE_RE = re.compile(r'([^\s=]+)(?:="([^"]*)")?')
+
+
+def section_spans(page_html: str) -> list[tuple[int, Span]]:
+    """Every ``<section>`` of the page with its nesting depth, in document order."""
+    opened: list[tuple[int, dict[str, str]]] = []
+    spans: list[tuple[int, Span]] = []
+    for tag in SECTION_TAG_RE.finditer(page_html):
+        if not tag.group(1):
+            attrs = {
+                name: html.unescape(value or "")
+                for name, value in ATTRIBUTE_RE.findall(tag.group(2))
+            }
+            opened.append((tag.start(), attrs))
+        elif opened:
+            start, attrs = opened.pop()
+            spans.append((len(opened), Span(start, tag.end(), attrs)))
+    return sorted(spans, key=lambda depth_span: depth_span[1].start)
+
+
+def body_spans(spans: list[tuple[int, Span]]) -> list[Span]:
+    """The page's searchable top-level sections (``data-pagefind-body``)."""
+    return [span for depth, span in spans if depth == 0 and "data-pagefind-body" in span.attrs]
+
+
+def story_spans(spans: list[tuple[int, Span]]) -> dict[str, Span]:
+    """Item id -> the span of its ``section.radar-item``."""
+    return {
+        span.attrs["id"]: span
+        for _, span in spans
+        if "radar-item" in span.attrs.get("class", "").split() and span.attrs.get("id")
+    }
+
+
+def cut(page_html: str, outer: Span, holes: Iterable[Span]) -> str:
+    """The HTML of ``outer`` without the spans in ``holes``."""
+    pieces, position = [], outer.start
+    for hole in sorted(holes, key=lambda span: span.start):
+        if outer.start <= hole.start and hole.end <= outer.end:
+            pieces.append(page_html[position : hole.start])
+            position = hole.end
+    pieces.append(page_html[position : outer.end])
+    return "".join(pieces)
+
+
+def issue_records(issue: Issue, page_html: str, link: str, vocab: Vocabulary) -> list[SearchRecord]:
+    """The stories of a published issue, then the rest of its page."""
+    spans = section_spans(page_html)
+    bodies = body_spans(spans)
+    stories = story_spans(spans)
+    issue_meta = {"date": issue.date.isoformat(), "issue": issue.title}
+    records = []
+    for item in issue.items:
+        span = stories.get(item.id)
+        if span is None:
+            continue
+        topic = vocab.topic_by_key(item.topic)
+        records.append(
+            SearchRecord(
+                kind="story",
+                link=f"{link}#{item.id}",
+                title=item.heading,
+                body_html=page_html[span.start : span.end],
+                meta={
+                    **issue_meta,
+                    "topic": topic.label,
+                    **({"topic_en": topic.english_beside} if topic.english_beside else {}),
+                    "verdict": vocab.verdict_by_key(item.verdict).label,
+                },
+                filters={
+                    "year": f"{issue.date.year}",
+                    "topic": topic.label,
+                    "verdict": vocab.verdict_by_key(item.verdict).label,
+                },
+            )
+        )
+    rest = "".join(cut(page_html, body, stories.values()) for body in bodies)
+    if rest:
+        # No filters: it is no story, and the filters count stories.
+        records.append(SearchRecord("issue", link, issue.title, rest, issue_meta))
+    return records
+
+
+def page_record(title: str, page_html: str, link: str) -> SearchRecord | None:
+    bodies = body_spans(section_spans(page_html))
+    if not bodies:
+        return None
+    body = "".join(page_html[span.start : span.end] for span in bodies)
+    return SearchRecord("page", link, title, body)
+
+
+def site_records(
+    outdir: Path, pages: dict[str, tuple[str, str]], archive: Archive, vocab: Vocabulary
+) -> list[SearchRecord]:
+    """Records of the built site; ``pages`` maps docname -> (output file, page title)."""
+    issues = {issue.docname: issue for issue in archive.published}
+    records: list[SearchRecord] = []
+    for docname in sorted(pages):
+        filename, title = pages[docname]
+        path = outdir / filename
+        if not path.is_file():
+            continue
+        page_html = path.read_text(encoding="utf-8")
+        if docname in issues:
+            records += issue_records(issues[docname], page_html, filename, vocab)
+        elif (record := page_record(title, page_html, filename)) is not None:
+            records.append(record)
+    return records
+
+
+def _meta_tags(name: str, values: dict[str, str]) -> Iterator[str]:
+    for key, value in sorted(values.items()):
+        yield f'<meta {name}="{html.escape(key)}[content]" content="{html.escape(value)}">'
+
+
+def record_document(record: SearchRecord, lang: str) -> str:
+    """The scratch HTML page Pagefind indexes for one record."""
+    meta = {**record.meta, "title": record.title, "link": record.link, "kind": record.kind}
+    weight = "" if record.kind == "story" else f' data-pagefind-weight="{SUMMARY_WEIGHT}"'
+    head = "\n".join(
+        [
+            *_meta_tags("data-pagefind-meta", meta),
+            *_meta_tags("data-pagefind-filter", record.filters),
+        ]
+    )
+    return (
+        f'<!DOCTYPE html>\n<html lang="{html.escape(lang)}">\n<head>\n<meta charset="utf-8">\n'
+        f"<title>{html.escape(record.title)}</title>\n{head}\n</head>\n"
+        f"<body><main data-pagefind-body><div{weight}>\n{record.body_html}\n</div></main></body>\n"
+        "</html>\n"
+    )
+
+
+RECORD_MANIFEST = "records.json"  # Pagefind indexes HTML files only
+
+
+def sync_record_site(documents: dict[str, str], digests: dict[str, str], folder: Path) -> None:
+    """Make ``folder`` hold exactly ``documents`` (file name -> HTML), writing only the
+    files that changed: creating thousands of files costs seconds. A manifest of the
+    digests written spares reading them back (1 s at 1,000 issues); a file whose size
+    does not match is rewritten all the same, and without a manifest files are compared.
+    ``digests`` are ``record_digests(documents)``."""
+    manifest = folder / RECORD_MANIFEST
+    written = _read_manifest(manifest)
+    manifest.unlink(missing_ok=True)  # until the files match it again
+    for name, document in documents.items():
+        path = folder / name
+        encoded = document.encode("utf-8")
+        if name in written:
+            if written[name] == digests[name] and _size(path) == len(encoded):
+                continue
+        elif path.is_file() and path.read_bytes() == encoded:
+            continue
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(encoded)
+    if folder.is_dir():
+        for path in folder.rglob("*.html"):
+            if path.relative_to(folder).as_posix() not in documents:
+                path.unlink()
+    folder.mkdir(parents=True, exist_ok=True)
+    manifest.write_text(json.dumps(digests, sort_keys=True), encoding="utf-8")
+
+
+def _read_manifest(path: Path) -> dict[str, str]:
+    try:
+        loaded = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return loaded if isinstance(loaded, dict) else {}
+
+
+def _size(path: Path) -> int | None:
+    try:
+        return path.stat().st_size
+    except OSError:
+        return None
+
+
+def pagefind_executable() -> Path:
+    from pagefind_bin_extended import get_executable
+
+    return get_executable()
+
+
+def run_pagefind(site: Path, bundle: Path) -> subprocess.CompletedProcess[str]:
+    command = [
+        str(pagefind_executable()),
+        "--site",
+        str(site),
+        "--output-path",
+        str(bundle),
+        "--quiet",
+    ]
+    return subprocess.run(command, capture_output=True, text=True, check=False)
+
+
+def record_documents(records: Iterable[SearchRecord], lang: str) -> dict[str, str]:
+    return {record.file_name: record_document(record, lang) for record in records}
+
+
+def record_digests(documents: dict[str, str]) -> dict[str, str]:
+    return {name: digest(document) for name, document in documents.items()}
+
+
+def documents_digest(digests: dict[str, str]) -> str:
+    """Of all the records, from ``record_digests``."""
+    return digest(*(part for name in sorted(digests) for part in (name, digests[name])))
+
+
+def build_index(
+    documents: dict[str, str], digests: dict[str, str], outdir: Path, record_site: Path
+) -> subprocess.CompletedProcess[str]:
+    """Index ``documents`` (with their ``record_digests``) into ``outdir/pagefind``, over
+    the bundle of the last build.
+
+    The record files are kept in ``record_site`` between builds and Pagefind writes
+    over the old bundle (rewriting files is much faster than creating them); what the
+    new bundle does not reference is then deleted, so the result equals a fresh index.
+    """
+    sync_record_site(documents, digests, record_site)
+    bundle = outdir / BUNDLE_DIR
+    result = run_pagefind(record_site, bundle)
+    if result.returncode == 0:
+        canonicalize_bundle(bundle)
+        remove_unreferenced_files(bundle)
+    return result

@@ -1,0 +1,287 @@
+"""The statistics page: charts drawn with matplotlib at build time, a table under each.
+
+``{radar-stats}`` stands for a listing placeholder: the stats page is rewritten whenever
+the published archive changes. Charts are inline SVG with text left as ``<text>`` (so
+Chinese labels are rendered by the browser's fonts), drawn in ``currentColor`` on a
+transparent background (light and dark mode alike), and byte-for-byte reproducible.
+"""
+
+from __future__ import annotations
+
+import html
+import io
+import re
+import warnings
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, cast
+
+from docutils import nodes
+
+from juju_radar.model.archive import Archive
+from juju_radar.model.issues import Vocabulary, format_score
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+
+    from juju_radar.sphinx_ext.nodes import radar_placeholder
+    from juju_radar.sphinx_ext.render import RenderContext
+
+# Drawn in this colour, then written as currentColor: the page's text colour.
+INK = "#010203"
+# Okabe–Ito: distinguishable with colour-blindness, readable on light and dark.
+PALETTE = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442")
+FIGURE_SIZE = (4.6, 3.2)
+RC_PARAMS: dict[str, Any] = {
+    "svg.fonttype": "none",
+    "font.family": "sans-serif",
+    "font.sans-serif": ["Noto Sans CJK SC", "Source Han Sans SC", "DejaVu Sans"],
+    "font.size": 13,
+    "figure.facecolor": "none",
+    "axes.facecolor": "none",
+    "savefig.facecolor": "none",
+    "savefig.transparent": True,
+    "text.color": INK,
+    "axes.labelcolor": INK,
+    "axes.edgecolor": INK,
+    "xtick.color": INK,
+    "ytick.color": INK,
+    "legend.frameon": False,
+    "axes.spines.top": False,
+    "axes.spines.right": False,
+}
+SVG_METADATA = {"Date": None, "Creator": None}
+TOTAL = "合计"
+
+
+@dataclass(frozen=True)
+class Table:
+    header: tuple[str, ...]
+    rows: tuple[tuple[str, ...], ...]
+
+
+@dataclass(frozen=True)
+class Chart:
+    key: str
+    title: str
+    svg: str
+    table: Table
+
+
+# --- numbers ----------------------------------------------------------------------------
+
+
+def months(archive: Archive) -> list[str]:
+    """Every month from the first published issue's to the last's, oldest first, as
+    ``YYYY-MM``: a month without issues shows as zero, not as a gap closed up."""
+    dates = [issue.date for issue in archive.published]
+    if not dates:
+        return []
+    first, last = (date.year * 12 + date.month - 1 for date in (min(dates), max(dates)))
+    return [f"{index // 12:04d}-{index % 12 + 1:02d}" for index in range(first, last + 1)]
+
+
+def items_per_topic_month(archive: Archive) -> Counter[tuple[str, str]]:
+    return Counter((f"{ref.issue.date:%Y-%m}", ref.item.topic) for ref in archive.items())
+
+
+def scores_per_topic(archive: Archive) -> Counter[tuple[str, float]]:
+    return Counter((ref.item.topic, ref.item.score) for ref in archive.items())
+
+
+def verdict_counts(archive: Archive) -> Counter[str]:
+    return Counter(ref.item.verdict for ref in archive.items())
+
+
+# --- drawing ----------------------------------------------------------------------------
+
+
+def _svg_text(figure: Any, key: str) -> str:
+    """The figure as an SVG element for inline use: no XML prolog, ids unique to
+    ``key``, ink as currentColor, size from the page's CSS."""
+    buffer = io.StringIO()
+    figure.savefig(buffer, format="svg", metadata=SVG_METADATA, bbox_inches="tight")
+    svg = buffer.getvalue()
+    svg = svg[svg.index("<svg") :]
+    svg = re.sub(r"\s*<metadata>.*?</metadata>", "", svg, flags=re.DOTALL)
+    svg = re.sub(r'(id="|url\(#|href="#)', rf"\g<1>{key}-", svg)
+    svg = re.sub(r'<svg ([^>]*?)width="[^"]*" height="[^"]*" ', r"<svg \1", svg, count=1)
+    return svg.replace(INK, "currentColor").strip()
+
+
+def _draw(key: str, draw: Any) -> str:
+    import matplotlib
+    from matplotlib.figure import Figure
+
+    params = cast(Any, RC_PARAMS | {"svg.hashsalt": f"juju-radar-{key}"})
+    with matplotlib.rc_context(params):
+        figure = Figure(figsize=FIGURE_SIZE, layout="constrained")
+        draw(figure.subplots())
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UserWarning)  # glyphs missing without CJK fonts
+            return _svg_text(figure, key)
+
+
+def _integer_ticks() -> Any:
+    from matplotlib.ticker import MaxNLocator
+
+    return MaxNLocator(integer=True)
+
+
+def _no_data(axes: Axes) -> None:
+    axes.text(0.5, 0.5, "暂无数据", ha="center", va="center", transform=axes.transAxes)
+    axes.set_axis_off()
+
+
+def topic_month_chart(archive: Archive, vocabulary: Vocabulary) -> Chart:
+    counts = items_per_topic_month(archive)
+    columns = months(archive)
+
+    def draw(axes: Axes) -> None:
+        if not columns:
+            return _no_data(axes)
+        bottoms = [0] * len(columns)
+        for index, topic in enumerate(vocabulary.topics):
+            heights = [counts[(month, topic.key)] for month in columns]
+            color = PALETTE[index % len(PALETTE)]
+            axes.bar(columns, heights, bottom=bottoms, label=topic.label, color=color)
+            bottoms = [low + high for low, high in zip(bottoms, heights, strict=True)]
+        axes.set_ylabel("条目数")
+        axes.yaxis.set_major_locator(_integer_ticks())
+        figure = axes.get_figure()
+        assert figure is not None
+        figure.legend(loc="outside lower center", ncols=3, fontsize=11)
+
+    rows = tuple(
+        (
+            month,
+            *(str(counts[(month, topic.key)]) for topic in vocabulary.topics),
+            str(sum(counts[(month, topic.key)] for topic in vocabulary.topics)),
+        )
+        for month in columns
+    )
+    header = ("月份", *(topic.label for topic in vocabulary.topics), TOTAL)
+    return Chart("per-month", "每月各主题条目数", _draw("per-month", draw), Table(header, rows))
+
+
+def score_chart(archive: Archive, vocabulary: Vocabulary) -> Chart:
+    counts = scores_per_topic(archive)
+    scores = sorted({score for _, score in counts})
+    topics = list(reversed(vocabulary.topics))  # first topic on top
+
+    def draw(axes: Axes) -> None:
+        if not scores:
+            return _no_data(axes)
+        for row, topic in enumerate(topics):
+            points = [(score, counts[(topic.key, score)]) for score in scores]
+            points = [(score, count) for score, count in points if count]
+            axes.scatter(
+                [score for score, _ in points],
+                [row] * len(points),
+                s=[70 * count for _, count in points],
+                color=PALETTE[(len(topics) - 1 - row) % len(PALETTE)],
+            )
+        axes.set_yticks(range(len(topics)), [topic.label for topic in topics])
+        axes.set_xlim(min(scores) - 0.75, 10.25)
+        axes.set_xlabel("评分（点越大，条目越多）")
+        axes.grid(axis="x", color=INK, alpha=0.15)
+
+    rows = tuple(
+        (
+            topic.label,
+            *(str(counts[(topic.key, score)]) for score in scores),
+            str(sum(counts[(topic.key, score)] for score in scores)),
+        )
+        for topic in vocabulary.topics
+    )
+    header = ("主题", *(f"{format_score(score)} 分" for score in scores), TOTAL)
+    return Chart("scores", "各主题评分分布", _draw("scores", draw), Table(header, rows))
+
+
+def verdict_chart(archive: Archive, vocabulary: Vocabulary) -> Chart:
+    counts = verdict_counts(archive)
+    verdicts = list(reversed(vocabulary.verdicts))
+
+    def draw(axes: Axes) -> None:
+        if not counts:
+            return _no_data(axes)
+        values = [counts[verdict.key] for verdict in verdicts]
+        bars = axes.barh([verdict.label for verdict in verdicts], values, color=PALETTE[0])
+        axes.bar_label(bars, padding=3)
+        axes.set_xlabel("条目数")
+        axes.xaxis.set_major_locator(_integer_ticks())
+
+    rows = tuple((verdict.label, str(counts[verdict.key])) for verdict in vocabulary.verdicts)
+    rows += ((TOTAL, str(sum(counts.values()))),)
+    table = Table(("判断", "条目数"), rows)
+    return Chart("verdicts", "各判断的条目数", _draw("verdicts", draw), table)
+
+
+def charts(archive: Archive, vocabulary: Vocabulary) -> list[Chart]:
+    return [
+        topic_month_chart(archive, vocabulary),
+        score_chart(archive, vocabulary),
+        verdict_chart(archive, vocabulary),
+    ]
+
+
+# --- doctree ----------------------------------------------------------------------------
+
+
+def table_node(table: Table, caption: str, node_id: str) -> nodes.table:
+    widths = [1] * len(table.header)
+    group = nodes.tgroup(cols=len(widths))
+    group += [nodes.colspec(colwidth=width) for width in widths]
+    group += nodes.thead("", _row(table.header))
+    group += nodes.tbody("", *(_row(row) for row in table.rows))
+    return nodes.table(
+        "", nodes.title("", caption), group, classes=["radar-stats-table"], ids=[node_id]
+    )
+
+
+def _row(cells: Sequence[str]) -> nodes.row:
+    return nodes.row("", *(nodes.entry("", nodes.paragraph("", cell)) for cell in cells))
+
+
+def chart_node(chart: Chart) -> nodes.container:
+    box = nodes.container(classes=["radar-chart", f"radar-chart-{chart.key}"], ids=[chart.key])
+    box += nodes.rubric("", chart.title, classes=["radar-chart-title"])
+    label = html.escape(chart.title, quote=True)
+    figure = f'<figure class="radar-chart-figure" role="img" aria-label="{label}">'
+    box += nodes.raw("", f"{figure}{chart.svg}</figure>", format="html")
+    box += table_node(chart.table, f"{chart.title}（数据表）", f"{chart.key}-table")
+    return box
+
+
+def summary_node(archive: Archive) -> nodes.paragraph:
+    items = sum(len(issue.items) for issue in archive.published)
+    return nodes.paragraph(
+        "",
+        f"统计范围：{len(archive.published)} 期已发布期刊，共 {items} 条；草稿不计入。",
+        classes=["radar-count"],
+    )
+
+
+DOWNLOADS = (
+    ("data/items.json", "items.json"),
+    ("data/items.csv", "items.csv"),
+    ("data/items.schema.json", "JSON Schema"),
+)
+
+
+def downloads_node(context: RenderContext) -> nodes.paragraph:
+    """Links to the data export, relative to this page (the site may live in a sub-path)."""
+    root = context.link("index", "").removesuffix("index.html")
+    line = nodes.paragraph("", "下载全部条目数据：", classes=["radar-data-downloads"])
+    for index, (path, label) in enumerate(DOWNLOADS):
+        if index:
+            line += nodes.Text(" · ")
+        line += nodes.reference("", label, refuri=f"{root}{path}")
+    return line
+
+
+def stats_page(context: RenderContext, node: radar_placeholder) -> list[nodes.Node]:
+    found: list[nodes.Node] = [summary_node(context.archive), downloads_node(context)]
+    found += [chart_node(chart) for chart in charts(context.archive, context.vocabulary)]
+    return found

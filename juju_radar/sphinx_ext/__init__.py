@@ -1,0 +1,1 @@
+"""The Sphinx extension: configuration, collector, directives, transforms, rendering."""

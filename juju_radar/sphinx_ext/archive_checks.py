@@ -1,0 +1,103 @@
+"""Archive-wide checks run once all pages are read: ids across issues, citation keys, BibTeX."""
+
+from __future__ import annotations
+
+from functools import partial
+from importlib.metadata import version
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from sphinx.util import logging
+
+from juju_radar.bib import check as bibcheck
+from juju_radar.bib.check import check_bib_text, parse_bib_keys
+from juju_radar.build.cache import build_cache, digest, source_digest
+from juju_radar.model import issues as model
+from juju_radar.model.issues import Problem, check_archive, check_topic_pages
+from juju_radar.sphinx_ext.collector import radar_data, warn
+from juju_radar.sphinx_ext.config import vocabulary
+
+if TYPE_CHECKING:
+    from sphinx.application import Sphinx
+    from sphinx.environment import BuildEnvironment
+
+
+logger = logging.getLogger(__name__)
+
+# An entry without identifiers is honest (no source gave one); the page says so and
+# `radar check` lists it, but it does not fail the build.
+INFORMATIONAL = frozenset({"missing-identifier"})
+
+# A .bib file's keys and problems, kept between builds: checking 9,000 entries takes
+# seconds and the file rarely changes.
+BIB_CHECKS = "bib-checks"
+CHECKER_DIGEST = digest(source_digest(bibcheck, model), version("pybtex"))
+
+
+# What stops pybtex, and with it sphinxcontrib-bibtex, from reading the file at all.
+UNREADABLE = frozenset({"unbalanced-braces", "bib-syntax"})
+EXIT_UNREADABLE_BIB = 2  # sphinx-build's status for a build that stopped on an error
+
+
+def _check_bib(text: str, name: str) -> tuple[dict[str, int], list[Problem]]:
+    return parse_bib_keys(text), check_bib_text(text, name)
+
+
+def _checked_bib(app: Sphinx, name: str) -> tuple[Path, str, dict[str, int], list[Problem]]:
+    """The file, the key of its check in the build cache, its keys and its problems."""
+    path = Path(app.srcdir, name)
+    text = path.read_text(encoding="utf-8-sig")
+    key = digest(CHECKER_DIGEST, name, text)
+    keys, problems = build_cache(app.doctreedir).get(
+        BIB_CHECKS, key, partial(_check_bib, text, name)
+    )
+    return path, key, keys, problems
+
+
+def refuse_unreadable_bib(app: Sphinx) -> None:
+    """Before sphinxcontrib-bibtex parses the .bib files: one it cannot read stops the
+    build with a traceback and Sphinx's crash report, which names no line. Stop here
+    instead, after the file and line of each error. SystemExit, because Sphinx turns
+    any exception, its own errors included, into that crash report."""
+    for name in app.config.bibtex_bibfiles or ():
+        path, _, _, problems = _checked_bib(app, name)
+        unreadable = [problem for problem in problems if problem.code in UNREADABLE]
+        for problem in unreadable:
+            warn(problem, f"{path}:{problem.line}")
+        if unreadable:
+            logger.error(
+                "BibTeX cannot read this file: nothing was built",
+                location=f"{path}:{unreadable[0].line}",
+                type="radar",
+                subtype="bib-unreadable",
+            )
+            raise SystemExit(EXIT_UNREADABLE_BIB)
+
+
+def check_archive_consistency(app: Sphinx, env: BuildEnvironment) -> None:
+    bib_keys: set[str] = set()
+    checked: list[str] = []
+    for name in app.config.bibtex_bibfiles or ():
+        path, key, keys, problems = _checked_bib(app, name)
+        checked.append(key)
+        bib_keys |= set(keys)
+        for problem in problems:
+            if problem.code not in INFORMATIONAL:
+                warn(problem, f"{path}:{problem.line}")
+        bare = sum(problem.code == "missing-identifier" for problem in problems)
+        if bare:
+            logger.info(
+                f"{name}: {bare} entries have no DOI/URL/arXiv id/ISBN yet "
+                "(`radar check` lists them) [radar.missing-identifier]"
+            )
+    build_cache(env.doctreedir).keep_only(BIB_CHECKS, checked)
+    issues = radar_data(env).issues
+    docname_of = {issue.path: docname for docname, issue in issues.items()}
+    for problem in check_archive(issues.values(), bib_keys):
+        warn(problem, (docname_of[problem.path], problem.line))
+    conf = Path(app.confdir, "conf.py")
+    conf_text = conf.read_text(encoding="utf-8-sig") if conf.is_file() else ""
+    for problem in check_topic_pages(
+        vocabulary(app.config), conf_text, lambda page: Path(app.srcdir, page).is_file()
+    ):
+        warn(problem, f"{conf}:{problem.line}")

@@ -1,0 +1,173 @@
+"""The environment collector: one parsed ``Issue`` per issue docname."""
+
+from __future__ import annotations
+
+from collections.abc import Set as AbstractSet
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from docutils import nodes
+from sphinx.environment.collectors import EnvironmentCollector
+from sphinx.util import logging
+
+from juju_radar.build.cache import build_cache
+from juju_radar.model.archive import Archive, page_signature
+from juju_radar.model.issues import Issue, is_issue_path, misplaced_issue, parse_issue
+from juju_radar.sphinx_ext.bibliography import NodeData, keep_formatted_ahead, load_bibliography
+from juju_radar.sphinx_ext.config import vocabulary
+from juju_radar.sphinx_ext.nodes import LISTING_KINDS, PERIOD_KINDS, radar_placeholder
+from juju_radar.sphinx_ext.paging import page_signature as period_signature
+from juju_radar.sphinx_ext.reference_pages import reference_groups
+
+if TYPE_CHECKING:
+    from sphinx.application import Sphinx
+    from sphinx.environment import BuildEnvironment
+
+    from juju_radar.model.problems import Problem
+
+logger = logging.getLogger(__name__)
+
+
+@dataclass
+class RadarData:
+    """The extension's part of the pickled environment, keyed by docname."""
+
+    issues: dict[str, Issue] = field(default_factory=dict)
+    listing_docs: dict[str, bool] = field(default_factory=dict)  # pages with listings
+    # Period pages (``paging``): docname -> (placeholder kind, its attributes).
+    period_pages: dict[str, tuple[str, dict[str, str]]] = field(default_factory=dict)
+    # Entries issues cite, formatted while reading (cache key -> node data), moved into
+    # the build cache once reading is done.
+    formatted: dict[str, dict[str, NodeData]] = field(default_factory=dict)
+    # What listing pages and issue pages showed of the archive at the last build.
+    published_state: tuple[tuple[object, ...], dict[str, tuple[object, ...]]] | None = None
+
+    # Derived from ``issues``; never pickled: (identity of the issues, archive).
+    _archive: tuple[tuple[int, ...], Archive] | None = field(
+        default=None, repr=False, compare=False
+    )
+
+    def archive(self) -> Archive:
+        """The indexes derived from ``issues``, computed once while they stay the same."""
+        key = tuple(map(id, self.issues.values()))
+        if self._archive is None or self._archive[0] != key:
+            self._archive = (key, Archive(self.issues))
+        return self._archive[1]
+
+    def keep_only(self, docnames: AbstractSet[str]) -> None:
+        """Only ``docnames``' data, as a reader sends it back (``merge_other`` takes no more)."""
+        self.issues = {name: issue for name, issue in self.issues.items() if name in docnames}
+        self.listing_docs = {name: True for name in self.listing_docs if name in docnames}
+        self.period_pages = {
+            name: page for name, page in self.period_pages.items() if name in docnames
+        }
+        self.formatted = {name: data for name, data in self.formatted.items() if name in docnames}
+        self.published_state = None
+
+    def __getstate__(self) -> dict[str, object]:
+        return {**self.__dict__, "_archive": None}
+
+
+def radar_data(env: BuildEnvironment) -> RadarData:
+    data = getattr(env, "radar", None)
+    if data is None:
+        data = RadarData()
+        env.radar = data  # type: ignore[attr-defined]
+    return data
+
+
+def init_env(app: Sphinx) -> None:
+    radar_data(app.env)
+
+
+def warn(problem: Problem, location: object) -> None:
+    log = logger.error if problem.severity == "error" else logger.warning
+    log(problem.message, location=location, type="radar", subtype=problem.code)
+
+
+class RadarCollector(EnvironmentCollector):
+    def clear_doc(self, app: Sphinx, env: BuildEnvironment, docname: str) -> None:
+        data = radar_data(env)
+        data.issues.pop(docname, None)
+        data.listing_docs.pop(docname, None)
+        data.period_pages.pop(docname, None)
+        data.formatted.pop(docname, None)
+
+    def merge_other(
+        self,
+        app: Sphinx,
+        env: BuildEnvironment,
+        docnames: AbstractSet[str],
+        other: BuildEnvironment,
+    ) -> None:
+        data, theirs = radar_data(env), radar_data(other)
+        for docname in docnames:
+            if docname in theirs.issues:
+                data.issues[docname] = theirs.issues[docname]
+            if docname in theirs.listing_docs:
+                data.listing_docs[docname] = True
+            if docname in theirs.period_pages:
+                data.period_pages[docname] = theirs.period_pages[docname]
+            if docname in theirs.formatted:
+                data.formatted[docname] = theirs.formatted[docname]
+
+    def process_doc(self, app: Sphinx, doctree: nodes.document) -> None:
+        env = app.env
+        docname = env.docname
+        data = radar_data(env)
+        for node in doctree.findall(radar_placeholder):
+            if node["kind"] in LISTING_KINDS:
+                data.listing_docs[docname] = True
+            elif node["kind"] in PERIOD_KINDS:
+                attributes = {name: str(node[name]) for name in PERIOD_KINDS[node["kind"]]}
+                data.period_pages[docname] = (node["kind"], attributes)
+        if (
+            misplaced := misplaced_issue(Path(env.doc2path(docname, False)).as_posix())
+        ) is not None:
+            warn(misplaced, (docname, misplaced.line))
+        if not is_issue_path(docname):
+            return
+        # Issue pages are reached through generated listings, not the toctree.
+        env.metadata[docname]["orphan"] = True
+        source = Path(env.doc2path(docname))
+        relative = source.relative_to(env.srcdir).as_posix()
+        issue, problems = parse_issue(
+            source.read_text(encoding="utf-8-sig"), relative, vocabulary(app.config)
+        )
+        for problem in problems:
+            warn(problem, (docname, problem.line))
+        if issue is not None:
+            data.issues[docname] = issue
+            data.formatted[docname] = load_bibliography(env).format_ahead(issue.citation_keys)
+
+    def get_updated_docs(self, app: Sphinx, env: BuildEnvironment) -> list[str]:
+        """Also: hand the entries formatted while reading to the build cache."""
+        data = radar_data(env)
+        cache = build_cache(env.doctreedir)
+        for formatted in data.formatted.values():
+            keep_formatted_ahead(cache, formatted)
+        data.formatted.clear()
+        return self.pages_to_rewrite(env)
+
+    def pages_to_rewrite(self, env: BuildEnvironment) -> list[str]:
+        """Pages to rewrite although unchanged: listings when the archive changed, and
+        issues whose neighbours, related items or cited references changed. Nothing
+        else, so adding an issue or editing a reference rewrites O(1) issue pages."""
+        data = radar_data(env)
+        archive = data.archive()
+        listing = archive.listing_signature()
+        bibliography = load_bibliography(env)
+        pages = {
+            docname: page_signature(archive, issue, bibliography.digest)
+            for docname, issue in data.issues.items()
+        }
+        groups = reference_groups(archive, bibliography)
+        for docname, (kind, attributes) in data.period_pages.items():
+            pages[docname] = period_signature(kind, attributes, archive, bibliography, groups)
+        previous_listing, previous_pages = data.published_state or (None, {})
+        data.published_state = (listing, pages)
+        changed = {docname for docname in pages if previous_pages.get(docname) != pages[docname]}
+        if listing != previous_listing:
+            changed |= set(data.listing_docs)
+        return sorted(changed & env.found_docs)

@@ -1,0 +1,72 @@
+"""The extension's configuration values, declared once and checked on config-inited."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Literal
+
+from juju_radar.build.cache import digest
+from juju_radar.model.issues import Vocabulary, vocabulary_from_config
+from juju_radar.model.site_layout import NOT_SITE
+
+if TYPE_CHECKING:
+    from sphinx.application import Sphinx
+    from sphinx.config import Config
+
+CONFIG_VALUES: tuple[tuple[str, object, Literal["env", "html"], type], ...] = (
+    ("radar_topics", [], "env", list),
+    ("radar_verdicts", [], "env", list),
+    ("radar_site_url", "", "html", str),
+    ("radar_feed_limit", 50, "html", int),
+    # Set on config-inited, not by conf.py: see note_interface_translations.
+    ("radar_interface_digest", "", "html", str),
+)
+RECORD_KEYS = {"key", "label", "label_en", "description", "aliases"}
+
+
+def add_config_values(app: Sphinx) -> None:
+    for name, default, rebuild, types in CONFIG_VALUES:
+        app.add_config_value(name, default, rebuild, types)
+
+
+def check_config(app: Sphinx, config: Config) -> None:
+    for name in ("radar_topics", "radar_verdicts"):
+        for entry in getattr(config, name):
+            unknown = set(entry) - RECORD_KEYS
+            missing = {"key", "label", "label_en"} - set(entry)
+            if unknown or missing:
+                from sphinx.errors import ConfigError
+
+                raise ConfigError(
+                    f"{name}: entry {entry.get('key', entry)!r} has unknown fields "
+                    f"{sorted(unknown)} or lacks {sorted(missing)}"
+                )
+
+
+def note_interface_translations(app: Sphinx, config: Config) -> None:
+    """The theme's strings are translated by the .po files in ``locale_dirs``; as an
+    html config value their digest makes every page be rewritten when they change."""
+    catalogs = sorted(
+        path for folder in config.locale_dirs for path in Path(app.srcdir, folder).rglob("*.po")
+    )
+    config.radar_interface_digest = digest(
+        *(part for path in catalogs for part in (path.as_posix(), path.read_bytes()))
+    )
+
+
+def add_theme_files(app: Sphinx, config: Config) -> None:
+    """The extension's templates and static files come first from the package; a site's
+    own ``templates_path`` entries and later ``html_static_path`` entries override them."""
+    from juju_radar.theme import STATIC_DIR, TEMPLATES_DIR
+
+    config.templates_path = [*config.templates_path, str(TEMPLATES_DIR)]
+    config.html_static_path = [str(STATIC_DIR), *config.html_static_path]
+
+
+def exclude_non_site(app: Sphinx, config: Config) -> None:
+    """Only the site is source: the package, tests, tools and build output are not."""
+    config.exclude_patterns = [*config.exclude_patterns, *NOT_SITE]
+
+
+def vocabulary(config: Config) -> Vocabulary:
+    return vocabulary_from_config(config.radar_topics, config.radar_verdicts)

@@ -1,0 +1,159 @@
+"""Directives of issue and listing pages; they check options and emit nodes or placeholders."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from docutils import nodes
+from docutils.parsers.rst import directives
+from sphinx.util.docutils import SphinxDirective
+
+from juju_radar.model.issues import (
+    ITEM_ID_RE,
+    ITEM_OPTIONS,
+    Source,
+    parse_score,
+    parse_sources,
+    split_emoji,
+)
+from juju_radar.sphinx_ext import render
+from juju_radar.sphinx_ext.bibliography import citation_id
+from juju_radar.sphinx_ext.config import vocabulary
+from juju_radar.sphinx_ext.nodes import placeholder
+
+
+class ItemDirective(SphinxDirective):
+    """``:::{radar-item} EMOJI TITLE`` with the item's metadata as options.
+
+    Problems in the options are reported by the collector (through the model), so
+    this directive renders what it can and stays silent.
+    """
+
+    required_arguments = 1
+    final_argument_whitespace = True
+    has_content = True
+    option_spec: ClassVar = {name: directives.unchanged for name in ITEM_OPTIONS}
+
+    def run(self) -> list[nodes.Node]:
+        vocab = vocabulary(self.config)
+        item_id = self.options.get("id", "").strip()
+        topic = vocab.topic(self.options.get("topic", ""))
+        verdict = vocab.verdict(self.options.get("verdict", ""))
+        score = parse_score(self.options.get("score", ""))
+        tags = [tag.strip() for tag in self.options.get("tags", "").split(",") if tag.strip()]
+        emoji, title = split_emoji(self.arguments[0])
+        classes = ["radar-item"]
+        classes += [f"radar-topic-{topic.key}"] if topic else []
+        classes += [f"radar-verdict-{verdict.key}"] if verdict else []
+        # An unusable id is reported by the collector; the section still needs one.
+        anchor = item_id if ITEM_ID_RE.match(item_id) else f"item-line-{self.lineno}"
+        section = nodes.section(ids=[anchor], classes=classes)
+        section += nodes.title("", f"{emoji} {title}" if emoji else title)
+        section += render.item_meta(topic, tags, score, verdict)
+        self.state.nested_parse(self.content, self.content_offset, section)
+        sources = parse_sources(self.options.get("sources", "")) or []
+        if sources:
+            section += self._sources_paragraph(sources)
+        section += placeholder("item-extras", item=anchor)
+        self.set_source_info(section)
+        return [section]
+
+    def _sources_paragraph(self, sources: list[Source]) -> nodes.paragraph:
+        paragraph = nodes.paragraph(classes=["radar-sources"])
+        paragraph += nodes.inline("", "来源：", classes=["radar-sources-label"])
+        for index, source in enumerate(sources):
+            if index:
+                paragraph += nodes.Text(" · ")
+            paragraph += nodes.reference("", source.label, refid=citation_id(source.keys[0]))
+        paragraph += nodes.Text(" ")
+        paragraph += placeholder(
+            "cite-refs", keys=[key for source in sources for key in source.keys]
+        )
+        return paragraph
+
+
+class ClosingDirective(SphinxDirective):
+    """``:::{radar-closing} 今天的主线``: the closing section of an issue."""
+
+    required_arguments = 1
+    final_argument_whitespace = True
+    has_content = True
+
+    def run(self) -> list[nodes.Node]:
+        section = nodes.section(ids=["closing"], classes=["radar-closing"])
+        section += nodes.title("", self.arguments[0])
+        self.state.nested_parse(self.content, self.content_offset, section)
+        self.set_source_info(section)
+        return [section]
+
+
+class TopicDirective(SphinxDirective):
+    """``{radar-topic} KEY``: a topic page's title, description and item list."""
+
+    required_arguments = 1
+
+    def run(self) -> list[nodes.Node]:
+        topic = vocabulary(self.config).topic(self.arguments[0])
+        if topic is None:
+            raise self.error(f"unknown topic '{self.arguments[0]}'")
+        section = nodes.section(ids=[f"topic-{topic.key}"], classes=["radar-topic-page"])
+        section += nodes.title("", topic.title)
+        if topic.description:
+            section += nodes.paragraph("", topic.description, classes=["radar-topic-description"])
+        section += placeholder("topic-list", topic=topic.key)
+        return [section]
+
+
+def listing_directive(kind: str) -> type[SphinxDirective]:
+    """A directive without arguments that stands for one generated listing."""
+
+    class ListingDirective(SphinxDirective):
+        def run(self) -> list[nodes.Node]:
+            node = placeholder(kind)
+            self.set_source_info(node)
+            return [node]
+
+    ListingDirective.__name__ = f"ListingDirective_{kind.replace('-', '_')}"
+    return ListingDirective
+
+
+class ReferencesDirective(SphinxDirective):
+    """One references page: a month (``YYYY-MM``) of first citation, or ``uncited``.
+
+    No dependency on the .bib file is noted: the page is rendered late, and rewritten
+    when what it shows changes (``paging.page_signature``)."""
+
+    required_arguments = 1
+
+    def run(self) -> list[nodes.Node]:
+        node = placeholder("references", selector=self.arguments[0])
+        self.set_source_info(node)
+        return [node]
+
+
+class TopicYearDirective(SphinxDirective):
+    """``{radar-topic-year} TOPIC YEAR``: a topic's items of one year."""
+
+    required_arguments = 2
+
+    def run(self) -> list[nodes.Node]:
+        name, year = self.arguments
+        topic = vocabulary(self.config).topic(name)
+        if topic is None or not year.isdigit():
+            raise self.error(f"expected a topic and a year, got '{name} {year}'")
+        node = placeholder("topic-year", topic=topic.key, year=year)
+        self.set_source_info(node)
+        return [node]
+
+
+class BestYearDirective(SphinxDirective):
+    """``{radar-best-year} YEAR``: the best items of one year."""
+
+    required_arguments = 1
+
+    def run(self) -> list[nodes.Node]:
+        if not self.arguments[0].isdigit():
+            raise self.error(f"expected a year, got '{self.arguments[0]}'")
+        node = placeholder("best-year", year=self.arguments[0])
+        self.set_source_info(node)
+        return [node]

@@ -1,0 +1,87 @@
+"""Wiring: every ``app.add_*`` and ``app.connect`` of the extension, nothing else."""
+
+from __future__ import annotations
+
+import os
+from typing import TYPE_CHECKING
+
+from juju_radar.bib.style import register as register_bib_style
+from juju_radar.build import cache as buildcache
+from juju_radar.build import memory, readmode
+from juju_radar.build import stale_outputs as integrity
+from juju_radar.build.builder import RadarHTMLBuilder, StagedHTMLBuilder
+from juju_radar.build.staged import STAGED_BUILD_ENV
+from juju_radar.outputs import downloads
+from juju_radar.outputs import hooks as publishing
+from juju_radar.outputs.search import page as search
+from juju_radar.sphinx_ext import archive_checks as checks
+from juju_radar.sphinx_ext import bibliography, config, paging, safety
+from juju_radar.sphinx_ext.collector import RadarCollector, init_env
+from juju_radar.sphinx_ext.directives import (
+    BestYearDirective,
+    ClosingDirective,
+    ItemDirective,
+    ReferencesDirective,
+    TopicDirective,
+    TopicYearDirective,
+    listing_directive,
+)
+from juju_radar.sphinx_ext.nodes import radar_placeholder
+from juju_radar.sphinx_ext.transforms import IssuePageTransform, PlaceholderTransform
+
+if TYPE_CHECKING:
+    from sphinx.application import Sphinx
+
+LISTINGS = {
+    "radar-latest": "latest",
+    "radar-archive": "archive",
+    "radar-topic-index": "topic-index",
+    "radar-best": "best",
+    "radar-references-index": "references-index",
+}
+
+
+def setup_extension(app: Sphinx) -> None:
+    config.add_config_values(app)
+    app.connect("config-inited", config.check_config)
+    app.connect("config-inited", config.add_theme_files)
+    app.connect("config-inited", config.exclude_non_site)
+    app.connect("config-inited", config.note_interface_translations)
+    register_bib_style()
+    staged = bool(os.environ.get(STAGED_BUILD_ENV))
+    app.add_builder(StagedHTMLBuilder if staged else RadarHTMLBuilder, override=True)
+    app.add_node(radar_placeholder)
+    app.add_directive("radar-item", ItemDirective)
+    app.add_directive("radar-closing", ClosingDirective)
+    app.add_directive("radar-topic", TopicDirective)
+    app.add_directive("radar-references", ReferencesDirective)
+    app.add_directive("radar-topic-year", TopicYearDirective)
+    app.add_directive("radar-best-year", BestYearDirective)
+    for name, kind in LISTINGS.items():
+        app.add_directive(name, listing_directive(kind))
+    app.add_env_collector(RadarCollector)
+    app.add_transform(IssuePageTransform)
+    app.add_post_transform(PlaceholderTransform)
+    app.connect("builder-inited", init_env)
+    app.connect("builder-inited", paging.write_stubs)
+    app.connect("builder-inited", buildcache.start_build, priority=100)
+    app.connect("env-before-read-docs", bibliography.load_before_reading)
+    app.connect("env-before-read-docs", readmode.read_few_pages_serially, priority=900)
+    app.connect("env-updated", readmode.restore_parallel)
+    app.connect("env-before-read-docs", memory.freeze_survivors, priority=950)
+    app.connect("env-updated", memory.freeze_before_writers, priority=950)
+    app.connect("build-finished", memory.thaw, priority=950)
+    app.connect("build-finished", bibliography.forget_removed_entries, priority=400)
+    app.connect("build-finished", buildcache.finish_build, priority=800)
+    app.connect("builder-inited", safety.disable_raw_content)
+    app.connect("html-page-context", safety.escape_theme_text, priority=900)
+    app.add_post_transform(safety.UnsafeLinkTransform)
+    app.connect("builder-inited", checks.refuse_unreadable_bib, priority=400)
+    app.connect("env-check-consistency", checks.check_archive_consistency)
+    app.connect("env-get-outdated", integrity.note_removed_docs)
+    app.connect("build-finished", integrity.remove_stale_outputs)
+    app.connect("html-page-context", downloads.write_issue_bib)
+    app.add_css_file("radar.css")
+    app.add_js_file("radar.js")
+    search.setup(app)
+    publishing.setup(app)

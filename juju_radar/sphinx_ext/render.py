@@ -1,0 +1,426 @@
+"""Docutils nodes for what readers see: item metadata, listings, issue header and nav.
+
+The interface text is Chinese; topic names carry their English label beside them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+from docutils import nodes
+
+from juju_radar.bib import cite_this as cite
+from juju_radar.model.archive import Archive, ItemRef, related
+from juju_radar.model.issues import (
+    Issue,
+    Topic,
+    Verdict,
+    Vocabulary,
+    format_score,
+    plain_text,
+)
+from juju_radar.outputs.feeds import ALL_FEED, feed_path
+from juju_radar.sphinx_ext.bibliography import (
+    Bibliography,
+    bibliography_nodes,
+    citation_numbers,
+    citation_reference,
+)
+from juju_radar.sphinx_ext.paging import RECENT, best_refs, by_year, period_refs
+from juju_radar.sphinx_ext.reference_pages import UNCITED, month_label, reference_groups
+
+# URI of a document relative to the page being written, with an optional anchor.
+Linker = Callable[[str, str], str]
+
+
+@dataclass(frozen=True)
+class RenderContext:
+    """What a placeholder is rendered from: the archive and the page being written."""
+
+    archive: Archive
+    vocabulary: Vocabulary
+    docname: str
+    issue: Issue | None
+    link: Linker
+    site_url: str
+    bibliography: Bibliography
+
+    def absolute(self, docname: str, anchor: str = "") -> str:
+        """The public URL of a page, or "" while no site URL is configured."""
+        if not self.site_url:
+            return ""
+        url = f"{self.site_url.rstrip('/')}/{docname}.html"
+        return f"{url}#{anchor}" if anchor else url
+
+
+def topic_link(topic: Topic) -> nodes.Node:
+    from sphinx.addnodes import pending_xref
+
+    xref = pending_xref(
+        "",
+        refdomain="std",
+        reftype="doc",
+        reftarget=f"/topics/{topic.key}",
+        refexplicit=True,
+        refwarn=True,
+    )
+    xref += nodes.inline("", topic.label)
+    # Sphinx rebuilds a resolved page link's text, so the English label goes beside it.
+    return nodes.inline("", "", xref, *english_label(topic), classes=["radar-topic"])
+
+
+ENGLISH_LABEL_CLASS = "radar-topic-en"
+
+
+def english_label(topic: Topic) -> list[nodes.inline]:
+    """The English label to show beside the topic's label, unless they are the same."""
+    if not topic.english_beside:
+        return []
+    return [nodes.inline("", f" {topic.english_beside}", classes=[ENGLISH_LABEL_CLASS])]
+
+
+def topic_name(topic: Topic) -> nodes.inline:
+    """The topic's label with its English label beside it."""
+    return nodes.inline("", topic.label, *english_label(topic), classes=["radar-topic"])
+
+
+def _verdict(verdict: Verdict) -> nodes.inline:
+    return nodes.inline(
+        "", verdict.label, classes=["radar-verdict", f"radar-verdict-{verdict.key}"]
+    )
+
+
+def item_meta(
+    topic: Topic | None, tags: list[str], score: float | None, verdict: Verdict | None
+) -> nodes.paragraph:
+    """The category line as editors write it: ``TOPIC / TAG · 9/10｜VERDICT``."""
+    meta = nodes.paragraph(classes=["radar-item-meta"])
+    if topic is not None:
+        meta += topic_link(topic)
+    for tag in tags:
+        meta += nodes.Text(" / ")
+        meta += nodes.inline("", tag, classes=["radar-tag"])
+    if score is not None:
+        meta += nodes.Text(" · ")
+        meta += nodes.inline("", f"{format_score(score)}/10", classes=["radar-score"])
+    if verdict is not None:
+        meta += nodes.Text("｜")
+        meta += _verdict(verdict)
+    return meta
+
+
+def _link(uri: str, text: str, classes: Iterable[str] = ()) -> nodes.reference:
+    return nodes.reference("", text, refuri=uri, internal=True, classes=list(classes))
+
+
+def _feed_link(context: RenderContext, name: str, text: str) -> list[nodes.Node]:
+    """A link to a feed, for readers without a feed-aware browser; feeds are written only
+    with a site URL."""
+    if not context.site_url:
+        return []
+    return [_link("../" * context.docname.count("/") + feed_path(name), text, ["radar-feed-link"])]
+
+
+def _empty(text: str) -> nodes.paragraph:
+    return nodes.paragraph("", text, classes=["radar-empty"])
+
+
+def _item_line(context: RenderContext, ref: ItemRef, with_date: bool) -> nodes.paragraph:
+    item, link = ref.item, context.link
+    line = nodes.paragraph(classes=["radar-item-line"])
+    if with_date:
+        line += _link(link(ref.docname, ""), ref.date, ["radar-date"])
+        line += nodes.Text(" · ")
+    line += _link(link(ref.docname, item.id), item.heading, ["radar-item-title"])
+    line += nodes.Text(" · ")
+    topic = context.vocabulary.topic_by_key(item.topic)
+    line += nodes.reference(
+        "", "", topic_name(topic), refuri=link(f"topics/{topic.key}", ""), internal=True
+    )
+    line += nodes.Text(f" · {format_score(item.score)}/10｜")
+    line += _verdict(context.vocabulary.verdict_by_key(item.verdict))
+    for tag in item.tags:
+        line += nodes.Text(" ")
+        line += nodes.inline("", tag, classes=["radar-tag"])
+    return line
+
+
+def item_list(
+    context: RenderContext, refs: Iterable[ItemRef], with_date: bool = True
+) -> nodes.Element:
+    listing = nodes.bullet_list(classes=["radar-item-list"])
+    for ref in refs:
+        listing += nodes.list_item("", _item_line(context, ref, with_date))
+    return listing if listing.children else _empty("暂无条目。")
+
+
+def _landing(context: RenderContext, refs: list[ItemRef], folder: str) -> list[nodes.Node]:
+    """The newest items, then one link per year to the page listing all of that year's."""
+    shown = min(len(refs), RECENT)
+    count = nodes.paragraph(
+        "",
+        f"共 {len(refs)} 条；下面是最新的 {shown} 条，按日期从新到旧排列。",
+        classes=["radar-count"],
+    )
+    years = nodes.paragraph(classes=["radar-years"])
+    years += nodes.Text("按年份：")
+    for index, (year, year_refs) in enumerate(sorted(by_year(refs).items(), reverse=True)):
+        if index:
+            years += nodes.Text(" · ")
+        years += _link(context.link(f"{folder}/{year}", ""), f"{year} 年")
+        years += nodes.Text(f"（{len(year_refs)} 条）")
+    return [count, item_list(context, refs[:RECENT]), *([years] if refs else [])]
+
+
+def _year_page(
+    context: RenderContext, refs: list[ItemRef], year: str, landing: str, back_label: str
+) -> list[nodes.Node]:
+    link = nodes.paragraph(classes=["radar-more"])
+    link += _link(context.link(landing, ""), back_label)
+    count = nodes.paragraph(
+        "", f"{year} 年共 {len(refs)} 条，按日期从新到旧排列。", classes=["radar-count"]
+    )
+    return [link, count, item_list(context, refs)]
+
+
+def topic_list(context: RenderContext, topic: str) -> list[nodes.Node]:
+    landing = _landing(context, context.archive.topic_items(topic), f"topics/{topic}")
+    feed = _feed_link(context, topic, "订阅本主题（Atom）")
+    return [*landing, *([nodes.paragraph("", "", *feed, classes=["radar-more"])] if feed else [])]
+
+
+def best_items(context: RenderContext) -> list[nodes.Node]:
+    return _landing(context, best_refs(context.archive), "best")
+
+
+def topic_year(context: RenderContext, topic: str, year: str) -> list[nodes.Node]:
+    refs = period_refs(context.archive, "topic-year", {"topic": topic, "year": year})
+    label = context.vocabulary.topic_by_key(topic).label
+    return _year_page(context, refs, year, f"topics/{topic}", f"← {label}：最新条目与全部年份")
+
+
+def best_year(context: RenderContext, year: str) -> list[nodes.Node]:
+    refs = period_refs(context.archive, "best-year", {"year": year})
+    return _year_page(context, refs, year, "best", "← 精选：最新条目与全部年份")
+
+
+def topic_index(context: RenderContext) -> list[nodes.Node]:
+    listing = nodes.bullet_list(classes=["radar-topic-index"])
+    for topic in context.vocabulary.topics:
+        entry = nodes.paragraph()
+        entry += _link(context.link(f"topics/{topic.key}", ""), topic.title, ["radar-topic"])
+        entry += nodes.Text(f"（{len(context.archive.topic_items(topic.key))} 条）")
+        if topic.description:
+            entry += nodes.Text(f"：{topic.description}")
+        listing += nodes.list_item("", entry)
+    return [listing]
+
+
+def archive_listing(context: RenderContext) -> list[nodes.Node]:
+    if not context.archive.published:
+        return [_empty("暂无已发布的期刊。")]
+    result: list[nodes.Node] = []
+    for year, months in context.archive.by_year_month():
+        result.append(nodes.rubric("", f"{year} 年", classes=["radar-year"], ids=[f"y{year}"]))
+        for month, issues in months:
+            result.append(
+                nodes.rubric(
+                    "",
+                    f"{year} 年 {month} 月",
+                    classes=["radar-month"],
+                    ids=[f"y{year}-m{month:02d}"],
+                )
+            )
+            listing = nodes.bullet_list(classes=["radar-issue-list"])
+            for issue in issues:
+                entry = nodes.paragraph()
+                entry += nodes.inline("", issue.date.isoformat(), classes=["radar-date"])
+                entry += nodes.Text(" · ")
+                entry += _link(context.link(issue.docname, ""), issue.title, ["radar-issue-title"])
+                entry += nodes.Text(f"（{len(issue.items)} 条）")
+                listing += nodes.list_item("", entry)
+            result.append(listing)
+    return result
+
+
+def latest_issue(context: RenderContext) -> list[nodes.Node]:
+    issue, link = context.archive.latest, context.link
+    if issue is None:
+        return [_empty("暂无已发布的期刊。")]
+    box = nodes.container(classes=["radar-latest"])
+    heading = nodes.paragraph(classes=["radar-latest-title"])
+    heading += nodes.inline("", f"最新一期 · {issue.date.isoformat()} · ", classes=["radar-date"])
+    heading += _link(link(issue.docname, ""), issue.title, ["radar-issue-title"])
+    box += heading
+    for paragraph in issue.lead:
+        box += nodes.paragraph("", plain_text(paragraph), classes=["radar-lead"])
+    box += item_list(context, (ItemRef(issue, item) for item in issue.items), with_date=False)
+    more = nodes.paragraph(classes=["radar-more"])
+    for index, (docname, label) in enumerate(
+        [
+            ("issues/index", "往期归档"),
+            ("topics/index", "按主题浏览"),
+            ("best", "精选"),
+            ("references", "参考文献"),
+        ]
+    ):
+        if index:
+            more += nodes.Text(" · ")
+        more += _link(link(docname, ""), label)
+    for feed in _feed_link(context, ALL_FEED, "订阅（Atom）"):
+        more += nodes.Text(" · ")
+        more += feed
+    box += more
+    return [box]
+
+
+def issue_header(context: RenderContext) -> list[nodes.Node]:
+    issue = context.issue
+    if issue is None:
+        return []
+    result: list[nodes.Node] = []
+    if not issue.published:
+        note = nodes.admonition(classes=["radar-draft", "warning"])
+        note += nodes.title("", "草稿")
+        note += nodes.paragraph("", "本期尚未发布：它不出现在归档、主题、首页与参考文献中。")
+        result.append(note)
+    line = nodes.paragraph(classes=["radar-issue-meta"])
+    line += nodes.inline("", f"Juju Radar · {issue.date:%Y.%m.%d}", classes=["radar-date"])
+    if issue.stated_length:
+        line += nodes.Text(" · ")
+        line += nodes.inline("", issue.stated_length, classes=["radar-stated-length"])
+    stats = issue.stats
+    line += nodes.Text(" · ")
+    line += nodes.inline(
+        "", f"本站统计：{stats.words:,} 字，阅读约 {stats.minutes} 分钟", classes=["radar-stats"]
+    )
+    result.append(line)
+    return result
+
+
+def issue_nav(context: RenderContext) -> list[nodes.Node]:
+    older, newer = context.archive.neighbours(context.docname)
+    if older is None and newer is None:
+        return []
+    nav = nodes.paragraph(classes=["radar-issue-nav"])
+    if older is not None:
+        text = f"← 上一期：{older.date.isoformat()} {older.title}"
+        nav += _link(context.link(older.docname, ""), text, ["radar-prev"])
+    if older is not None and newer is not None:
+        nav += nodes.Text(" ｜ ")
+    if newer is not None:
+        text = f"下一期：{newer.date.isoformat()} {newer.title} →"
+        nav += _link(context.link(newer.docname, ""), text, ["radar-next"])
+    return [nav]
+
+
+def _bibtex_block(caption: str, bibtex: str) -> nodes.container:
+    box = nodes.container(classes=["radar-cite"])
+    box += nodes.paragraph("", caption, classes=["radar-cite-caption"])
+    # Not highlighted: a BibTeX block under every item would cost a Pygments run each.
+    box += nodes.literal_block(bibtex, bibtex, classes=["radar-bibtex"], language="none")
+    return box
+
+
+def cite_refs(context: RenderContext, keys: list[str]) -> list[nodes.Node]:
+    numbers = citation_numbers(context.issue.citation_keys) if context.issue else {}
+    return [citation_reference(keys, numbers)]
+
+
+def issue_bibliography(context: RenderContext) -> list[nodes.Node]:
+    issue = context.issue
+    if issue is None:
+        return []
+    keys = issue.citation_keys
+    listing = nodes.container(classes=["citation-list", "radar-bibliography"])
+    listing.extend(bibliography_nodes(keys, context.bibliography))
+    download = nodes.paragraph(classes=["radar-bib-download"])
+    name = issue.docname.rsplit("/", 1)[-1]
+    download += nodes.reference("", "下载本期参考文献（.bib）", refuri=f"{name}.bib")
+    return [listing, download]
+
+
+def issue_cite(context: RenderContext) -> list[nodes.Node]:
+    issue = context.issue
+    if issue is None:
+        return []
+    url = context.absolute(issue.docname)
+    return [_bibtex_block("本期的 BibTeX 条目：", cite.issue_bibtex(issue, url))]
+
+
+def item_extras(context: RenderContext, item_id: str) -> list[nodes.Node]:
+    issue = context.issue
+    item = next((item for item in issue.items if item.id == item_id), None) if issue else None
+    if issue is None or item is None:
+        return []
+    found = related(context.archive, issue, item)
+    result: list[nodes.Node] = []
+    if found.earlier_same_topic:
+        topic = context.vocabulary.topic_by_key(item.topic)
+        result.append(
+            nodes.paragraph(
+                "", f"同主题（{topic.label}）此前的条目：", classes=["radar-related-caption"]
+            )
+        )
+        result.append(item_list(context, found.earlier_same_topic))
+    if found.sharing_sources:
+        also = nodes.paragraph(classes=["radar-also-covered"])
+        also += nodes.Text("同一文献也见于：")
+        for index, ref in enumerate(found.sharing_sources):
+            if index:
+                also += nodes.Text("；")
+            also += _link(context.link(ref.docname, ref.item.id), f"{ref.date} {ref.item.heading}")
+        result.append(also)
+    url = context.absolute(issue.docname, item.id)
+    result.append(_bibtex_block("引用此条（BibTeX）", cite.item_bibtex(issue, item, url)))
+    return [nodes.container("", *result, classes=["radar-item-extras"])]
+
+
+def references(context: RenderContext, selector: str) -> list[nodes.Node]:
+    """The entries of one references page in .bib order, each with the items citing it."""
+    keys = reference_groups(context.archive, context.bibliography).get(selector, [])
+    back = nodes.paragraph(classes=["radar-more"])
+    back += _link(context.link("references", ""), "← 全部参考文献（按月份）")
+    if not keys:
+        return [back, nodes.paragraph("", "这一页暂无文献。", classes=["radar-empty"])]
+    cited_by_key = context.archive.cited_by
+    listing = nodes.container(
+        classes=["citation-list", "radar-bibliography", "radar-reference-list"]
+    )
+    listing.extend(
+        bibliography_nodes(
+            keys,
+            context.bibliography,
+            lambda key: [cited_by(cited_by_key.get(key, []), context.link)],
+        )
+    )
+    return [back, listing]
+
+
+def references_index(context: RenderContext) -> list[nodes.Node]:
+    """The references pages, newest month first, with how many entries each lists."""
+    groups = reference_groups(context.archive, context.bibliography)
+    months = sorted((name for name in groups if name != UNCITED), reverse=True)
+    listing = nodes.bullet_list(classes=["radar-reference-months"])
+    for selector in [*months, UNCITED]:
+        label = "未被已发布期刊引用" if selector == UNCITED else month_label(selector)
+        line = nodes.paragraph()
+        line += _link(context.link(f"references/{selector}", ""), label)
+        line += nodes.Text(f"（{len(groups.get(selector, []))} 条）")
+        listing += nodes.list_item("", line)
+    total = sum(len(keys) for keys in groups.values())
+    summary = nodes.paragraph("", f"共 {total} 条文献。", classes=["radar-count"])
+    return [summary, listing]
+
+
+def cited_by(refs: list[ItemRef], link: Linker) -> nodes.paragraph:
+    line = nodes.paragraph(classes=["radar-cited-by"])
+    line += nodes.inline("", "被引用：", classes=["radar-cited-by-label"])
+    if not refs:
+        line += nodes.Text("暂无已发布条目引用。")
+    for index, ref in enumerate(refs):
+        if index:
+            line += nodes.Text("；")
+        line += _link(link(ref.docname, ref.item.id), f"{ref.date} {ref.item.heading}")
+    return line

@@ -1,0 +1,115 @@
+"""Transforms: issue pages get header and nav placeholders; placeholders are rendered late."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from docutils import nodes
+from sphinx.transforms import SphinxTransform
+from sphinx.transforms.post_transforms import SphinxPostTransform
+
+from juju_radar.model.issues import PAGE_TOP_ID, is_issue_path
+from juju_radar.sphinx_ext import render
+from juju_radar.sphinx_ext.bibliography import load_bibliography
+from juju_radar.sphinx_ext.collector import radar_data
+from juju_radar.sphinx_ext.config import vocabulary
+from juju_radar.sphinx_ext.nodes import LISTING_KINDS, placeholder, radar_placeholder
+
+
+class IssuePageTransform(SphinxTransform):
+    """Give every issue page a header under its title and a nav at its end."""
+
+    default_priority = 880
+
+    def apply(self, **kwargs: Any) -> None:
+        if not is_issue_path(self.env.docname):
+            return
+        section = self.document.next_node(nodes.section)
+        if section is None:
+            return
+        self._give_title_fixed_id(section)
+        title = section.next_node(nodes.title)
+        position = section.index(title) + 1 if title is not None else 0
+        section.insert(position, placeholder("issue-header"))
+        if any(node["kind"] == "cite-refs" for node in section.findall(radar_placeholder)):
+            section += _section("references", "参考文献", placeholder("issue-bibliography"))
+        section += _section("cite-this", "引用本期", placeholder("issue-cite"))
+        self.document += placeholder("issue-nav")
+
+    def _give_title_fixed_id(self, section: nodes.section) -> None:
+        """The title's id would be a slug of the issue's title, which an item may have."""
+        for old_id in section["ids"]:
+            self.document.ids.pop(old_id, None)
+            for name, target in list(self.document.nameids.items()):
+                if target == old_id:
+                    self.document.nameids[name] = PAGE_TOP_ID
+        section["ids"] = [PAGE_TOP_ID]
+        self.document.ids[PAGE_TOP_ID] = section
+
+
+def _section(section_id: str, title: str, *children: nodes.Node) -> nodes.section:
+    section = nodes.section(ids=[section_id], classes=[f"radar-{section_id}"])
+    section += nodes.title("", title)
+    section.extend(children)
+    return section
+
+
+Renderer = Callable[[render.RenderContext, radar_placeholder], list[nodes.Node]]
+
+RENDERERS: dict[str, Renderer] = {
+    "issue-header": lambda context, node: render.issue_header(context),
+    "issue-nav": lambda context, node: render.issue_nav(context),
+    "issue-cite": lambda context, node: render.issue_cite(context),
+    "issue-bibliography": lambda context, node: render.issue_bibliography(context),
+    "cite-refs": lambda context, node: render.cite_refs(context, node["keys"]),
+    "item-extras": lambda context, node: render.item_extras(context, node["item"]),
+    "topic-list": lambda context, node: render.topic_list(context, node["topic"]),
+    "topic-index": lambda context, node: render.topic_index(context),
+    "archive": lambda context, node: render.archive_listing(context),
+    "latest": lambda context, node: render.latest_issue(context),
+    "best": lambda context, node: render.best_items(context),
+    "references": lambda context, node: render.references(context, node["selector"]),
+    "references-index": lambda context, node: render.references_index(context),
+    "topic-year": lambda context, node: render.topic_year(context, node["topic"], node["year"]),
+    "best-year": lambda context, node: render.best_year(context, node["year"]),
+}
+
+
+def add_renderer(kind: str, renderer: Renderer, listing: bool) -> None:
+    """Let another module render a placeholder kind (listings are rewritten on any change)."""
+    RENDERERS[kind] = renderer
+    if listing:
+        LISTING_KINDS.add(kind)
+
+
+class PlaceholderTransform(SphinxPostTransform):
+    """Render every placeholder from the collected issues.
+
+    Runs before references are resolved (priority 10).
+    """
+
+    default_priority = 6
+
+    def run(self, **kwargs: Any) -> None:
+        found = list(self.document.findall(radar_placeholder))
+        if not found:
+            return
+        data = radar_data(self.env)
+        builder = self.app.builder  # once a page: each access warns of its deprecation
+
+        def link(docname: str, anchor: str) -> str:
+            uri = builder.get_relative_uri(self.env.docname, docname)
+            return f"{uri}#{anchor}" if anchor else uri
+
+        context = render.RenderContext(
+            archive=data.archive(),
+            vocabulary=vocabulary(self.config),
+            docname=self.env.docname,
+            issue=data.issues.get(self.env.docname),
+            link=link,
+            site_url=self.config.radar_site_url,
+            bibliography=load_bibliography(self.env),
+        )
+        for node in found:
+            node.replace_self(RENDERERS[node["kind"]](context, node))
