@@ -49,7 +49,11 @@ def test_raw_html_and_raw_directive_are_refused_at_file_and_line(tmp_path):
     assert re.search(
         r"2026-09-09\.md:18: ERROR: raw HTML is not allowed in an issue \[radar\.raw-html\]", stderr
     )
-    assert re.search(r"raw-page\.md:3: WARNING: \"raw\" directive disabled", stderr)
+    assert re.search(
+        r"raw-page\.md:3: ERROR: block '\{raw\}' is not allowed in a site page .*"
+        r"\[radar\.forbidden-directive\]",
+        stderr,
+    )
     built = (tmp_path / "html" / "issues/2026/2026-09-09.html").read_text(encoding="utf-8")
     assert "<script>alert(1)</script>" not in built
     raw_page = (tmp_path / "html" / "raw-page.html").read_text(encoding="utf-8")

@@ -43,6 +43,7 @@ from juju_radar.editors.site_files import (
     open_site,
     read_text,
 )
+from juju_radar.model.content import MarkdownSyntax, check_content, page_kind
 from juju_radar.model.issues import (
     Issue,
     check_archive,
@@ -51,7 +52,7 @@ from juju_radar.model.issues import (
     parse_issue,
 )
 from juju_radar.model.problems import Problem
-from juju_radar.model.site_layout import NOT_SITE
+from juju_radar.model.site_layout import NOT_SITE, outside_symlinks, site_files
 
 NEWSROOM_TIMEZONE = ZoneInfo("Asia/Shanghai")
 EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE = 0, 1, 2
@@ -415,11 +416,31 @@ def check_site(site: Site) -> list[Problem]:
             problems += check_bib_text(text, name)
             bib_keys |= set(parse_bib_keys(text))
     problems += check_archive(issues, bib_keys)
+    problems += check_pages_content(site)
+    problems += outside_symlinks(site.root)
     conf_text, _ = read_checked(site.root / "conf.py", "conf.py")
     problems += check_topic_pages(
         vocabulary, conf_text or "", lambda page: (site.root / page).is_file()
     )
     return sorted(problems)
+
+
+def check_pages_content(site: Site) -> list[Problem]:
+    """What the pages hold beyond the issue format: directives, roles, links, images."""
+    syntax = MarkdownSyntax.from_config(
+        site.config.get("myst_enable_extensions", ()),  # type: ignore[arg-type]
+        site.config.get("myst_disable_syntax", ()),  # type: ignore[arg-type]
+    )
+    problems: list[Problem] = []
+    issue_files = set(site.issue_files())
+    for path in site_files(site.root, ".md"):
+        relative = site.relative(path)
+        text, read_problems = read_checked(path, relative)
+        if text is None:  # an issue's read problems are reported with the issue
+            problems += [] if path in issue_files else read_problems
+            continue
+        problems += check_content(text, relative, page_kind(relative), syntax)
+    return problems
 
 
 def read_checked(path: Path, relative: str) -> tuple[str | None, list[Problem]]:

@@ -551,21 +551,14 @@ def _read_body(
         if opening_fence := FENCE_RE.match(stripped):
             flush()
             fence, fence_line = opening_fence.group(1), number
-            if "{bibliography}" in stripped:
-                report.error(
-                    number,
-                    "manual-bibliography",
-                    "the build adds the issue's bibliography: remove this block",
-                )
             continue
         opening = re.match(r"^:::+\s*\{([a-z-]+)\}\s*(.*)$", stripped)
         if opening:
             flush()
             if block is not None:
                 report.error(number, "nested-block", "a ':::' block is opened inside another")
+            # Other names are the content check's (model.content: forbidden-directive).
             block = _Block(opening.group(1), opening.group(2).strip(), number)
-            if block.name not in (ITEM_DIRECTIVE, CLOSING_DIRECTIVE):
-                report.error(number, "unknown-block", f"unknown block '{{{block.name}}}'")
             blocks.append(block)
             seen_block = True
             in_options = True

@@ -2,6 +2,12 @@
 
 from __future__ import annotations
 
+import os
+from fnmatch import fnmatch
+from pathlib import Path
+
+from juju_radar.model.problems import Problem
+
 # Everything at the root that is not site source: the package, its tests and tools,
 # build output and caches. Sphinx excludes them, copies of the site leave them out and
 # the preview server does not watch them.
@@ -29,3 +35,49 @@ NOT_SITE = (
 )
 # Period pages the build writes beside the listing pages (see ``sphinx_ext.paging``).
 GENERATED_PAGES = ("references", "best")
+
+
+def is_not_site(relative: str) -> bool:
+    """Whether a path relative to the site root is left out of the site (``NOT_SITE``)."""
+    return any(fnmatch(relative, pattern) for pattern in NOT_SITE)
+
+
+def site_files(root: Path, suffix: str = "") -> list[Path]:
+    """The site's files (ending in ``suffix``), without following symlinked folders."""
+    found = []
+    for folder, dirnames, filenames in os.walk(root):
+        base = Path(folder)
+        dirnames[:] = sorted(
+            name for name in dirnames if not is_not_site((base / name).relative_to(root).as_posix())
+        )
+        for name in sorted(filenames):
+            relative = (base / name).relative_to(root).as_posix()
+            if name.endswith(suffix) and not is_not_site(relative):
+                found.append(base / name)
+    return found
+
+
+def outside_symlinks(root: Path) -> list[Problem]:
+    """Symlinks of the site that point out of it: a build would publish their target."""
+    resolved_root = root.resolve()
+    problems = []
+    for folder, dirnames, filenames in os.walk(root):
+        base = Path(folder)
+        dirnames[:] = [
+            name for name in dirnames if not is_not_site((base / name).relative_to(root).as_posix())
+        ]
+        for name in sorted([*dirnames, *filenames]):
+            path = base / name
+            if path.is_symlink() and not path.resolve().is_relative_to(resolved_root):
+                relative = path.relative_to(root).as_posix()
+                problems.append(
+                    Problem(
+                        relative,
+                        1,
+                        "error",
+                        "symlink-outside",
+                        f"a symlink to {os.readlink(path)}, outside the repository: "
+                        "commit the file itself",
+                    )
+                )
+    return problems

@@ -15,7 +15,7 @@ from juju_radar.outputs import downloads
 from juju_radar.outputs import hooks as publishing
 from juju_radar.outputs.search import page as search
 from juju_radar.sphinx_ext import archive_checks as checks
-from juju_radar.sphinx_ext import bibliography, config, paging, safety
+from juju_radar.sphinx_ext import bibliography, config, content, paging, safety
 from juju_radar.sphinx_ext.collector import RadarCollector, init_env
 from juju_radar.sphinx_ext.directives import (
     BestYearDirective,
@@ -73,7 +73,12 @@ def setup_extension(app: Sphinx) -> None:
     app.connect("build-finished", memory.thaw, priority=950)
     app.connect("build-finished", bibliography.forget_removed_entries, priority=400)
     app.connect("build-finished", buildcache.finish_build, priority=800)
-    app.connect("builder-inited", safety.disable_raw_content)
+    app.add_source_parser(content.ContentParser, override=True)
+    app.connect("config-inited", content.only_markdown_sources)
+    app.connect("builder-inited", content.refuse_outside_symlinks, priority=300)
+    app.connect("builder-inited", content.lock_down_parsing)
+    app.connect("builder-inited", safety.check_built_pages)
+    app.add_transform(content.RefuseForeignNodes)
     app.connect("html-page-context", safety.escape_theme_text, priority=900)
     app.add_post_transform(safety.UnsafeLinkTransform)
     app.connect("builder-inited", checks.refuse_unreadable_bib, priority=400)

@@ -1,7 +1,10 @@
-"""Safety defaults: no raw content, no script URLs, titles escaped wherever printed."""
+"""Safety defaults: no script URLs, titles escaped wherever printed, and every built
+page's links checked once everything is resolved (toctrees and templates included)."""
 
 from __future__ import annotations
 
+import html
+import re
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
@@ -10,18 +13,15 @@ from markupsafe import Markup, escape
 from sphinx.transforms.post_transforms import SphinxPostTransform
 from sphinx.util import logging
 
+from juju_radar.model.content import is_safe_href, is_site_resource
+
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
 
 logger = logging.getLogger(__name__)
-SAFE_SCHEMES = frozenset({"", "http", "https", "mailto", "ftp"})
+SAFE_SCHEMES = frozenset({"", "http", "https", "mailto"})
 # The book theme stores plain text (``astext()``) in these and prints them raw.
 PLAIN_TEXT_CONTEXT = ("pagetitle", "root_title", "page_description")
-
-
-def disable_raw_content(app: Sphinx) -> None:
-    """docutils then reports the raw directive as an error at its file and line."""
-    app.env.settings["raw_enabled"] = False
 
 
 def escape_theme_text(
@@ -56,3 +56,82 @@ class UnsafeLinkTransform(SphinxPostTransform):
                     subtype="unsafe-url",
                 )
                 node.replace_self(nodes.inline("", node.astext()))
+
+
+# --- the built page ----------------------------------------------------------------------
+
+TAG_RE = re.compile(r"<([a-zA-Z][a-zA-Z0-9:-]*)(\s[^<>]*?)?(/?)>")
+ATTRIBUTE_RE = re.compile(r"""([^\s"'<>/=]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+)))?""")
+# Attributes that navigate (any safe link) and attributes that load (the site's own files).
+NAVIGATING = frozenset({"href", "action", "formaction", "xlink:href", "cite"})
+LOADING = frozenset({"src", "srcset", "poster", "data", "background", "ping", "manifest"})
+LOADING_TAGS = frozenset({"link", "script", "img", "iframe", "embed", "object", "source"})
+
+
+def refused_attribute(tag: str, name: str, value: str) -> bool:
+    name = name.lower()
+    if name in LOADING or (name == "href" and tag in LOADING_TAGS):
+        urls = [part.split()[0] for part in value.split(",") if part.split()]
+        return not all(is_site_resource(url) for url in urls or [value])
+    if name in NAVIGATING:
+        return not is_safe_href(value)
+    return name.startswith("on") or (tag == "meta" and name == "http-equiv")
+
+
+def check_page_html(output: str, report: Any) -> str:
+    """``output`` without any tag attribute that is not allowed; ``report(message)`` for each."""
+
+    def clean_tag(match: re.Match[str]) -> str:
+        tag, attributes = match.group(1).lower(), match.group(2) or ""
+        refused = [
+            (attribute.group(1), html.unescape(_value(attribute)))
+            for attribute in ATTRIBUTE_RE.finditer(attributes)
+            if refused_attribute(tag, attribute.group(1), html.unescape(_value(attribute)))
+        ]
+        if not refused:
+            return match.group(0)
+        for name, value in refused:
+            report(f"<{tag} {name}={value!r}> is not allowed in a page: removed")
+        if tag == "meta":
+            return ""
+        kept = [
+            attribute.group(0)
+            for attribute in ATTRIBUTE_RE.finditer(attributes)
+            if (attribute.group(1), html.unescape(_value(attribute))) not in refused
+        ]
+        return f"<{match.group(1)}{''.join(' ' + text for text in kept)}{match.group(3)}>"
+
+    return TAG_RE.sub(clean_tag, output)
+
+
+def _value(attribute: re.Match[str]) -> str:
+    return next((group for group in attribute.groups()[1:] if group is not None), "")
+
+
+class CheckedTemplates:
+    """The builder's templates, with every rendered page checked (``check_page_html``)."""
+
+    def __init__(self, templates: Any, app: Sphinx) -> None:
+        self._templates = templates
+        self._app = app
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._templates, name)
+
+    def render(self, template: str, context: dict[str, Any]) -> str:
+        pagename = context.get("pagename", "")
+        location = pagename if pagename in self._app.env.found_docs else None
+
+        def report(message: str) -> None:
+            logger.error(
+                f"{pagename}: {message}", location=location, type="radar", subtype="unsafe-url"
+            )
+
+        return check_page_html(self._templates.render(template, context), report)
+
+
+def check_built_pages(app: Sphinx) -> None:
+    if hasattr(app.builder, "templates") and not isinstance(
+        app.builder.templates, CheckedTemplates
+    ):
+        app.builder.templates = CheckedTemplates(app.builder.templates, app)

@@ -1,0 +1,182 @@
+"""The build's side of the content policy (``model.content``): a page that holds anything
+the archive does not allow is reported at its file and line and not rendered; and
+whatever the check might miss is refused again where docutils looks it up."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from types import ModuleType
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from docutils import nodes
+from docutils.parsers.rst import Directive, directives
+from myst_parser.parsers.sphinx_ import MystParser
+from sphinx import addnodes
+from sphinx.transforms import SphinxTransform
+from sphinx.util import logging
+from sphinx.util.docutils import CustomReSTDispatcher
+
+from juju_radar.model.content import (
+    MarkdownSyntax,
+    PageKind,
+    check_content,
+    is_allowed_directive,
+    is_allowed_role,
+    is_safe_href,
+    page_kind,
+)
+from juju_radar.model.site_layout import outside_symlinks
+from juju_radar.sphinx_ext.collector import warn
+
+if TYPE_CHECKING:
+    from docutils.utils import Reporter
+    from sphinx.application import Sphinx
+    from sphinx.config import Config
+
+logger = logging.getLogger(__name__)
+REFUSED_PAGE = "此页含有归档不允许的内容，未显示。"
+EXIT_REFUSED = 2  # sphinx-build's status for a build that stopped on an error
+
+
+def syntax(config: Config) -> MarkdownSyntax:
+    return MarkdownSyntax.from_config(config.myst_enable_extensions, config.myst_disable_syntax)
+
+
+class ContentParser(MystParser):
+    """MyST, for pages checked against the content policy first."""
+
+    def parse(self, inputstring: str, document: nodes.document) -> None:
+        env = document.settings.env
+        source = Path(env.doc2path(env.docname)).relative_to(env.srcdir).as_posix()
+        kind = page_kind(source)
+        problems = check_content(inputstring, source, kind, syntax(env.config))
+        for problem in problems:
+            warn(problem, (env.docname, problem.line))
+        with AllowedMarkup(kind):
+            super().parse(REFUSED_PAGE if problems else inputstring, document)
+
+
+class AllowedMarkup(CustomReSTDispatcher):
+    """While a page is parsed, a directive or role the page may not hold is refused."""
+
+    def __init__(self, kind: PageKind) -> None:
+        super().__init__()
+        self.kind = kind
+
+    def directive(
+        self, directive_name: str, language_module: ModuleType, document: nodes.document
+    ) -> tuple[type[Directive] | None, list[nodes.system_message]]:
+        if is_allowed_directive(directive_name, self.kind):
+            return super().directive(directive_name, language_module, document)
+        return RefusedDirective, []
+
+    def role(
+        self, role_name: str, language_module: ModuleType, lineno: int, reporter: Reporter
+    ) -> tuple[Any, list[nodes.system_message]]:
+        if is_allowed_role(role_name):
+            return super().role(role_name, language_module, lineno, reporter)
+        return refused_role, []
+
+
+class _AnyOption(dict):  # type: ignore[type-arg]
+    def __contains__(self, name: object) -> bool:
+        return True
+
+    def __getitem__(self, name: str) -> Any:
+        return directives.unchanged
+
+
+class RefusedDirective(Directive):
+    """What a forbidden directive becomes: nothing, and an error at its line."""
+
+    has_content = True
+    optional_arguments = 100
+    final_argument_whitespace = True
+    option_spec: ClassVar = _AnyOption()
+
+    def run(self) -> list[nodes.Node]:
+        env = self.state.document.settings.env
+        logger.error(
+            f"block '{{{self.name}}}' is not allowed here",
+            location=(env.docname, self.lineno),
+            type="radar",
+            subtype="forbidden-directive",
+        )
+        return []
+
+
+def refused_role(
+    name: str, rawtext: str, text: str, lineno: int, inliner: Any, *args: Any, **kwargs: Any
+) -> tuple[list[nodes.Node], list[nodes.system_message]]:
+    env = inliner.document.settings.env
+    logger.error(
+        f"role '{{{name}}}' is not allowed here",
+        location=(env.docname, lineno),
+        type="radar",
+        subtype="forbidden-role",
+    )
+    return [nodes.Text(text)], []
+
+
+class RefuseForeignNodes(SphinxTransform):
+    """Nodes the format never makes: images, downloads, raw output, <meta>, math. Removed
+    before Sphinx collects the files to copy into ``_images/`` and ``_downloads/``."""
+
+    default_priority = 100
+
+    def apply(self, **kwargs: Any) -> None:
+        for node in list(self.document.findall(_foreign)):
+            logger.error(
+                f"{node.tagname} is not allowed in a page: removed",
+                location=node,
+                type="radar",
+                subtype="forbidden-directive",
+            )
+            node.parent.remove(node)
+        for toctree in self.document.findall(addnodes.toctree):
+            self._check_entries(toctree)
+
+    def _check_entries(self, toctree: addnodes.toctree) -> None:
+        for title, ref in list(toctree["entries"]):
+            if ref not in self.env.found_docs and ref != "self" and not is_safe_href(ref):
+                logger.error(
+                    f"toctree entry {ref!r} is not a page of the site: removed",
+                    location=toctree,
+                    type="radar",
+                    subtype="forbidden-link",
+                )
+                toctree["entries"].remove((title, ref))
+
+
+def _foreign(node: nodes.Node) -> bool:
+    return isinstance(
+        node,
+        nodes.image
+        | nodes.raw
+        | nodes.math
+        | nodes.math_block
+        | addnodes.download_reference
+        | nodes.meta,
+    )
+
+
+def lock_down_parsing(app: Sphinx) -> None:
+    """No file read into a page and no raw output, whatever the markup (docutils then
+    reports such a directive as an error at its file and line)."""
+    app.env.settings["file_insertion_enabled"] = False
+    app.env.settings["raw_enabled"] = False
+
+
+def only_markdown_sources(app: Sphinx, config: Config) -> None:
+    """Pages are MyST, read by ``ContentParser``: a ``.rst`` file is not a page."""
+    config.source_suffix = {".md": "markdown"}
+
+
+def refuse_outside_symlinks(app: Sphinx) -> None:
+    """A symlink out of the repository would publish its target: stop before anything is
+    copied, after naming each."""
+    problems = outside_symlinks(Path(app.srcdir))
+    for problem in problems:
+        warn(problem, f"{Path(app.srcdir, problem.path)}:{problem.line}")
+    if problems:
+        raise SystemExit(EXIT_REFUSED)
