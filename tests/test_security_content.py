@@ -394,3 +394,24 @@ def test_the_check_reads_the_tokens_myst_renders():
 
     for text in texts:
         assert shape(ours.parse(text)) == shape(myst.parse(text))
+
+
+def test_the_built_page_check_keeps_the_site_and_removes_the_rest():
+    from juju_radar.sphinx_ext.safety import check_page_html
+
+    reported: list[str] = []
+    clean = (
+        '<a href="../x.html#a">x</a><a href="https://example.org/">y</a>'
+        '<link rel="canonical" href="https://example.org/radar/x.html"><img src="_static/a.png">'
+    )
+    assert check_page_html(clean, reported.append) == clean
+    assert reported == []
+    hostile = (
+        '<a href="JaVaScRiPt&#58;alert(1)">a</a><img src="//evil.example/t.png">'
+        '<script src="https://cdn.example/mathjax.js"></script>'
+        '<meta http-equiv="refresh" content="0; url=https://evil.example/">'
+        '<link rel="stylesheet" href="https://evil.example/x.css"><b onclick="alert(1)">b</b>'
+    )
+    cleaned = check_page_html(hostile, reported.append)
+    assert len(reported) == 6
+    assert not re.search(r"javascript|evil|cdn|onclick|http-equiv", cleaned, re.I)

@@ -68,9 +68,14 @@ LOADING = frozenset({"src", "srcset", "poster", "data", "background", "ping", "m
 LOADING_TAGS = frozenset({"link", "script", "img", "iframe", "embed", "object", "source"})
 
 
-def refused_attribute(tag: str, name: str, value: str) -> bool:
+# A <link> with only these relations names a page (a feed, the canonical address).
+NAMING_RELATIONS = frozenset({"alternate", "canonical", "author", "license", "next", "prev"})
+
+
+def refused_attribute(tag: str, name: str, value: str, rel: str = "") -> bool:
     name = name.lower()
-    if name in LOADING or (name == "href" and tag in LOADING_TAGS):
+    naming_link = tag == "link" and set(rel.lower().split()) <= NAMING_RELATIONS and rel.strip()
+    if name in LOADING or (name == "href" and tag in LOADING_TAGS and not naming_link):
         urls = [part.split()[0] for part in value.split(",") if part.split()]
         return not all(is_site_resource(url) for url in urls or [value])
     if name in NAVIGATING:
@@ -83,10 +88,13 @@ def check_page_html(output: str, report: Any) -> str:
 
     def clean_tag(match: re.Match[str]) -> str:
         tag, attributes = match.group(1).lower(), match.group(2) or ""
-        refused = [
+        values = [
             (attribute.group(1), html.unescape(_value(attribute)))
             for attribute in ATTRIBUTE_RE.finditer(attributes)
-            if refused_attribute(tag, attribute.group(1), html.unescape(_value(attribute)))
+        ]
+        rel = next((value for name, value in values if name.lower() == "rel"), "")
+        refused = [
+            (name, value) for name, value in values if refused_attribute(tag, name, value, rel)
         ]
         if not refused:
             return match.group(0)
