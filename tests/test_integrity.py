@@ -8,12 +8,13 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
-from urllib.parse import unquote, urlsplit
 
 import pytest
 from bs4 import BeautifulSoup
 from conftest import ROOTS, copy_site, page_text, site_with_root, sphinx_build, watch_errors
 from test_incremental import EPOCH_ENV, clean_build, differences
+
+from juju_radar.editors.site_links import broken_links
 
 HOSTILE = ("alert(", "onmouseover", "onerror")
 
@@ -163,41 +164,6 @@ def test_each_publish_updates_the_spare_tree_incrementally(tmp_path):
     assert "第二期" in page_text(srcdir / "_build" / "html" / "index.html")
     clean = clean_build(srcdir, tmp_path / "clean")
     assert differences(srcdir / "_build" / "html", clean) == []
-
-
-def broken_links(outdir: Path) -> list[str]:
-    ids: dict[Path, set[str]] = {}
-
-    def ids_of(path: Path) -> set[str]:
-        if path not in ids:
-            soup = BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser")
-            ids[path] = {str(element["id"]) for element in soup.find_all(id=True)}
-        return ids[path]
-
-    broken = []
-    pages = [page for page in html_files(outdir) if "_static" not in page.relative_to(outdir).parts]
-    for page in pages:
-        soup = BeautifulSoup(page.read_text(encoding="utf-8"), "html.parser")
-        for element in soup.find_all(["a", "link", "script", "img"]):
-            target = element.get("href") or element.get("src")
-            if not target or urlsplit(target).scheme or target.startswith("//"):
-                continue
-            parts = urlsplit(target)
-            if parts.path.startswith("/"):  # root-relative, as on the 404 page
-                file = outdir / unquote(parts.path).lstrip("/")
-            else:
-                file = (page.parent / unquote(parts.path)).resolve() if parts.path else page
-            if file.is_dir():
-                file = file / "index.html"
-            if not file.exists():
-                broken.append(f"{page.relative_to(outdir)}: {target}")
-            elif (
-                parts.fragment
-                and file.suffix == ".html"
-                and unquote(parts.fragment) not in ids_of(file)
-            ):
-                broken.append(f"{page.relative_to(outdir)}: {target} (no such anchor)")
-    return broken
 
 
 def test_no_broken_internal_links_or_anchors(tmp_path):

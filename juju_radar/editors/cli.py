@@ -102,6 +102,12 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--format", choices=("text", "json"), default="text")
     check.set_defaults(run=run_check)
 
+    links = commands.add_parser(
+        "links", parents=[common], help="check that every link of the built site resolves"
+    )
+    links.add_argument("outdir", nargs="?", default="_build/html", help="default: _build/html")
+    links.set_defaults(run=run_links)
+
     serve = commands.add_parser(
         "serve", parents=[common], help="live preview on 127.0.0.1, rebuilt on save"
     )
@@ -384,6 +390,23 @@ def run_check(args: argparse.Namespace) -> int:
     )
     failing = errors or (args.strict and warnings)
     return EXIT_PROBLEMS if failing else EXIT_OK
+
+
+def run_links(args: argparse.Namespace) -> int:
+    from juju_radar.editors.site_links import broken_links, html_pages
+
+    outdir = Path(args.root, args.outdir)
+    pages = html_pages(outdir)
+    if not pages:
+        print(f"radar: error: {outdir} holds no built pages: run make html", file=sys.stderr)
+        return EXIT_USAGE
+    broken = broken_links(outdir)
+    for line in broken:
+        print(f"{line} [broken-link]")
+    print(
+        f"{counted(len(broken), 'broken link')} in {counted(len(pages), 'page')}", file=sys.stderr
+    )
+    return EXIT_PROBLEMS if broken else EXIT_OK
 
 
 def counted(number: int, noun: str) -> str:
