@@ -382,10 +382,11 @@ def run_check(args: argparse.Namespace) -> int:
         for problem in problems:
             print(problem.format())
     errors = sum(problem.severity == "error" for problem in problems)
-    warnings = len(problems) - errors
+    warnings = sum(problem.severity == "warning" for problem in problems)
+    notes = len(problems) - errors - warnings
     print(
-        f"{counted(errors, 'error')}, {counted(warnings, 'warning')} in "
-        f"{counted(len(site.issue_files()), 'issue')}",
+        f"{counted(errors, 'error')}, {counted(warnings, 'warning')}, {counted(notes, 'note')} "
+        f"in {counted(len(site.issue_files()), 'issue')}",
         file=sys.stderr,
     )
     failing = errors or (args.strict and warnings)

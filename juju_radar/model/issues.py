@@ -18,18 +18,11 @@ from typing import Any, TypeVar
 import yaml
 from myst_parser.parsers.options import TokenizeError, options_to_items
 
+from juju_radar.model.anchors import is_reserved_id
 from juju_radar.model.problems import Problem
 
 STATUSES = ("published", "draft")
 ITEM_ID_RE = re.compile(r"^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$")
-# Ids an issue page gives its own parts: its title, the sections the build adds, the
-# citations ("cite-KEY") and the theme's. An item with one of them would share its anchor.
-PAGE_TOP_ID = "top"
-PAGE_IDS = frozenset(
-    {PAGE_TOP_ID, "references", "cite-this", "closing", "main-content", "searchbox"}
-    | {"print-main-content", "ethical-ad-placement"}
-)
-PAGE_ID_PREFIXES = ("cite-", "pst-", "jb-", "bd-")
 CITE_KEY_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_:.-]*$")
 ISSUE_PATH_RE = re.compile(r"(?:^|/)issues/(\d{4})/(\d{4}-\d{2}-\d{2})(?:\.md)?$")
 FENCE_RE = re.compile(r"^(`{3,}|~{3,})")
@@ -290,22 +283,29 @@ def text_stats(text: str) -> TextStats:
 
 
 def split_emoji(heading: str) -> tuple[str, str]:
-    """Split an item heading into its leading emoji (possibly empty) and its title."""
-    first, _, rest = heading.strip().partition(" ")
-    if rest and first and all(_is_emoji_part(char) for char in first):
-        return first, rest.strip()
-    return "", heading.strip()
+    """An item heading's leading emoji (possibly empty: with its variation selectors,
+    joiners and modifiers) and the title after it. The importer and the pages share it."""
+    text = heading.strip()
+    end = 0
+    while end < len(text) and _is_emoji_char(text[end], first=end == 0):
+        end += 1
+    return text[:end], text[end:].strip()
 
 
-def _is_emoji_part(char: str) -> bool:
-    return unicodedata.category(char) in ("So", "Sk", "Mn", "Me", "Cf") or char in "\ufe0f\u200d"
+def _is_emoji_char(char: str, first: bool) -> bool:
+    category = unicodedata.category(char)
+    if first:
+        return category == "So"
+    return category in ("So", "Sk", "Mn", "Me", "Cf") or char in "\ufe0f\u200d"
 
 
 # --- parsing ------------------------------------------------------------------------
 
 
 @dataclass
-class _Reporter:
+class Reporter:
+    """Collects the problems found in one file."""
+
     path: str
     problems: list[Problem] = field(default_factory=list)
 
@@ -330,7 +330,7 @@ class _Block:
 
 def parse_issue(text: str, path: str, vocabulary: Vocabulary) -> tuple[Issue | None, list[Problem]]:
     """Parse an issue file; return the issue (None when unusable) and its problems."""
-    report = _Reporter(path)
+    report = Reporter(path)
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     front, body_start = _split_front_matter(lines, report)
     if front is None:
@@ -382,7 +382,7 @@ PLACEHOLDER_ID_RE = re.compile(r"^draft-\d{8}-\d+$")
 
 
 def _check_no_placeholders(
-    meta: dict, lead: list[tuple[str, int]], blocks: list[_Block], report: _Reporter
+    meta: dict, lead: list[tuple[str, int]], blocks: list[_Block], report: Reporter
 ) -> None:
     """A published issue must not still hold the scaffold's placeholders."""
     found = [meta["title_line"]] if meta["title"] == PLACEHOLDER_TITLE else []
@@ -417,7 +417,7 @@ def _issue_stats(
     return sum((text_stats(text) for text in texts), TextStats())
 
 
-def _split_front_matter(lines: list[str], report: _Reporter) -> tuple[list[str] | None, int]:
+def _split_front_matter(lines: list[str], report: Reporter) -> tuple[list[str] | None, int]:
     if not lines or lines[0].strip() != "---":
         report.error(1, "front-matter", "the file must start with YAML front matter ('---')")
         return None, 0
@@ -438,7 +438,7 @@ _FrontMatterLoader.yaml_implicit_resolvers = {
 }
 
 
-def _read_front_matter(front: list[str], path: str, report: _Reporter) -> dict | None:
+def _read_front_matter(front: list[str], path: str, report: Reporter) -> dict | None:
     try:
         data = yaml.load("\n".join(front), Loader=_FrontMatterLoader)  # noqa: S506
     except yaml.YAMLError as error:
@@ -502,7 +502,7 @@ def _read_front_matter(front: list[str], path: str, report: _Reporter) -> dict |
     }
 
 
-def _front_date(value: object, line: int, report: _Reporter) -> dt.date | None:
+def _front_date(value: object, line: int, report: Reporter) -> dt.date | None:
     if isinstance(value, dt.datetime):
         return value.date()
     if isinstance(value, dt.date):
@@ -518,7 +518,7 @@ def _front_date(value: object, line: int, report: _Reporter) -> dt.date | None:
 
 
 def _read_body(
-    lines: list[str], start: int, report: _Reporter
+    lines: list[str], start: int, report: Reporter
 ) -> tuple[list[tuple[str, int]], list[_Block]]:
     """Split the body into lead paragraphs and ``:::`` blocks, tracking line numbers."""
     lead: list[tuple[str, int]] = []
@@ -618,7 +618,7 @@ def _closes(line: str, fence: str) -> bool:
     )
 
 
-def _read_options(block: _Block, report: _Reporter) -> bool:
+def _read_options(block: _Block, report: Reporter) -> bool:
     """Read the option lines exactly as MyST will (its option parser is pure Python)."""
     if not block.option_lines:
         return True
@@ -638,7 +638,34 @@ def _read_options(block: _Block, report: _Reporter) -> bool:
     return True
 
 
-def _read_item(block: _Block, vocabulary: Vocabulary, report: _Reporter) -> Item | None:
+@dataclass(frozen=True)
+class ItemOptions:
+    """An item block's options as read: None where an option is missing or unusable."""
+
+    id: str | None
+    topic: Topic | None
+    verdict: Verdict | None
+    score: float | None
+    sources: tuple[Source, ...] | None
+    tags: tuple[str, ...]
+
+
+def read_item_options(
+    options: Mapping[str, tuple[str, int]], vocabulary: Vocabulary, report: Reporter
+) -> ItemOptions:
+    """``name -> (value, line)`` into an item's fields, reporting each unusable one. The
+    model and the item directive both read options through here."""
+    return ItemOptions(
+        id=_item_id(options.get("id"), report),
+        topic=_item_topic(options.get("topic"), vocabulary, report),
+        verdict=_item_verdict(options.get("verdict"), vocabulary, report),
+        score=_item_score(options.get("score"), report),
+        sources=_item_sources(options.get("sources"), report),
+        tags=_item_tags(options.get("tags")),
+    )
+
+
+def _read_item(block: _Block, vocabulary: Vocabulary, report: Reporter) -> Item | None:
     if not _read_options(block, report):
         return None
     options = block.options
@@ -651,12 +678,14 @@ def _read_item(block: _Block, vocabulary: Vocabulary, report: _Reporter) -> Item
     emoji, title = split_emoji(block.argument)
     if not title:
         report.error(block.line, "missing-title", "the item has no title")
-    item_id = _item_id(options.get("id"), report)
-    topic = _item_topic(options.get("topic"), vocabulary, report)
-    verdict = _item_verdict(options.get("verdict"), vocabulary, report)
-    score = _item_score(options.get("score"), report)
-    sources = _item_sources(options.get("sources"), report)
-    tags = _item_tags(options.get("tags"))
+    read = read_item_options(options, vocabulary, report)
+    item_id, topic, verdict, score, sources = (
+        read.id,
+        read.topic,
+        read.verdict,
+        read.score,
+        read.sources,
+    )
     if missing or None in (item_id, topic, verdict, score, sources) or not title:
         return None
     assert item_id and topic and verdict and score is not None and sources is not None
@@ -665,7 +694,7 @@ def _read_item(block: _Block, vocabulary: Vocabulary, report: _Reporter) -> Item
         emoji=emoji,
         title=title,
         topic=topic.key,
-        tags=tags,
+        tags=read.tags,
         score=score,
         verdict=verdict.key,
         sources=sources,
@@ -676,7 +705,7 @@ def _read_item(block: _Block, vocabulary: Vocabulary, report: _Reporter) -> Item
     )
 
 
-def _item_id(option: tuple[str, int] | None, report: _Reporter) -> str | None:
+def _item_id(option: tuple[str, int] | None, report: Reporter) -> str | None:
     if option is None:
         return None
     value, line = option
@@ -685,7 +714,7 @@ def _item_id(option: tuple[str, int] | None, report: _Reporter) -> str | None:
             line, "bad-id", f"item id '{value}' must be lowercase ASCII letters, digits and '-'"
         )
         return None
-    if is_page_id(value):
+    if is_reserved_id(value):
         report.error(
             line,
             "reserved-id",
@@ -695,12 +724,8 @@ def _item_id(option: tuple[str, int] | None, report: _Reporter) -> str | None:
     return value
 
 
-def is_page_id(value: str) -> bool:
-    return value in PAGE_IDS or value.startswith(PAGE_ID_PREFIXES)
-
-
 def _item_topic(
-    option: tuple[str, int] | None, vocabulary: Vocabulary, report: _Reporter
+    option: tuple[str, int] | None, vocabulary: Vocabulary, report: Reporter
 ) -> Topic | None:
     if option is None:
         return None
@@ -713,7 +738,7 @@ def _item_topic(
 
 
 def _item_verdict(
-    option: tuple[str, int] | None, vocabulary: Vocabulary, report: _Reporter
+    option: tuple[str, int] | None, vocabulary: Vocabulary, report: Reporter
 ) -> Verdict | None:
     if option is None:
         return None
@@ -736,7 +761,7 @@ def parse_score(value: str) -> float | None:
     return score
 
 
-def _item_score(option: tuple[str, int] | None, report: _Reporter) -> float | None:
+def _item_score(option: tuple[str, int] | None, report: Reporter) -> float | None:
     if option is None:
         return None
     value, line = option
@@ -760,7 +785,7 @@ def parse_sources(value: str) -> list[Source] | None:
     return sources
 
 
-def _item_sources(option: tuple[str, int] | None, report: _Reporter) -> tuple[Source, ...] | None:
+def _item_sources(option: tuple[str, int] | None, report: Reporter) -> tuple[Source, ...] | None:
     if option is None or not option[0]:
         return ()
     value, line = option
@@ -779,7 +804,7 @@ def _item_tags(option: tuple[str, int] | None) -> tuple[str, ...]:
     return tuple(tag.strip() for tag in option[0].split(",") if tag.strip())
 
 
-def _check_unique_ids(items: Sequence[Item], report: _Reporter) -> None:
+def _check_unique_ids(items: Sequence[Item], report: Reporter) -> None:
     seen: dict[str, Item] = {}
     titles: dict[str, Item] = {}
     for item in items:

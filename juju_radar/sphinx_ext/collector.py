@@ -82,8 +82,9 @@ def init_env(app: Sphinx) -> None:
 
 
 def warn(problem: Problem, location: object) -> None:
-    log = logger.error if problem.severity == "error" else logger.warning
-    log(problem.message, location=location, type="radar", subtype=problem.code)
+    """A problem as the build reports it: with the same severity as ``radar check``."""
+    log = {"error": logger.error, "warning": logger.warning, "note": logger.info}
+    log[problem.severity](problem.message, location=location, type="radar", subtype=problem.code)
 
 
 class RadarCollector(EnvironmentCollector):
