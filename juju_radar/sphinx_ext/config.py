@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
@@ -59,8 +60,11 @@ def add_theme_files(app: Sphinx, config: Config) -> None:
     own ``templates_path`` entries and later ``html_static_path`` entries override them."""
     from juju_radar.theme import STATIC_DIR, TEMPLATES_DIR
 
-    config.templates_path = [*config.templates_path, str(TEMPLATES_DIR)]
-    config.html_static_path = [str(STATIC_DIR), *config.html_static_path]
+    # Relative to conf.py, so that where the repository is cloned does not change the
+    # configuration's digest in .buildinfo.
+    templates, static = (os.path.relpath(path, app.confdir) for path in (TEMPLATES_DIR, STATIC_DIR))
+    config.templates_path = [*config.templates_path, templates]
+    config.html_static_path = [static, *config.html_static_path]
 
 
 def exclude_non_site(app: Sphinx, config: Config) -> None:
