@@ -47,6 +47,7 @@ from juju_radar.model.issues import (
     Issue,
     check_archive,
     check_topic_pages,
+    date_outside_span,
     misplaced_issue,
     parse_issue,
 )
@@ -206,6 +207,9 @@ def import_export(
     export, problems = parse_export(text, display, vocabulary)
     if export is None:
         return Outcome("failed", problems)
+    if outside := date_outside_span(export.date, site.date_span):
+        problems.append(Problem(display, export.date_line, "error", "date-out-of-range", outside))
+        return Outcome("failed", problems)
     target = site.issue_path(export.date.isoformat())
     relative = site.relative(target)
     if target.exists() and not force:
@@ -286,7 +290,7 @@ def validation_problems(
     page: str, relative: str, issue: Issue, new_entries: Sequence[str], site: Site, display: str
 ) -> list[Problem]:
     """What would be wrong with the written files; normally nothing."""
-    parsed, page_problems = parse_issue(page, relative, site.vocabulary)
+    parsed, page_problems = parse_issue(page, relative, site.vocabulary, site.date_span)
     problems = [
         Problem(
             display,
@@ -330,6 +334,9 @@ def run_new(args: argparse.Namespace) -> int:
     date = parse_date_argument(args.date) if args.date else today_in_newsroom()
     if date is None:
         print(f"radar: error: '{args.date}' is not a date (YYYY-MM-DD)", file=sys.stderr)
+        return EXIT_USAGE
+    if outside := date_outside_span(date, site.date_span):
+        print(f"radar: error: {outside}", file=sys.stderr)
         return EXIT_USAGE
     target = site.issue_path(date.isoformat())
     relative = site.relative(target)
@@ -403,7 +410,7 @@ def check_site(site: Site) -> list[Problem]:
         problems += read_problems
         if text is None:
             continue
-        issue, found = parse_issue(text, relative, vocabulary)
+        issue, found = parse_issue(text, relative, vocabulary, site.date_span)
         problems += found
         if issue is not None:
             issues.append(issue)

@@ -9,7 +9,12 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from juju_radar.model.issues import Vocabulary, vocabulary_from_config
+from juju_radar.model.issues import (
+    DEFAULT_DATE_SPAN,
+    Vocabulary,
+    read_date_span,
+    vocabulary_from_config,
+)
 
 DEFAULT_BIBFILES = ("references.bib",)
 ITEM_ID_OPTION_RE = re.compile(r"^:id:\s*(\S+)\s*$", re.MULTILINE)
@@ -33,6 +38,15 @@ class Site:
         except TypeError as error:
             message = f"{self.root / 'conf.py'}: bad radar_topics/radar_verdicts: {error}"
             raise SiteError(message) from error
+
+    @property
+    def date_span(self) -> tuple[int, int]:
+        value = self.config.get("radar_date_span", DEFAULT_DATE_SPAN)
+        span = read_date_span(value)
+        if span is None:
+            message = f"{self.root / 'conf.py'}: radar_date_span must be two years, not {value!r}"
+            raise SiteError(message)
+        return span
 
     @property
     def bibfiles(self) -> tuple[str, ...]:

@@ -16,6 +16,7 @@ from juju_radar.outputs import hooks as publishing
 from juju_radar.outputs.search import page as search
 from juju_radar.sphinx_ext import archive_checks as checks
 from juju_radar.sphinx_ext import bibliography, config, paging, safety
+from juju_radar.sphinx_ext.headings import FlattenHeadings
 from juju_radar.sphinx_ext.collector import RadarCollector, init_env
 from juju_radar.sphinx_ext.directives import (
     BestYearDirective,
@@ -61,6 +62,7 @@ def setup_extension(app: Sphinx) -> None:
         app.add_directive(name, listing_directive(kind))
     app.add_env_collector(RadarCollector)
     app.add_transform(IssuePageTransform)
+    app.add_transform(FlattenHeadings)
     app.add_post_transform(PlaceholderTransform)
     app.connect("builder-inited", init_env)
     app.connect("builder-inited", paging.write_stubs)
