@@ -16,7 +16,6 @@ from juju_radar.outputs import hooks as publishing
 from juju_radar.outputs.search import page as search
 from juju_radar.sphinx_ext import archive_checks as checks
 from juju_radar.sphinx_ext import bibliography, config, paging, safety
-from juju_radar.sphinx_ext.headings import FlattenHeadings
 from juju_radar.sphinx_ext.collector import RadarCollector, init_env
 from juju_radar.sphinx_ext.directives import (
     BestYearDirective,
@@ -27,6 +26,7 @@ from juju_radar.sphinx_ext.directives import (
     TopicYearDirective,
     listing_directive,
 )
+from juju_radar.sphinx_ext.headings import FlattenHeadings
 from juju_radar.sphinx_ext.nodes import radar_placeholder
 from juju_radar.sphinx_ext.transforms import IssuePageTransform, PlaceholderTransform
 
