@@ -83,6 +83,7 @@ def setup_extension(app: Sphinx) -> None:
     app.connect("env-get-outdated", integrity.note_removed_docs)
     app.connect("build-finished", integrity.remove_stale_outputs)
     app.connect("html-page-context", downloads.write_issue_bib)
+    app.connect("build-finished", downloads.write_missing_issue_bibs, priority=300)
     app.add_css_file("radar.css")
     app.add_js_file("radar.js")
     search.setup(app)
