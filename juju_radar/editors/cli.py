@@ -461,12 +461,13 @@ def run_serve(args: argparse.Namespace) -> int:
 
 
 def serve_command(root: Path, port: int) -> list[str]:
-    """sphinx-autobuild on 127.0.0.1, rebuilding into _build/preview on every save."""
+    """sphinx-autobuild on 127.0.0.1, rebuilding into _build/preview on every save and
+    answering local Host names only (``preview``)."""
     ignored = [argument for name in NOT_SITE for argument in ("--ignore", str(root / name))]
     return [
         sys.executable,
         "-m",
-        "sphinx_autobuild",
+        "juju_radar.editors.preview",
         str(root),
         str(root / "_build" / "preview"),
         "--host",
