@@ -226,15 +226,38 @@ def import_export(
     invalid = validation_problems(page, relative, issue, new_entries, site, display)
     if invalid:
         return Outcome("failed", invalid)
+    if outside := site.outside_root(target, site.bib_path):
+        message = f"{outside} leads outside the repository (a symbolic link): nothing was written"
+        return Outcome("failed", [Problem(display, 1, "error", "unwritable", message)])
+    failure = write_bib_and_page(site, bib_text, new_entries, target, page)
+    if failure:
+        return Outcome("failed", [Problem(display, 1, "error", "unwritable", failure)])
+    archive_ids.by_path[relative] = list(ids)
+    return Outcome("imported", problems, relative)
+
+
+def write_bib_and_page(
+    site: Site, bib_text: str, new_entries: Sequence[str], target: Path, page: str
+) -> str:
+    """Write the new references, then the page; if the page cannot be written, put the
+    .bib file back as it was. Returns why nothing was imported, or ""."""
+    written_bib = False
     try:
         if new_entries:
             atomic_write(site.bib_path, append_entries(bib_text, new_entries))
+            written_bib = True
         atomic_write(target, page)
     except OSError as error:
-        message = f"cannot write {error.filename}: {error.strerror or error}"
-        return Outcome("failed", [Problem(display, 1, "error", "unwritable", message)])
-    archive_ids.by_path[relative] = list(ids)
-    return Outcome("imported", problems, relative)
+        failed = site.relative(target) if written_bib or not new_entries else site.bibfiles[0]
+        message = f"cannot write {failed}: {error.strerror or error}"
+        if written_bib:
+            try:
+                atomic_write(site.bib_path, bib_text)
+            except OSError as again:
+                return f"{message}; and {site.bibfiles[0]} could not be restored: {again}"
+            message += f" ({site.bibfiles[0]} was left as it was)"
+        return message
+    return ""
 
 
 def assign_item_ids(export: ExportIssue, taken: set[str]) -> list[str]:
@@ -340,6 +363,9 @@ def run_new(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     target = site.issue_path(date.isoformat())
     relative = site.relative(target)
+    if outside := site.outside_root(target):
+        print(f"radar: error: {outside} leads outside the repository", file=sys.stderr)
+        return EXIT_PROBLEMS
     if target.exists() and not args.force:
         print(
             f"radar: error: {relative} already exists: pass --force to replace it", file=sys.stderr

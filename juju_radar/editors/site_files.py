@@ -60,6 +60,14 @@ class Site:
     def relative(self, path: Path) -> str:
         return path.relative_to(self.root).as_posix()
 
+    def outside_root(self, *paths: Path) -> str:
+        """The first of ``paths`` that would be written outside the root, through a
+        symbolic link on the way (``issues/2027 -> elsewhere``), or ""."""
+        for path in paths:
+            if not Path(os.path.realpath(path)).is_relative_to(self.root):
+                return self.relative(path)
+        return ""
+
     def issue_files(self) -> list[Path]:
         return sorted((self.root / "issues").glob("*/*.md"))
 
