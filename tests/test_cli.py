@@ -438,7 +438,7 @@ def test_serve_runs_sphinx_autobuild_on_localhost(tmp_path, monkeypatch):
     assert command[:5] == [
         sys.executable,
         "-m",
-        "sphinx_autobuild",
+        "juju_radar.editors.preview",
         str(src),
         str(src / "_build" / "preview"),
     ]
@@ -473,6 +473,46 @@ def test_serve_stopped_by_sigterm_stops_its_preview_server(tmp_path):
     finally:  # whatever is left of its process group
         with contextlib.suppress(ProcessLookupError):
             os.killpg(serve.pid, signal.SIGKILL)
+
+
+def test_serve_answers_only_local_host_names(tmp_path):
+    src = copy_site(tmp_path / "src")
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    serve = subprocess.Popen(
+        [sys.executable, "-m", "juju_radar", "--root", str(src), "serve", "--port", str(port)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    try:
+        deadline = time.monotonic() + 120
+        while not serving(port):
+            assert serve.poll() is None and time.monotonic() < deadline, "the preview never served"
+            time.sleep(0.5)
+        for host in (f"127.0.0.1:{port}", f"localhost:{port}", f"[::1]:{port}", "localhost"):
+            assert status_with_host(port, host) == 200, host
+        for host in ("evil.example", f"evil.example:{port}", "127.0.0.1.evil.example", ""):
+            assert status_with_host(port, host) in (400, 403), host
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(serve.pid, signal.SIGTERM)
+        serve.wait(timeout=30)
+
+
+def status_with_host(port: int, host: str) -> int:
+    import http.client
+
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    try:
+        connection.putrequest("GET", "/", skip_host=True)
+        if host:
+            connection.putheader("Host", host)
+        connection.endheaders()
+        return connection.getresponse().status
+    finally:
+        connection.close()
 
 
 def serving(port: int) -> bool:

@@ -522,6 +522,64 @@ def unsafe_url_problems(entries: list[BibEntry], path: str) -> Iterator[Problem]
                 )
 
 
+# pybtex resolves a crossref recursively: a loop or a long chain raises RecursionError
+# with no file or line. A reference and the book it is in make one level.
+MAX_CROSSREF_DEPTH = 3
+# A field longer than this is no title, note or abstract an editor wrote.
+MAX_FIELD_CHARS = 20_000
+
+
+def crossref_problems(entries: list[BibEntry], path: str) -> Iterator[Problem]:
+    """A ``crossref`` that leads back to its entry, or through too many entries."""
+    parent = {
+        entry.key.lower(): (entry.field_value("crossref") or "").strip("{} ").lower()
+        for entry in entries
+        if entry.is_citable and entry.key
+    }
+    for entry in entries:
+        crossref = next((f for f in entry.fields if f.name == "crossref"), None)
+        if crossref is None or not entry.key:
+            continue
+        chain = crossref_chain(entry.key.lower(), parent)
+        if chain[-1] in chain[:-1]:
+            loop = " → ".join(chain)
+            yield Problem(path, crossref.line, "error", "crossref-loop", f"crossref loop: {loop}")
+        elif len(chain) - 1 > MAX_CROSSREF_DEPTH:
+            yield Problem(
+                path,
+                crossref.line,
+                "error",
+                "crossref-depth",
+                f"{entry_label(entry)}: a crossref chain of {len(chain) - 1} entries "
+                f"(at most {MAX_CROSSREF_DEPTH}): {' → '.join(chain)}",
+            )
+
+
+def crossref_chain(key: str, parent: dict[str, str]) -> list[str]:
+    """``key`` and the entries its crossref leads to, ending at the first one seen twice,
+    the first without a crossref, or one past the depth allowed."""
+    chain = [key]
+    while (following := parent.get(chain[-1])) and len(chain) <= MAX_CROSSREF_DEPTH + 1:
+        chain.append(following)
+        if following in chain[:-1]:
+            break
+    return chain
+
+
+def long_field_problems(entries: list[BibEntry], path: str) -> Iterator[Problem]:
+    for entry in entries:
+        for bib_field in entry.fields:
+            if len(bib_field.value) > MAX_FIELD_CHARS:
+                yield Problem(
+                    path,
+                    bib_field.line,
+                    "error",
+                    "field-too-long",
+                    f"{entry_label(entry)}: field '{bib_field.name}' has "
+                    f"{len(bib_field.value):,} characters (at most {MAX_FIELD_CHARS:,})",
+                )
+
+
 def entry_label(entry: BibEntry) -> str:
     return f"entry '{entry.key}'" if entry.key else f"@{entry.entry_type} entry"
 
@@ -593,6 +651,8 @@ def check_bib_text(text: str, path: str) -> list[Problem]:
             *duplicate_field_problems(entries, path),
             *missing_field_problems(entries, path),
             *unsafe_url_problems(entries, path),
+            *crossref_problems(entries, path),
+            *long_field_problems(entries, path),
             *bib_syntax_problems(text, entries, path),
         ]
     except Exception as error:  # a bug in a checker: reported, never swallowed

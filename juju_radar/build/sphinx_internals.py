@@ -34,6 +34,7 @@ from sphinx.util.display import status_iterator
 from sphinx.util.parallel import ParallelTasks, make_chunks
 
 from juju_radar.build.cache import Additions, build_cache
+from juju_radar.build.crash import located
 from juju_radar.sphinx_ext.collector import radar_data
 
 if TYPE_CHECKING:
@@ -87,7 +88,8 @@ class FastHTMLBuilder(StandaloneHTMLBuilder):
             """In a forked reader."""
             self.env._app = self._app
             for docname in chunk:
-                self.read_doc(docname, _cache=False)
+                with located(docname):
+                    self.read_doc(docname, _cache=False)
             shed_other_pages(self.env, chunk)
             return pickle.dumps(self.env, pickle.HIGHEST_PROTOCOL)
 
@@ -131,7 +133,8 @@ class FastHTMLBuilder(StandaloneHTMLBuilder):
         cache = build_cache(self.doctreedir)
         cache.start_journal()
         for docname in docnames:
-            self.write_page(docname)
+            with located(docname):
+                self.write_page(docname)
         return dict(self.images), cache.end_journal()
 
     def write_page(self, docname: str) -> None:

@@ -48,6 +48,20 @@ ITEM_DIRECTIVE = "radar-item"
 CLOSING_DIRECTIVE = "radar-closing"
 ITEM_OPTIONS = ("id", "topic", "tags", "score", "verdict", "sources")
 REQUIRED_ITEM_OPTIONS = ("id", "topic", "score", "verdict")
+# The years an issue may be dated in (``radar_date_span``): a page dated 0001 or 9999
+# would make the listings and charts span thousands of empty months.
+DEFAULT_DATE_SPAN = (2000, 2100)
+# Front matter is four short fields: anything much bigger or deeper is hostile.
+FRONT_MATTER_MAX_CHARS = 20_000
+FRONT_MATTER_MAX_DEPTH = 8
+# A Markdown heading holds text only: a link, role or image in it crashes the
+# table of contents (KeyError: 'anchorname') and has no place in a heading.
+ATX_HEADING_RE = re.compile(r"^ {0,3}#{1,6}(?:\s|$)")
+HEADING_MARKUP_RE = re.compile(
+    r"(?<!\\)(?:\{[A-Za-z][\w:+-]*\}`"  # a role
+    r"|!?\[[^\]]*\]\(|!?\[[^\]]*\]\["  # a link or image, inline or by reference
+    r"|<[a-z][a-z0-9+.-]*:)"  # an autolink
+)
 
 
 _Named = TypeVar("_Named", "Topic", "Verdict")
@@ -307,6 +321,7 @@ class Reporter:
     """Collects the problems found in one file."""
 
     path: str
+    date_span: tuple[int, int] = DEFAULT_DATE_SPAN
     problems: list[Problem] = field(default_factory=list)
 
     def error(self, line: int, code: str, message: str) -> None:
@@ -328,9 +343,14 @@ class _Block:
     paragraphs: list[tuple[str, int]] = field(default_factory=list)
 
 
-def parse_issue(text: str, path: str, vocabulary: Vocabulary) -> tuple[Issue | None, list[Problem]]:
+def parse_issue(
+    text: str,
+    path: str,
+    vocabulary: Vocabulary,
+    date_span: tuple[int, int] = DEFAULT_DATE_SPAN,
+) -> tuple[Issue | None, list[Problem]]:
     """Parse an issue file; return the issue (None when unusable) and its problems."""
-    report = Reporter(path)
+    report = Reporter(path, date_span)
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     front, body_start = _split_front_matter(lines, report)
     if front is None:
@@ -429,7 +449,29 @@ def _split_front_matter(lines: list[str], report: Reporter) -> tuple[list[str] |
 
 
 class _FrontMatterLoader(yaml.SafeLoader):
-    """Safe YAML with dates left as text, so a bad date is reported, not raised."""
+    """Safe YAML with dates left as text, so a bad date is reported, not raised.
+
+    Aliases (``*name``) are refused and nesting is bounded while the document is
+    composed, before any value exists: an alias bomb expands to gigabytes when a value
+    is turned into text, and deep nesting exhausts the recursion limit."""
+
+    def compose_node(self, parent: Any, index: Any) -> Any:
+        if self.check_event(yaml.AliasEvent):
+            mark = self.peek_event().start_mark
+            raise yaml.composer.ComposerError(
+                None, None, "aliases (*name) are not allowed in front matter", mark
+            )
+        depth = getattr(self, "_depth", 0)
+        if depth >= FRONT_MATTER_MAX_DEPTH:
+            mark = self.peek_event().start_mark
+            raise yaml.composer.ComposerError(
+                None, None, f"front matter nested more than {FRONT_MATTER_MAX_DEPTH} deep", mark
+            )
+        self._depth = depth + 1
+        try:
+            return super().compose_node(parent, index)
+        finally:
+            self._depth = depth
 
 
 _FrontMatterLoader.yaml_implicit_resolvers = {
@@ -439,8 +481,16 @@ _FrontMatterLoader.yaml_implicit_resolvers = {
 
 
 def _read_front_matter(front: list[str], path: str, report: Reporter) -> dict | None:
+    source = "\n".join(front)
+    if len(source) > FRONT_MATTER_MAX_CHARS:
+        message = f"the front matter is over {FRONT_MATTER_MAX_CHARS:,} characters"
+        report.error(1, "front-matter", message)
+        return None
     try:
-        data = yaml.load("\n".join(front), Loader=_FrontMatterLoader)  # noqa: S506
+        data = yaml.load(source, Loader=_FrontMatterLoader)  # noqa: S506
+    except RecursionError:  # nested flow collections recurse in the scanner too
+        report.error(1, "front-matter", "the front matter is nested too deep")
+        return None
     except yaml.YAMLError as error:
         mark = getattr(error, "problem_mark", None)
         line = mark.line + 2 if mark is not None else 1
@@ -456,6 +506,9 @@ def _read_front_matter(front: list[str], path: str, report: Reporter) -> dict | 
     }
     ok = True
     date = _front_date(data.get("date"), key_lines.get("date", 1), report)
+    if date is not None and (outside := date_outside_span(date, report.date_span)):
+        report.error(key_lines.get("date", 1), "date-out-of-range", outside)
+        date = None
     path_date = date_from_path(path)
     if date is not None and path_date is not None and date != path_date:
         report.error(
@@ -502,6 +555,26 @@ def _read_front_matter(front: list[str], path: str, report: Reporter) -> dict | 
     }
 
 
+def read_date_span(value: object) -> tuple[int, int] | None:
+    """``radar_date_span`` as (first year, last year), or None when it is not that."""
+    if not (isinstance(value, list | tuple) and len(value) == 2):
+        return None
+    first, last = value
+    valid = all(isinstance(year, int) and 1 <= year <= 9999 for year in (first, last))
+    return (first, last) if valid and first <= last else None
+
+
+def date_outside_span(date: dt.date, span: tuple[int, int]) -> str:
+    """Why ``date`` is refused (its year is outside ``radar_date_span``), or ""."""
+    first, last = span
+    if first <= date.year <= last:
+        return ""
+    return (
+        f"date {date.isoformat()} is outside the archive's years {first}–{last} "
+        "(radar_date_span in conf.py)"
+    )
+
+
 def _front_date(value: object, line: int, report: Reporter) -> dt.date | None:
     if isinstance(value, dt.datetime):
         return value.date()
@@ -510,10 +583,14 @@ def _front_date(value: object, line: int, report: Reporter) -> dt.date | None:
     if value is None:
         report.error(line, "missing-date", "the front matter has no date")
         return None
+    if not isinstance(value, str | int):
+        report.error(line, "bad-date", "the date must be written YYYY-MM-DD")
+        return None
+    text = str(value)[:40]
     try:
-        return dt.date.fromisoformat(str(value))
+        return dt.date.fromisoformat(text)
     except ValueError:
-        report.error(line, "bad-date", f"'{value}' is not a date (YYYY-MM-DD)")
+        report.error(line, "bad-date", f"'{text}' is not a date (YYYY-MM-DD)")
         return None
 
 
@@ -586,6 +663,7 @@ def _read_body(
             continue
         if RAW_HTML_RE.search(line):
             report.error(number, "raw-html", "raw HTML is not allowed in an issue")
+        _check_heading(line, number, report)
         if not stripped:
             flush()
             continue
@@ -604,6 +682,16 @@ def _read_body(
             block.line, "unclosed-block", f"block '{{{block.name}}}' is not closed by ':::'"
         )
     return lead, blocks
+
+
+def _check_heading(line: str, number: int, report: Reporter) -> None:
+    """A ``#`` heading holds inline text only: no link, image or role."""
+    if ATX_HEADING_RE.match(line) and HEADING_MARKUP_RE.search(line):
+        report.error(
+            number,
+            "heading-markup",
+            "a heading holds text only: move the link, image or role into a paragraph",
+        )
 
 
 def _closes(line: str, fence: str) -> bool:

@@ -31,7 +31,7 @@ CHECKER_DIGEST = digest(source_digest(bibcheck, model), version("pybtex"))
 
 
 # What stops pybtex, and with it sphinxcontrib-bibtex, from reading the file at all.
-UNREADABLE = frozenset({"unbalanced-braces", "bib-syntax"})
+UNREADABLE = frozenset({"unbalanced-braces", "bib-syntax", "crossref-loop", "crossref-depth"})
 EXIT_UNREADABLE_BIB = 2  # sphinx-build's status for a build that stopped on an error
 
 

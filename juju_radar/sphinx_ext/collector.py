@@ -134,7 +134,10 @@ class RadarCollector(EnvironmentCollector):
         source = Path(env.doc2path(docname))
         relative = source.relative_to(env.srcdir).as_posix()
         issue, problems = parse_issue(
-            source.read_text(encoding="utf-8-sig"), relative, vocabulary(app.config)
+            source.read_text(encoding="utf-8-sig"),
+            relative,
+            vocabulary(app.config),
+            app.config.radar_date_span,
         )
         for problem in problems:
             warn(problem, (docname, problem.line))

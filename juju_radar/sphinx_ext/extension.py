@@ -26,6 +26,7 @@ from juju_radar.sphinx_ext.directives import (
     TopicYearDirective,
     listing_directive,
 )
+from juju_radar.sphinx_ext.headings import FlattenHeadings
 from juju_radar.sphinx_ext.nodes import radar_placeholder
 from juju_radar.sphinx_ext.transforms import IssuePageTransform, PlaceholderTransform
 
@@ -61,6 +62,7 @@ def setup_extension(app: Sphinx) -> None:
         app.add_directive(name, listing_directive(kind))
     app.add_env_collector(RadarCollector)
     app.add_transform(IssuePageTransform)
+    app.add_transform(FlattenHeadings)
     app.add_post_transform(PlaceholderTransform)
     app.connect("builder-inited", init_env)
     app.connect("builder-inited", paging.write_stubs)
@@ -80,6 +82,7 @@ def setup_extension(app: Sphinx) -> None:
     app.connect("env-get-outdated", integrity.note_removed_docs)
     app.connect("build-finished", integrity.remove_stale_outputs)
     app.connect("html-page-context", downloads.write_issue_bib)
+    app.connect("build-finished", downloads.write_missing_issue_bibs, priority=300)
     app.add_css_file("radar.css")
     app.add_js_file("radar.js")
     search.setup(app)
