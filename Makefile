@@ -5,7 +5,7 @@ BIN     := $(VENV)/bin
 SPHINXOPTS ?= -j auto
 STAMP   := $(VENV)/.installed
 
-.PHONY: html test lint clean serve bench
+.PHONY: html test test-fast check-content lint clean serve bench
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -17,6 +17,17 @@ html: $(STAMP)
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -q
+
+# The suite without the browser and the slow builds, for editing.
+test-fast: $(STAMP)
+	$(BIN)/python -m pytest -q -m "not browser and not slow"
+
+# The live archive's own checks, true of any valid archive: no errors, it builds, and
+# every page and link of the built site resolves.
+check-content: $(STAMP)
+	$(BIN)/radar check
+	$(BIN)/python -m juju_radar.build.staged $(SPHINXOPTS)
+	$(BIN)/radar links _build/html
 
 lint: $(STAMP)
 	$(BIN)/ruff check juju_radar tests bench tools

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
+import tomllib
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -41,12 +43,20 @@ def copy_site(dest: Path) -> Path:
     return dest
 
 
+def deprecations_fail() -> str:
+    """pytest's ``filterwarnings`` from pyproject.toml as PYTHONWARNINGS, so that a
+    deprecation met inside a sphinx-build subprocess fails the test too."""
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    return ",".join(project["tool"]["pytest"]["ini_options"]["filterwarnings"])
+
+
 def sphinx_build(
     srcdir: Path, outdir: Path, *extra: str, check: bool = True, env: dict | None = None
 ) -> subprocess.CompletedProcess[str]:
     """Run sphinx-build with warnings as errors; return the finished process."""
     doctrees = outdir.parent / f"{outdir.name}.doctrees"
     command = sphinx_command(srcdir, outdir, doctrees, "-W", "--keep-going", "-q", *extra)
+    env = {**(os.environ if env is None else env), "PYTHONWARNINGS": deprecations_fail()}
     result = subprocess.run(command, capture_output=True, text=True, env=env)
     if check and result.returncode != 0:
         raise AssertionError(f"sphinx-build failed:\n{result.stdout}\n{result.stderr}")

@@ -61,9 +61,9 @@ def test_valid_file_has_no_problems() -> None:
 
 def test_seed_entries_only_lack_identifiers() -> None:
     assert [problem.format() for problem in check_bib_text(SEED, PATH)] == [
-        "topics/refs.bib:1: warning: entry 'taubench2026paper' has no DOI/URL/arXiv id/ISBN: "
+        "topics/refs.bib:1: note: entry 'taubench2026paper' has no DOI/URL/arXiv id/ISBN: "
         "an editor must complete it [missing-identifier]",
-        "topics/refs.bib:7: warning: entry 'spc2026opinion' has no DOI/URL/arXiv id/ISBN: "
+        "topics/refs.bib:7: note: entry 'spc2026opinion' has no DOI/URL/arXiv id/ISBN: "
         "an editor must complete it [missing-identifier]",
     ]
 
@@ -98,18 +98,41 @@ def test_keys_differing_only_in_punctuation_would_share_an_anchor() -> None:
             6,
             "error",
             "anchor-clash",
-            "entry key 'rise.2026' differs from 'rise_2026' (line 1) only in punctuation: "
+            "entry key 'rise.2026' differs from 'rise_2026' (line 1) only in punctuation or accents: "
             "both would be the anchor #cite-rise-2026 on the page; rename one",
         )
     ]
 
 
-@pytest.mark.parametrize("key", ["rise2026paper", "Rise_2026", "a.b:c-d", "x__y", "tail_"])
+@given(st.text())
+def test_the_archive_makes_anchors_as_docutils_does(text: str) -> None:
+    from docutils.nodes import make_id as docutils_make_id
+
+    from juju_radar.model.anchors import make_id
+
+    assert make_id(text) == docutils_make_id(text)
+
+
+@pytest.mark.parametrize("key", ["rise2026paper", "Rise_2026", "a.b:c-d", "x__y", "tail_", "café"])
 def test_the_anchor_checked_is_the_one_the_page_gives(key: str) -> None:
+    from docutils.nodes import make_id as docutils_make_id
+
     from juju_radar.bib.check import citation_anchor
     from juju_radar.sphinx_ext.bibliography import citation_id
 
-    assert citation_anchor(key) == citation_id(key)
+    assert citation_anchor(key) == citation_id(key) == docutils_make_id(f"cite-{key}")
+
+
+def test_keys_that_differ_in_accents_only_clash() -> None:
+    text = "@misc{café2026, title = {A}}\n@misc{cafe2026, title = {B}}\n"
+    clashes = [p for p in check_bib_text(text, "references.bib") if p.code == "anchor-clash"]
+    assert [(p.line, p.message) for p in clashes] == [
+        (
+            2,
+            "entry key 'cafe2026' differs from 'café2026' (line 1) only in punctuation or "
+            "accents: both would be the anchor #cite-cafe2026 on the page; rename one",
+        )
+    ]
 
 
 def test_missing_closing_brace_is_reported_at_the_entry_start() -> None:
@@ -199,9 +222,7 @@ def test_any_identifier_field_satisfies_the_identifier_check(identifier: str) ->
 def test_blank_identifier_does_not_count() -> None:
     text = "@misc{k,\n  title = {T},\n  doi = {},\n}\n"
     problems = check_bib_text(text, PATH)
-    assert [(p.code, p.line, p.severity) for p in problems] == [
-        ("missing-identifier", 1, "warning")
-    ]
+    assert [(p.code, p.line, p.severity) for p in problems] == [("missing-identifier", 1, "note")]
 
 
 def test_stray_at_sign_is_a_syntax_error_at_its_line() -> None:
@@ -296,12 +317,28 @@ def test_bib_entry_identifiers_returns_values_as_written() -> None:
     }
 
 
+def no_internal_error(problems: list[Problem]) -> bool:
+    return all(problem.code != "internal-error" for problem in problems)
+
+
+def test_a_checker_that_fails_is_reported_not_swallowed(monkeypatch) -> None:
+    from juju_radar.bib import check
+
+    def broken(entries, path):
+        raise ValueError("boom")
+
+    monkeypatch.setattr(check, "unsafe_url_problems", broken)
+    (problem,) = check_bib_text("@misc{a, title = {A}}\n", PATH)
+    assert (problem.path, problem.line, problem.code) == (PATH, 1, "internal-error")
+    assert "ValueError: boom" in problem.message
+
+
 @pytest.mark.parametrize(
     "garbage",
     ["", "@", "@@@{{{", "@misc", "@misc{", "@misc{,}", "}}}{{{", "@misc{k, title = {", "\x00@\r\n"],
 )
 def test_garbage_never_raises(garbage: str) -> None:
-    assert isinstance(check_bib_text(garbage, PATH), list)
+    assert no_internal_error(check_bib_text(garbage, PATH))
     assert isinstance(parse_bib_keys(garbage), dict)
     assert isinstance(bib_entry_identifiers(garbage), dict)
 
@@ -319,6 +356,7 @@ BIBTEX_ALPHABET = st.sampled_from(
 @given(st.lists(BIBTEX_ALPHABET, max_size=60).map("".join))
 def test_bibtex_like_noise_never_raises(text: str) -> None:
     problems = check_bib_text(text, PATH)
+    assert no_internal_error(problems)
     line_count = text.count("\n") + text.count("\r") - text.count("\r\n") + 1
     assert all(1 <= problem.line <= line_count for problem in problems)
     parse_bib_keys(text)
@@ -328,6 +366,6 @@ def test_bibtex_like_noise_never_raises(text: str) -> None:
 @settings(max_examples=100, deadline=None)
 @given(st.text(max_size=200))
 def test_arbitrary_text_never_raises(text: str) -> None:
-    check_bib_text(text, PATH)
+    assert no_internal_error(check_bib_text(text, PATH))
     parse_bib_keys(text)
     bib_entry_identifiers(text)

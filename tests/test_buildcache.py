@@ -31,6 +31,25 @@ def test_a_damaged_file_is_an_empty_cache(tmp_path: Path) -> None:
     assert BuildCache(tmp_path / "cache").peek("entries", "a") is None
 
 
+def test_an_altered_file_that_still_unpickles_is_recomputed(tmp_path: Path) -> None:
+    import pickle
+
+    cache = BuildCache(tmp_path / "cache")
+    cache.put("entries", "a", "<p>good</p>")
+    cache.save()
+    path = tmp_path / "cache" / "entries.pickle"
+    data = path.read_bytes()
+    altered = data.replace(b"<p>good</p>", b"<p>evil</p>")  # same length: still a pickle
+    assert altered != data and pickle.loads(altered[altered.index(b"\n") + 1 :])["a"] == (
+        "<p>evil</p>"
+    ), "the altered file still loads as a pickle"
+    path.write_bytes(altered)
+    later = BuildCache(tmp_path / "cache")
+    assert later.get("entries", "a", lambda: "<p>recomputed</p>") == "<p>recomputed</p>"
+    path.write_bytes(pickle.dumps({"a": "<p>evil</p>"}))  # a pickle without its digest
+    assert BuildCache(tmp_path / "cache").peek("entries", "a") is None
+
+
 def test_formatted_entry_round_trips_through_plain_data() -> None:
     paragraph = nodes.paragraph()
     paragraph += nodes.Text("Sierra. ")

@@ -19,7 +19,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 from bs4 import BeautifulSoup
-from conftest import SEED_EXPORT, copy_site, sphinx_build
+from conftest import SEED_EXPORT, SEED_SITE, copy_site, sphinx_build
 from conftest import page_text as article_text
 
 from juju_radar.editors import cli
@@ -109,7 +109,7 @@ def test_every_sentence_is_on_the_page_and_the_built_page(request, export, date)
 def test_the_seed_page_is_the_hand_written_one_apart_from_ids_and_keys(seed_site):
     src, _ = seed_site
     written = (src / SEED_PAGE).read_text(encoding="utf-8")
-    original = (Path(__file__).parent.parent / SEED_PAGE).read_text(encoding="utf-8")
+    original = (SEED_SITE / SEED_PAGE).read_text(encoding="utf-8")
     id_or_sources = re.compile(r"^:(id|sources): .*$", re.MULTILINE)
     assert id_or_sources.sub("", written) == id_or_sources.sub("", original)
     assert ":id: rise\n" in written and ":id: item-20260908-1\n" in written
@@ -196,18 +196,18 @@ def test_a_backlog_gets_a_summary_and_distinct_ids(tmp_path, capsys):
 # --- check ----------------------------------------------------------------------------------
 
 
-def test_check_passes_on_the_imported_site_with_warnings_for_incomplete_references(
+def test_check_passes_on_the_imported_site_with_notes_for_incomplete_references(
     fixture_site, capsys
 ):
     src, _ = fixture_site
     assert radar(src, "check") == 0
     out = capsys.readouterr().out.splitlines()
-    assert all(": warning: " in line and line.endswith("[missing-identifier]") for line in out)
+    assert all(": note: " in line and line.endswith("[missing-identifier]") for line in out)
     assert (
-        "references.bib:59: warning: entry 'contamscope-1' has no DOI/URL/arXiv id/ISBN: "
+        "references.bib:59: note: entry 'contamscope-1' has no DOI/URL/arXiv id/ISBN: "
         "an editor must complete it [missing-identifier]"
     ) in out
-    assert radar(src, "check", "--strict") == 1
+    assert radar(src, "check", "--strict") == 0, "a note is not a defect, even with --strict"
 
 
 def test_check_as_json(fixture_site, capsys):
@@ -218,7 +218,7 @@ def test_check_as_json(fixture_site, capsys):
     assert problems[0] == {
         "path": "references.bib",
         "line": 4,
-        "severity": "warning",
+        "severity": "note",
         "code": "missing-identifier",
         "message": "entry 'taubench2026paper' has no DOI/URL/arXiv id/ISBN: an editor must "
         "complete it",
@@ -438,7 +438,7 @@ def test_serve_runs_sphinx_autobuild_on_localhost(tmp_path, monkeypatch):
     assert command[:5] == [
         sys.executable,
         "-m",
-        "sphinx_autobuild",
+        "juju_radar.editors.preview",
         str(src),
         str(src / "_build" / "preview"),
     ]
@@ -475,6 +475,46 @@ def test_serve_stopped_by_sigterm_stops_its_preview_server(tmp_path):
             os.killpg(serve.pid, signal.SIGKILL)
 
 
+def test_serve_answers_only_local_host_names(tmp_path):
+    src = copy_site(tmp_path / "src")
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    serve = subprocess.Popen(
+        [sys.executable, "-m", "juju_radar", "--root", str(src), "serve", "--port", str(port)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    try:
+        deadline = time.monotonic() + 120
+        while not serving(port):
+            assert serve.poll() is None and time.monotonic() < deadline, "the preview never served"
+            time.sleep(0.5)
+        for host in (f"127.0.0.1:{port}", f"localhost:{port}", f"[::1]:{port}", "localhost"):
+            assert status_with_host(port, host) == 200, host
+        for host in ("evil.example", f"evil.example:{port}", "127.0.0.1.evil.example", ""):
+            assert status_with_host(port, host) in (400, 403), host
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(serve.pid, signal.SIGTERM)
+        serve.wait(timeout=30)
+
+
+def status_with_host(port: int, host: str) -> int:
+    import http.client
+
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    try:
+        connection.putrequest("GET", "/", skip_host=True)
+        if host:
+            connection.putheader("Host", host)
+        connection.endheaders()
+        return connection.getresponse().status
+    finally:
+        connection.close()
+
+
 def serving(port: int) -> bool:
     try:
         with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=2) as response:
@@ -492,4 +532,4 @@ def test_the_installed_command_and_python_m(tmp_path):
         [sys.executable, "-m", "juju_radar", "check"], cwd=src, capture_output=True, text=True
     )
     assert result.returncode == 0
-    assert result.stderr.endswith("0 errors, 8 warnings in 1 issue\n")
+    assert result.stderr.endswith("0 errors, 0 warnings, 8 notes in 1 issue\n")

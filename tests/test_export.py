@@ -126,3 +126,17 @@ def test_items_csv_has_the_same_rows_as_items_json(site):
     second = next(row for row in rows if row["item_id"] == "taubench-failure-replication")
     assert second["tags"] == "Coding Agent; 评测"
     assert second["score"] == "7.5"
+
+
+@pytest.mark.parametrize("start", ["=", "+", "-", "@", "\t", "\r"])
+def test_csv_cells_that_a_spreadsheet_would_run_are_neutralised(start):
+    from juju_radar.outputs.export import CSV_COLUMNS, items_csv
+
+    record = {name: f'{start}HYPERLINK("https://evil.example")' for name in CSV_COLUMNS}
+    record.update(tags=[f"{start}SUM(1)", "安全"], score=9.0, citations=[], url=None)
+    rows = list(csv.DictReader(io.StringIO(items_csv([record]), newline="")))
+    for name, cell in rows[0].items():
+        assert not cell.startswith(("=", "+", "-", "@", "\t", "\r")), (name, cell)
+    assert rows[0]["title"] == f'\'{start}HYPERLINK("https://evil.example")'
+    assert rows[0]["tags"] == f"'{start}SUM(1); 安全"
+    assert rows[0]["score"] == "9"

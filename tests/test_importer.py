@@ -9,7 +9,7 @@ import runpy
 from pathlib import Path
 
 import pytest
-from conftest import SEED_EXPORT
+from conftest import SEED_EXPORT, SEED_SITE
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from markdown_it.renderer import RendererHTML
@@ -25,21 +25,19 @@ from juju_radar.editors.importer import (
     parse_export,
     render_bib_entry,
     render_page,
-    split_heading,
     to_issue,
     unescape,
     yaml_scalar,
 )
-from juju_radar.model.issues import parse_issue, vocabulary_from_config
+from juju_radar.model.issues import parse_issue, split_emoji, vocabulary_from_config
 
-ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = Path(__file__).parent / "fixtures" / "export"
 DATE = dt.date(2026, 9, 8)
 
 
 @pytest.fixture(scope="module")
 def vocab():
-    conf = runpy.run_path(str(ROOT / "conf.py"))
+    conf = runpy.run_path(str(SEED_SITE / "conf.py"))
     return vocabulary_from_config(conf["radar_topics"], conf["radar_verdicts"])
 
 
@@ -95,7 +93,7 @@ def test_a_wrapped_paragraph_loses_only_the_breaks_between_chinese_characters(vo
 def test_the_seed_renders_the_hand_written_page_apart_from_ids_and_keys(vocab):
     export = parse_ok(SEED_EXPORT.read_text(encoding="utf-8"), vocab)
     hand_written = parse_issue(
-        (ROOT / "issues/2026/2026-09-08.md").read_text(encoding="utf-8"),
+        (SEED_SITE / "issues/2026/2026-09-08.md").read_text(encoding="utf-8"),
         "issues/2026/2026-09-08.md",
         vocab,
     )[0]
@@ -161,8 +159,8 @@ def test_aliases_map_to_topic_keys_and_a_category_may_have_no_tags(vocab):
         ("《意见》全文", ("", "《意见》全文")),
     ],
 )
-def test_split_heading(heading, expected):
-    assert split_heading(heading) == expected
+def test_split_emoji(heading, expected):
+    assert split_emoji(heading) == expected
 
 
 @pytest.mark.parametrize(
@@ -266,6 +264,6 @@ def test_a_generated_reference_has_only_the_missing_identifier_warning():
     entry = render_bib_entry("rise-1", "RISE 论文（RISE：{50%} \\ 外推）", "来自 2026-09-08")
     problems = check_bib_text(entry, "references.bib")
     assert [(problem.severity, problem.code) for problem in problems] == [
-        ("warning", "missing-identifier")
+        ("note", "missing-identifier")
     ]
     assert "doi" not in entry and "url" not in entry and "author" not in entry

@@ -8,12 +8,13 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
-from urllib.parse import unquote, urlsplit
 
 import pytest
 from bs4 import BeautifulSoup
 from conftest import ROOTS, copy_site, page_text, site_with_root, sphinx_build, watch_errors
 from test_incremental import EPOCH_ENV, clean_build, differences
+
+from juju_radar.editors.site_links import broken_links
 
 HOSTILE = ("alert(", "onmouseover", "onerror")
 
@@ -116,32 +117,37 @@ def test_an_interrupted_build_is_not_built_upon(tmp_path):
     assert (spare / "complete").exists()
 
 
-def kill_swap_after(build: Path, renames: int) -> None:
-    """Do the first ``renames`` renames of a publish swap, as a swap killed then leaves."""
-    spare = build / "spare"
-    (build / "swapping").touch()
-    steps = [
-        (build / "html", build / "html.previous"),
-        (spare / "html", build / "html"),
-        (build / "html.previous", spare / "html"),
-        (build / "doctrees", build / "doctrees.previous"),
-    ]
-    for source, target in steps[:renames]:
-        source.rename(target)
+def kill_publish_after(build: Path, flips: int) -> None:
+    """Do the first ``flips`` link flips of publishing the spare tree, as a publish killed
+    then leaves (the spare tree is a complete earlier site)."""
+    from juju_radar.build.staged import point, spare_tree
+
+    tree = spare_tree(build).name
+    steps = [("html", f"trees/{tree}/html"), ("doctrees", f"trees/{tree}/doctrees")]
+    for name, target in steps[:flips]:
+        point(build, name, target)
 
 
-@pytest.mark.parametrize("renames", [1, 3], ids=["no-site-published", "html-without-doctrees"])
-def test_a_publish_killed_while_swapping_is_repaired(tmp_path, renames):
+@pytest.mark.parametrize("flips", [1, 2], ids=["html-only", "html-and-doctrees"])
+def test_a_publish_killed_between_flips_is_repaired(tmp_path, flips):
     srcdir = copy_site(tmp_path / "src")
     for _ in range(2):
         assert publish(srcdir).returncode == 0
     build = srcdir / "_build"
-    kill_swap_after(build, renames)
+    kill_publish_after(build, flips)
     shutil.copytree(ROOTS / "test-second-issue", srcdir, dirs_exist_ok=True)
     result = publish(srcdir)
     assert result.returncode == 0, result.stderr
-    assert "an interrupted publish was cleaned up" in result.stderr
-    assert sorted(path.name for path in build.iterdir()) == ["doctrees", "html", "spare"]
+    assert sorted(path.name for path in build.iterdir() if not path.name.startswith(".")) == [
+        "doctrees",
+        "html",
+        "spare",
+        "trees",
+    ]
+    assert (
+        os.readlink(build / "doctrees").rsplit("/", 2)[-2]
+        == os.readlink(build / "html").rsplit("/", 2)[-2]
+    ), "html and doctrees are of one tree"
     clean = clean_build(srcdir, tmp_path / "clean")
     assert differences(build / "html", clean) == []
     (srcdir / "issues/2026/2026-09-09.md").unlink()
@@ -163,41 +169,6 @@ def test_each_publish_updates_the_spare_tree_incrementally(tmp_path):
     assert "第二期" in page_text(srcdir / "_build" / "html" / "index.html")
     clean = clean_build(srcdir, tmp_path / "clean")
     assert differences(srcdir / "_build" / "html", clean) == []
-
-
-def broken_links(outdir: Path) -> list[str]:
-    ids: dict[Path, set[str]] = {}
-
-    def ids_of(path: Path) -> set[str]:
-        if path not in ids:
-            soup = BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser")
-            ids[path] = {str(element["id"]) for element in soup.find_all(id=True)}
-        return ids[path]
-
-    broken = []
-    pages = [page for page in html_files(outdir) if "_static" not in page.relative_to(outdir).parts]
-    for page in pages:
-        soup = BeautifulSoup(page.read_text(encoding="utf-8"), "html.parser")
-        for element in soup.find_all(["a", "link", "script", "img"]):
-            target = element.get("href") or element.get("src")
-            if not target or urlsplit(target).scheme or target.startswith("//"):
-                continue
-            parts = urlsplit(target)
-            if parts.path.startswith("/"):  # root-relative, as on the 404 page
-                file = outdir / unquote(parts.path).lstrip("/")
-            else:
-                file = (page.parent / unquote(parts.path)).resolve() if parts.path else page
-            if file.is_dir():
-                file = file / "index.html"
-            if not file.exists():
-                broken.append(f"{page.relative_to(outdir)}: {target}")
-            elif (
-                parts.fragment
-                and file.suffix == ".html"
-                and unquote(parts.fragment) not in ids_of(file)
-            ):
-                broken.append(f"{page.relative_to(outdir)}: {target} (no such anchor)")
-    return broken
 
 
 def test_no_broken_internal_links_or_anchors(tmp_path):
@@ -291,3 +262,23 @@ def test_hostile_strings_stay_text_in_search_results(hostile_site, browser):
         page.close()
     assert any(HOSTILE_ITEM in title for title in titles), titles
     assert dialogs == [] and errors == []
+
+
+def test_a_build_after_half_the_output_was_deleted_is_complete(tmp_path):
+    srcdir = copy_site(tmp_path / "src")
+    shutil.copytree(ROOTS / "test-second-issue", srcdir, dirs_exist_ok=True)
+    outdir = tmp_path / "html"
+    sphinx_build(srcdir, outdir)
+    files = sorted(path for path in outdir.rglob("*") if path.is_file())
+    downloads = [path for path in files if path.suffix == ".bib"]
+    assert downloads, "the issues' .bib downloads are written"
+    for path in downloads:  # the pages that link them stay
+        path.unlink()
+    sphinx_build(srcdir, outdir)
+    assert all(path.is_file() for path in downloads), "every .bib download is back"
+    assert broken_links(outdir) == []
+    for path in files[::2]:
+        path.unlink(missing_ok=True)
+    sphinx_build(srcdir, outdir)
+    assert all(path.is_file() for path in downloads)
+    assert broken_links(outdir) == []

@@ -5,9 +5,9 @@ from __future__ import annotations
 import datetime as dt
 import runpy
 import sys
-from pathlib import Path
 
 import pytest
+from conftest import SEED_SITE
 
 from juju_radar.model.issues import (
     Vocabulary,
@@ -20,14 +20,13 @@ from juju_radar.model.issues import (
     vocabulary_from_config,
 )
 
-ROOT = Path(__file__).resolve().parent.parent
-SEED_PAGE = ROOT / "issues" / "2026" / "2026-09-08.md"
+SEED_PAGE = SEED_SITE / "issues" / "2026" / "2026-09-08.md"
 SEED_PATH = "issues/2026/2026-09-08.md"
 
 
 @pytest.fixture(scope="module")
 def vocab() -> Vocabulary:
-    conf = runpy.run_path(str(ROOT / "conf.py"))
+    conf = runpy.run_path(str(SEED_SITE / "conf.py"))
     return vocabulary_from_config(conf["radar_topics"], conf["radar_verdicts"])
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from bs4 import BeautifulSoup
-from conftest import ROOT, SEED_EXPORT, page_text, sphinx_build
+from conftest import SEED_EXPORT, SEED_SITE, page_text, sphinx_build
 
 from juju_radar.editors.synth import SynthOptions, write_synthetic_archive
 from juju_radar.model.issues import vocabulary_from_config
@@ -25,7 +25,7 @@ ITEM_IDS = [
 
 
 def site_vocabulary():
-    conf = runpy.run_path(str(ROOT / "conf.py"))
+    conf = runpy.run_path(str(SEED_SITE / "conf.py"))
     return vocabulary_from_config(conf["radar_topics"], conf["radar_verdicts"])
 
 
@@ -165,7 +165,7 @@ def test_topic_and_best_pages_link_a_page_per_year(built_seed_site):
 def test_landing_pages_show_the_newest_items_and_year_pages_all(tmp_path):
     vocab = site_vocabulary()
     srcdir, outdir = tmp_path / "src", tmp_path / "html"
-    write_synthetic_archive(ROOT, srcdir, SynthOptions(issues=380, draft_every=0), vocab)
+    write_synthetic_archive(SEED_SITE, srcdir, SynthOptions(issues=380, draft_every=0), vocab)
     sphinx_build(srcdir, outdir, "-j", "auto")
     for landing, folder in (("topics/agent.html", "topics/agent"), ("best.html", "best")):
         page = soup(outdir, landing)

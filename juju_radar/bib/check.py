@@ -20,6 +20,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from juju_radar.model.anchors import citation_anchor
 from juju_radar.model.problems import Problem
 
 IDENTIFIER_FIELDS = ("doi", "url", "eprint", "isbn", "issn")
@@ -416,14 +417,9 @@ def duplicate_key_problems(entries: list[BibEntry], path: str) -> Iterator[Probl
             first_line_of_key[folded_key] = entry.key_line
 
 
-def citation_anchor(key: str) -> str:
-    """The id of the entry's element on a page, as docutils' ``make_id`` makes it from
-    ``cite-KEY`` (``bibliography.citation_id``): lowercase, other characters to ``-``."""
-    return "cite-" + re.sub(r"[^a-z0-9]+", "-", key.lower()).strip("-")
-
-
 def anchor_clash_problems(entries: list[BibEntry], path: str) -> Iterator[Problem]:
-    """Keys that differ in punctuation only (``foo_bar``, ``foo.bar``): a page that lists
+    """Keys that differ in punctuation or accents only (``foo_bar``, ``foo.bar``,
+    ``café``, ``cafe``): a page that lists
     both would give them one anchor, and links would land on the first."""
     first: dict[str, BibEntry] = {}
     for entry in entries:
@@ -437,7 +433,7 @@ def anchor_clash_problems(entries: list[BibEntry], path: str) -> Iterator[Proble
                 "error",
                 "anchor-clash",
                 f"entry key '{entry.key}' differs from '{earlier.key}' (line "
-                f"{earlier.key_line}) only in punctuation: both would be the anchor "
+                f"{earlier.key_line}) only in punctuation or accents: both would be the anchor "
                 f"#{citation_anchor(entry.key)} on the page; rename one",
             )
 
@@ -502,7 +498,7 @@ def missing_field_problems(entries: list[BibEntry], path: str) -> Iterator[Probl
             yield Problem(
                 path,
                 entry.line,
-                "warning",
+                "note",
                 "missing-identifier",
                 f"{entry_label(entry)} has no DOI/URL/arXiv id/ISBN: an editor must complete it",
             )
@@ -523,6 +519,64 @@ def unsafe_url_problems(entries: list[BibEntry], path: str) -> Iterator[Problem]
                     "error",
                     "unsafe-url",
                     f"{entry_label(entry)} has a url that is not an http(s) address: {value!r}",
+                )
+
+
+# pybtex resolves a crossref recursively: a loop or a long chain raises RecursionError
+# with no file or line. A reference and the book it is in make one level.
+MAX_CROSSREF_DEPTH = 3
+# A field longer than this is no title, note or abstract an editor wrote.
+MAX_FIELD_CHARS = 20_000
+
+
+def crossref_problems(entries: list[BibEntry], path: str) -> Iterator[Problem]:
+    """A ``crossref`` that leads back to its entry, or through too many entries."""
+    parent = {
+        entry.key.lower(): (entry.field_value("crossref") or "").strip("{} ").lower()
+        for entry in entries
+        if entry.is_citable and entry.key
+    }
+    for entry in entries:
+        crossref = next((f for f in entry.fields if f.name == "crossref"), None)
+        if crossref is None or not entry.key:
+            continue
+        chain = crossref_chain(entry.key.lower(), parent)
+        if chain[-1] in chain[:-1]:
+            loop = " → ".join(chain)
+            yield Problem(path, crossref.line, "error", "crossref-loop", f"crossref loop: {loop}")
+        elif len(chain) - 1 > MAX_CROSSREF_DEPTH:
+            yield Problem(
+                path,
+                crossref.line,
+                "error",
+                "crossref-depth",
+                f"{entry_label(entry)}: a crossref chain of {len(chain) - 1} entries "
+                f"(at most {MAX_CROSSREF_DEPTH}): {' → '.join(chain)}",
+            )
+
+
+def crossref_chain(key: str, parent: dict[str, str]) -> list[str]:
+    """``key`` and the entries its crossref leads to, ending at the first one seen twice,
+    the first without a crossref, or one past the depth allowed."""
+    chain = [key]
+    while (following := parent.get(chain[-1])) and len(chain) <= MAX_CROSSREF_DEPTH + 1:
+        chain.append(following)
+        if following in chain[:-1]:
+            break
+    return chain
+
+
+def long_field_problems(entries: list[BibEntry], path: str) -> Iterator[Problem]:
+    for entry in entries:
+        for bib_field in entry.fields:
+            if len(bib_field.value) > MAX_FIELD_CHARS:
+                yield Problem(
+                    path,
+                    bib_field.line,
+                    "error",
+                    "field-too-long",
+                    f"{entry_label(entry)}: field '{bib_field.name}' has "
+                    f"{len(bib_field.value):,} characters (at most {MAX_FIELD_CHARS:,})",
                 )
 
 
@@ -597,25 +651,34 @@ def check_bib_text(text: str, path: str) -> list[Problem]:
             *duplicate_field_problems(entries, path),
             *missing_field_problems(entries, path),
             *unsafe_url_problems(entries, path),
+            *crossref_problems(entries, path),
+            *long_field_problems(entries, path),
             *bib_syntax_problems(text, entries, path),
         ]
-    except Exception as error:  # a bug here must not hide the file's other checks
-        return [Problem(path, 1, "error", "bib-syntax", f"could not check this file: {error}")]
+    except Exception as error:  # a bug in a checker: reported, never swallowed
+        return [internal_error(path, error)]
     return sorted(problems, key=lambda problem: problem.line)
+
+
+def internal_error(path: str, error: Exception) -> Problem:
+    return Problem(
+        path,
+        1,
+        "error",
+        "internal-error",
+        f"the .bib check failed ({type(error).__name__}: {error}); please report it, it is a bug",
+    )
 
 
 def parse_bib_keys(text: str) -> dict[str, int]:
     """Entry key -> line of its first occurrence, in file order."""
     keys: dict[str, int] = {}
     folded_keys: set[str] = set()
-    try:
-        for entry in citable_entries(text):
-            key = entry.key or ""
-            if key.lower() not in folded_keys:
-                folded_keys.add(key.lower())
-                keys[key] = entry.key_line
-    except Exception:
-        return keys
+    for entry in citable_entries(text):
+        key = entry.key or ""
+        if key.lower() not in folded_keys:
+            folded_keys.add(key.lower())
+            keys[key] = entry.key_line
     return keys
 
 
@@ -627,14 +690,11 @@ def bib_entry_identifiers(text: str) -> dict[str, dict[str, str]]:
     """
     identifiers: dict[str, dict[str, str]] = {}
     folded_keys: set[str] = set()
-    try:
-        for entry in citable_entries(text):
-            key = entry.key or ""
-            if key.lower() not in folded_keys:
-                folded_keys.add(key.lower())
-                identifiers[key] = identifier_fields_of(entry)
-    except Exception:
-        return identifiers
+    for entry in citable_entries(text):
+        key = entry.key or ""
+        if key.lower() not in folded_keys:
+            folded_keys.add(key.lower())
+            identifiers[key] = identifier_fields_of(entry)
     return identifiers
 
 
@@ -649,23 +709,17 @@ def identifier_fields_of(entry: BibEntry) -> dict[str, str]:
 
 def bib_macro_texts(text: str) -> list[str]:
     """The ``@string`` and ``@preamble`` entries, which other entries' formatting uses."""
-    try:
-        return [
-            text[entry.start : entry.end].strip()
-            for entry in scan_entries(text)
-            if entry.entry_type in ("string", "preamble")
-        ]
-    except Exception:  # a broken file is reported by check_bib_text
-        return [text]
+    return [
+        text[entry.start : entry.end].strip()
+        for entry in scan_entries(text)
+        if entry.entry_type in ("string", "preamble")
+    ]
 
 
 def bib_entry_texts(text: str) -> dict[str, str]:
     """Entry key -> the entry exactly as written in the file (for per-issue downloads)."""
-    try:
-        return {
-            entry.key: text[entry.start : entry.end].strip() + "\n"
-            for entry in citable_entries(text)
-            if entry.key
-        }
-    except Exception:  # a broken file is reported by check_bib_text; download nothing
-        return {}
+    return {
+        entry.key: text[entry.start : entry.end].strip() + "\n"
+        for entry in citable_entries(text)
+        if entry.key
+    }

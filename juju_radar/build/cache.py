@@ -3,7 +3,9 @@
 Formatting nine thousand BibTeX entries or re-checking an unchanged .bib file costs
 seconds on every build of a large archive, although neither changed. Values are stored
 in the doctree directory (a clean build starts without them) under content digests,
-so a stale value can never be returned: a changed input is a different key.
+so a stale value can never be returned: a changed input is a different key. Each file
+starts with the SHA-256 of the pickle that follows it, checked before unpickling: a file
+altered or cut short is not loaded, and its values are computed again.
 """
 
 from __future__ import annotations
@@ -36,6 +38,21 @@ def source_digest(*modules: Any) -> str:
     return digest(*(Path(module.__file__).read_bytes() for module in modules))
 
 
+SEAL = b"radar-cache sha256 "
+SEAL_LENGTH = len(SEAL) + 64 + 1  # the prefix, the hex digest and a newline
+
+
+def sealed(payload: bytes) -> bytes:
+    return SEAL + hashlib.sha256(payload).hexdigest().encode() + b"\n" + payload
+
+
+def unsealed(data: bytes) -> bytes | None:
+    """The payload of ``sealed`` data, or None when it does not match its digest."""
+    header, payload = data[:SEAL_LENGTH], data[SEAL_LENGTH:]
+    expected = SEAL + hashlib.sha256(payload).hexdigest().encode() + b"\n"
+    return payload if header == expected else None
+
+
 class BuildCache:
     """Namespaced ``digest -> value`` maps, one file each, loaded when first used."""
 
@@ -53,8 +70,8 @@ class BuildCache:
     @staticmethod
     def _load(path: Path) -> dict[str, Any]:
         try:
-            with path.open("rb") as file:
-                store = pickle.load(file)
+            payload = unsealed(path.read_bytes())
+            store = pickle.loads(payload) if payload is not None else None
         except Exception:  # unreadable, or written by other code: start afresh
             return {}
         return store if isinstance(store, dict) else {}
@@ -101,8 +118,8 @@ class BuildCache:
         for namespace in sorted(self._changed):
             path = self.folder / f"{namespace}.pickle"
             scratch = path.with_suffix(f".{os.getpid()}.tmp")
-            with scratch.open("wb") as file:
-                pickle.dump(self._stores[namespace], file, protocol=pickle.HIGHEST_PROTOCOL)
+            payload = pickle.dumps(self._stores[namespace], protocol=pickle.HIGHEST_PROTOCOL)
+            scratch.write_bytes(sealed(payload))
             scratch.replace(path)
         self._changed.clear()
 

@@ -1,4 +1,5 @@
-"""``python -m juju_radar.build.sphinxbuild``: sphinx-build that leaves its objects to the OS.
+"""``python -m juju_radar.build.sphinxbuild``: sphinx-build that leaves its objects to the OS
+and reports an exception as one line naming the file (``crash``).
 
 After a build the interpreter's exit would collect and free every object the build made,
 one by one: 6.5 s of a 1,000-issue build. Frozen objects are never collected, so the
@@ -7,10 +8,21 @@ process ends as soon as the build does, with sphinx-build's exit status.
 
 import gc
 import sys
+from pathlib import Path
 
 from sphinx.cmd.build import main
 
+from juju_radar.build import crash
+
+
+def source_dir(argv: list[str]) -> Path:
+    """sphinx-build's SOURCEDIR: the next to last argument."""
+    positional = [argument for argument in argv if not argument.startswith("-")]
+    return Path(argv[-2]).resolve() if len(positional) >= 2 else Path.cwd()
+
+
 if __name__ == "__main__":
+    crash.install(source_dir(sys.argv[1:]))
     status = main(sys.argv[1:])
     gc.freeze()
     sys.exit(status)

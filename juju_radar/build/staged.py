@@ -1,28 +1,30 @@
-"""``make html``: build beside the published site and swap it in only on success.
+"""``make html``: build beside the published site and publish it only on success.
 
-Two build trees take turns: ``_build/html`` + ``_build/doctrees`` (published) and
-``_build/spare/`` (the tree published before it, with its own doctree cache). A build
-updates the spare tree incrementally, from its own state, and on success the two swap
-places by renaming; nothing is copied (at 1,000 issues a copy of the published tree
-was 15,000 files, 5 s per build). A failed build leaves the published site untouched
+Two build trees take turns, ``_build/trees/a`` and ``_build/trees/b``, each an ``html``
+and a ``doctrees`` folder. ``_build/html`` and ``_build/doctrees`` are symbolic links into
+the published tree, ``_build/spare`` a link to the other one (the tree published before
+it, with its own doctree cache). A build updates the spare tree incrementally, from its
+own state, and on success publishes it by pointing ``_build/html`` at it: a new link
+renamed over the old one, which is atomic, so a reader always finds a whole site at
+``_build/html``; nothing is copied. A failed build leaves the published site untouched
 and deletes the half-built spare tree, so the next build starts it afresh and reports
 the same warnings again instead of skipping the pages that raised them; a spare tree
 without the ``complete`` mark (the build was interrupted) is deleted the same way.
 
-A swap is two renames per tree (html, then doctrees) and is journalled: a swap killed
-halfway leaves ``_build/swapping``, and the next build puts a complete html tree back
-in place and drops the doctrees, which may belong to the other tree.
+Publishing flips three links, ``html`` first; a publish killed between two flips is
+repaired by the next build, which points ``doctrees`` and ``spare`` to match ``html``.
+One build at a time: a build holds ``fcntl.flock`` on ``_build/.lock``, and a second one
+says "another build is running" and exits with status 1.
 """
 
 from __future__ import annotations
 
+import fcntl
 import os
 import shutil
 import subprocess
 import sys
 from pathlib import Path
-
-PUBLISHED = ("html", "doctrees")
 
 
 def source_date_epoch(srcdir: Path) -> str | None:
@@ -42,40 +44,107 @@ def source_date_epoch(srcdir: Path) -> str | None:
 
 
 SPARE = "spare"
-# Set for the build a swap will publish: Sphinx's "The HTML pages are in ..." would name
+TREES = "trees"
+TREE_NAMES = ("a", "b")
+LOCK = ".lock"
+EXIT_BUSY = 1
+# Set for the build a publish will follow: Sphinx's "The HTML pages are in ..." would name
 # the spare tree, so the builder leaves it out and publish says where the site went.
 STAGED_BUILD_ENV = "RADAR_STAGED_BUILD"
-COMPLETE = "complete"  # in the spare folder: its trees are those of a finished build
-SWAPPING = "swapping"  # in the build folder while a swap is under way
+COMPLETE = "complete"  # in the spare tree: its folders are those of a finished build
+# Left by the layout before the links (real folders swapped by renames).
+FORMER_LEFTOVERS = ("swapping", "html.previous", "doctrees.previous")
 
 
-def swap(build: Path, spare: Path) -> None:
-    """Publish the trees in ``spare``; the ones they replace become the spare."""
-    journal = build / SWAPPING
-    journal.touch()
-    for name in PUBLISHED:
-        previous = build / f"{name}.previous"
-        if (build / name).exists():
-            (build / name).rename(previous)
-        (spare / name).rename(build / name)
-        if previous.exists():
-            previous.rename(spare / name)
-    journal.unlink()
+class BuildBusy(Exception):
+    """Another build holds the lock of this build folder."""
 
 
-def recover_from_interrupted_swap(build: Path, spare: Path) -> None:
-    """After a swap killed halfway: publish a complete html tree (the old one if the new
-    one had not moved in yet) and drop every doctree cache, since which pages a cache
-    describes is no longer known; both trees are then built from scratch."""
-    for name in PUBLISHED:
-        previous = build / f"{name}.previous"
-        if previous.exists() and not (build / name).exists():
-            previous.rename(build / name)
-        shutil.rmtree(previous, ignore_errors=True)
-    shutil.rmtree(build / "doctrees", ignore_errors=True)
-    shutil.rmtree(spare, ignore_errors=True)
-    (build / SWAPPING).unlink()
-    print("an interrupted publish was cleaned up; this build starts afresh", file=sys.stderr)
+def hold_lock(build: Path) -> int:
+    """Take the build folder's lock; the returned descriptor holds it until closed."""
+    build.mkdir(parents=True, exist_ok=True)
+    descriptor = os.open(build / LOCK, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(descriptor)
+        raise BuildBusy(f"another build is running in {build} (it holds {build / LOCK})") from None
+    return descriptor
+
+
+def point(build: Path, name: str, target: str) -> None:
+    """Make ``build/name`` a link to ``target`` (relative to ``build``) in one rename."""
+    scratch = build / f".{name}.link"
+    scratch.unlink(missing_ok=True)
+    scratch.symlink_to(target)
+    os.replace(scratch, build / name)
+
+
+def published_tree(build: Path) -> Path | None:
+    html = build / "html"
+    if not html.is_symlink():
+        return None
+    return (build / os.readlink(html)).parent
+
+
+def spare_tree(build: Path) -> Path:
+    published = published_tree(build)
+    name = next(name for name in TREE_NAMES if published is None or published.name != name)
+    return build / TREES / name
+
+
+def adopt_former_layout(build: Path) -> None:
+    """A build folder of the layout before the links: its html and doctrees folders
+    become tree ``a`` (the one moment without ``_build/html``, once)."""
+    html = build / "html"
+    if not html.exists() and not html.is_symlink() and (build / "html.previous").is_dir():
+        (build / "html.previous").rename(html)  # a swap of that layout killed halfway
+    for leftover in FORMER_LEFTOVERS:
+        shutil.rmtree(build / leftover, ignore_errors=True)
+        (build / leftover).unlink(missing_ok=True)
+    if not html.is_dir() or html.is_symlink():
+        return
+    tree = build / TREES / TREE_NAMES[0]
+    shutil.rmtree(tree, ignore_errors=True)
+    tree.mkdir(parents=True)
+    if (build / "doctrees").is_dir() and not (build / "doctrees").is_symlink():
+        (build / "doctrees").rename(tree / "doctrees")
+    if (build / SPARE).is_dir() and not (build / SPARE).is_symlink():
+        shutil.rmtree(build / SPARE)
+    html.rename(tree / "html")
+    point(build, "html", f"{TREES}/{tree.name}/html")
+
+
+def settle_links(build: Path) -> None:
+    """Point ``doctrees`` and ``spare`` to match ``html`` (a publish may have been killed
+    between two flips)."""
+    published = published_tree(build)
+    if published is None:
+        return
+    point(build, "doctrees", f"{TREES}/{published.name}/doctrees")
+    spare = spare_tree(build)
+    if spare.exists():
+        point(build, SPARE, f"{TREES}/{spare.name}")
+    else:
+        (build / SPARE).unlink(missing_ok=True)
+
+
+def publish(build: Path, tree: Path) -> None:
+    """Publish ``tree``; the one it replaces becomes the spare."""
+    previous = published_tree(build)
+    point(build, "html", f"{TREES}/{tree.name}/html")  # the moment of publishing
+    point(build, "doctrees", f"{TREES}/{tree.name}/doctrees")
+    if previous is not None and previous.exists():
+        point(build, SPARE, f"{TREES}/{previous.name}")
+        if (previous / "doctrees").exists():  # else its html has no cache to build upon
+            (previous / COMPLETE).touch()
+    else:
+        (build / SPARE).unlink(missing_ok=True)
+
+
+def discard(build: Path, tree: Path) -> None:
+    shutil.rmtree(tree, ignore_errors=True)
+    (build / SPARE).unlink(missing_ok=True)
 
 
 def sphinx_command(srcdir: Path, outdir: Path, doctrees: Path, *options: str) -> list[str]:
@@ -95,32 +164,48 @@ def sphinx_command(srcdir: Path, outdir: Path, doctrees: Path, *options: str) ->
 
 
 def build_site(srcdir: Path, build: Path, sphinx_args: list[str]) -> int:
-    spare = build / SPARE
-    if (build / SWAPPING).exists():
-        recover_from_interrupted_swap(build, spare)
-    if spare.exists() and not (spare / COMPLETE).exists():
-        shutil.rmtree(spare)  # left by an interrupted build: its state is not to be trusted
-    spare.mkdir(parents=True, exist_ok=True)
-    (spare / COMPLETE).unlink(missing_ok=True)
+    try:
+        lock = hold_lock(build)
+    except BuildBusy as busy:
+        print(f"radar: {busy}; try again when it has finished", file=sys.stderr)
+        return EXIT_BUSY
+    try:
+        return build_locked(srcdir, build, sphinx_args)
+    finally:
+        os.close(lock)
+
+
+def prepare_spare(build: Path) -> Path:
+    adopt_former_layout(build)
+    settle_links(build)
+    tree = spare_tree(build)
+    if tree.exists() and not (tree / COMPLETE).exists():
+        shutil.rmtree(tree)  # left by an interrupted build: its state is not to be trusted
+    tree.mkdir(parents=True, exist_ok=True)
+    (tree / COMPLETE).unlink(missing_ok=True)
+    point(build, SPARE, f"{TREES}/{tree.name}")
+    return tree
+
+
+def build_locked(srcdir: Path, build: Path, sphinx_args: list[str]) -> int:
+    tree = prepare_spare(build)
     env = dict(os.environ)
     epoch = source_date_epoch(srcdir)
     if epoch:
         env["SOURCE_DATE_EPOCH"] = epoch
     env[STAGED_BUILD_ENV] = "1"
     command = sphinx_command(
-        srcdir, spare / "html", spare / "doctrees", "-W", "--keep-going", *sphinx_args
+        srcdir, tree / "html", tree / "doctrees", "-W", "--keep-going", *sphinx_args
     )
     status = subprocess.run(command, env=env).returncode
     if status != 0:
-        shutil.rmtree(spare, ignore_errors=True)
+        discard(build, tree)
         print(
             f"build failed (exit {status}): {build / 'html'} still holds the last good site",
             file=sys.stderr,
         )
         return status
-    swap(build, spare)
-    if (spare / "doctrees").exists():  # else its html has no cache to build upon
-        (spare / COMPLETE).touch()
+    publish(build, tree)
     print(f"site built in {build / 'html'}")
     return 0
 

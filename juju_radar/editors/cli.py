@@ -48,6 +48,7 @@ from juju_radar.model.issues import (
     Issue,
     check_archive,
     check_topic_pages,
+    date_outside_span,
     misplaced_issue,
     parse_issue,
 )
@@ -102,6 +103,12 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--strict", action="store_true", help="fail on warnings too")
     check.add_argument("--format", choices=("text", "json"), default="text")
     check.set_defaults(run=run_check)
+
+    links = commands.add_parser(
+        "links", parents=[common], help="check that every link of the built site resolves"
+    )
+    links.add_argument("outdir", nargs="?", default="_build/html", help="default: _build/html")
+    links.set_defaults(run=run_links)
 
     serve = commands.add_parser(
         "serve", parents=[common], help="live preview on 127.0.0.1, rebuilt on save"
@@ -207,6 +214,9 @@ def import_export(
     export, problems = parse_export(text, display, vocabulary)
     if export is None:
         return Outcome("failed", problems)
+    if outside := date_outside_span(export.date, site.date_span):
+        problems.append(Problem(display, export.date_line, "error", "date-out-of-range", outside))
+        return Outcome("failed", problems)
     target = site.issue_path(export.date.isoformat())
     relative = site.relative(target)
     if target.exists() and not force:
@@ -223,15 +233,38 @@ def import_export(
     invalid = validation_problems(page, relative, issue, new_entries, site, display)
     if invalid:
         return Outcome("failed", invalid)
+    if outside := site.outside_root(target, site.bib_path):
+        message = f"{outside} leads outside the repository (a symbolic link): nothing was written"
+        return Outcome("failed", [Problem(display, 1, "error", "unwritable", message)])
+    failure = write_bib_and_page(site, bib_text, new_entries, target, page)
+    if failure:
+        return Outcome("failed", [Problem(display, 1, "error", "unwritable", failure)])
+    archive_ids.by_path[relative] = list(ids)
+    return Outcome("imported", problems, relative)
+
+
+def write_bib_and_page(
+    site: Site, bib_text: str, new_entries: Sequence[str], target: Path, page: str
+) -> str:
+    """Write the new references, then the page; if the page cannot be written, put the
+    .bib file back as it was. Returns why nothing was imported, or ""."""
+    written_bib = False
     try:
         if new_entries:
             atomic_write(site.bib_path, append_entries(bib_text, new_entries))
+            written_bib = True
         atomic_write(target, page)
     except OSError as error:
-        message = f"cannot write {error.filename}: {error.strerror or error}"
-        return Outcome("failed", [Problem(display, 1, "error", "unwritable", message)])
-    archive_ids.by_path[relative] = list(ids)
-    return Outcome("imported", problems, relative)
+        failed = site.relative(target) if written_bib or not new_entries else site.bibfiles[0]
+        message = f"cannot write {failed}: {error.strerror or error}"
+        if written_bib:
+            try:
+                atomic_write(site.bib_path, bib_text)
+            except OSError as again:
+                return f"{message}; and {site.bibfiles[0]} could not be restored: {again}"
+            message += f" ({site.bibfiles[0]} was left as it was)"
+        return message
+    return ""
 
 
 def assign_item_ids(export: ExportIssue, taken: set[str]) -> list[str]:
@@ -287,7 +320,7 @@ def validation_problems(
     page: str, relative: str, issue: Issue, new_entries: Sequence[str], site: Site, display: str
 ) -> list[Problem]:
     """What would be wrong with the written files; normally nothing."""
-    parsed, page_problems = parse_issue(page, relative, site.vocabulary)
+    parsed, page_problems = parse_issue(page, relative, site.vocabulary, site.date_span)
     problems = [
         Problem(
             display,
@@ -332,8 +365,14 @@ def run_new(args: argparse.Namespace) -> int:
     if date is None:
         print(f"radar: error: '{args.date}' is not a date (YYYY-MM-DD)", file=sys.stderr)
         return EXIT_USAGE
+    if outside := date_outside_span(date, site.date_span):
+        print(f"radar: error: {outside}", file=sys.stderr)
+        return EXIT_USAGE
     target = site.issue_path(date.isoformat())
     relative = site.relative(target)
+    if outside := site.outside_root(target):
+        print(f"radar: error: {outside} leads outside the repository", file=sys.stderr)
+        return EXIT_PROBLEMS
     if target.exists() and not args.force:
         print(
             f"radar: error: {relative} already exists: pass --force to replace it", file=sys.stderr
@@ -377,14 +416,32 @@ def run_check(args: argparse.Namespace) -> int:
         for problem in problems:
             print(problem.format())
     errors = sum(problem.severity == "error" for problem in problems)
-    warnings = len(problems) - errors
+    warnings = sum(problem.severity == "warning" for problem in problems)
+    notes = len(problems) - errors - warnings
     print(
-        f"{counted(errors, 'error')}, {counted(warnings, 'warning')} in "
-        f"{counted(len(site.issue_files()), 'issue')}",
+        f"{counted(errors, 'error')}, {counted(warnings, 'warning')}, {counted(notes, 'note')} "
+        f"in {counted(len(site.issue_files()), 'issue')}",
         file=sys.stderr,
     )
     failing = errors or (args.strict and warnings)
     return EXIT_PROBLEMS if failing else EXIT_OK
+
+
+def run_links(args: argparse.Namespace) -> int:
+    from juju_radar.editors.site_links import broken_links, html_pages
+
+    outdir = Path(args.root, args.outdir)
+    pages = html_pages(outdir)
+    if not pages:
+        print(f"radar: error: {outdir} holds no built pages: run make html", file=sys.stderr)
+        return EXIT_USAGE
+    broken = broken_links(outdir)
+    for line in broken:
+        print(f"{line} [broken-link]")
+    print(
+        f"{counted(len(broken), 'broken link')} in {counted(len(pages), 'page')}", file=sys.stderr
+    )
+    return EXIT_PROBLEMS if broken else EXIT_OK
 
 
 def counted(number: int, noun: str) -> str:
@@ -404,7 +461,7 @@ def check_site(site: Site) -> list[Problem]:
         problems += read_problems
         if text is None:
             continue
-        issue, found = parse_issue(text, relative, vocabulary)
+        issue, found = parse_issue(text, relative, vocabulary, site.date_span)
         problems += found
         if issue is not None:
             issues.append(issue)
@@ -475,12 +532,13 @@ def run_serve(args: argparse.Namespace) -> int:
 
 
 def serve_command(root: Path, port: int) -> list[str]:
-    """sphinx-autobuild on 127.0.0.1, rebuilding into _build/preview on every save."""
+    """sphinx-autobuild on 127.0.0.1, rebuilding into _build/preview on every save and
+    answering local Host names only (``preview``)."""
     ignored = [argument for name in NOT_SITE for argument in ("--ignore", str(root / name))]
     return [
         sys.executable,
         "-m",
-        "sphinx_autobuild",
+        "juju_radar.editors.preview",
         str(root),
         str(root / "_build" / "preview"),
         "--host",

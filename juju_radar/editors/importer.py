@@ -29,19 +29,19 @@ from dataclasses import dataclass, field
 import yaml
 from myst_parser.parsers.options import TokenizeError, options_to_items
 
+from juju_radar.model.anchors import PAGE_ID_PREFIXES, is_reserved_id
 from juju_radar.model.issues import (
     CJK_RE,
     LATIN_WORD_RE,
-    PAGE_ID_PREFIXES,
     Issue,
     Item,
     Source,
     Vocabulary,
     did_you_mean,
     format_score,
-    is_page_id,
     parse_score,
     plain_text,
+    split_emoji,
 )
 from juju_radar.model.problems import Problem
 
@@ -358,7 +358,7 @@ def _read_item(
     vocabulary: Vocabulary,
     report: _Report,
 ) -> DraftItem | None:
-    emoji, title = split_heading(heading.text)
+    emoji, title = split_emoji(heading.text)
     ok = True
     if not heading.is_single_line:
         report.error(heading.line, "bad-heading", "an item heading must be one line")
@@ -519,28 +519,13 @@ def _category_problem(text: str) -> str:
 
 
 def _looks_like_heading(block: _Block) -> bool:
-    emoji, title = split_heading(block.text)
+    emoji, title = split_emoji(block.text)
     return (
         bool(emoji)
         and block.is_single_line
         and len(block.text) <= MAX_HEADING_CHARS
         and not any(char in SENTENCE_END for char in title)
     )
-
-
-def split_heading(text: str) -> tuple[str, str]:
-    """Leading emoji (with variation selectors, joiners, modifiers) and the title after it."""
-    end = 0
-    while end < len(text) and _is_emoji_char(text[end], first=end == 0):
-        end += 1
-    return text[:end], text[end:].strip()
-
-
-def _is_emoji_char(char: str, first: bool) -> bool:
-    category = unicodedata.category(char)
-    if first:
-        return category == "So"
-    return category in ("So", "Sk", "Mn", "Me", "Cf") or char in "\ufe0f\u200d"
 
 
 def _folded(text: str) -> str:
@@ -566,7 +551,7 @@ def item_id_for(title: str, date: dt.date, position: int, taken: set[str]) -> st
     return next(
         candidate
         for candidate in candidates
-        if candidate not in taken and not is_page_id(candidate)
+        if candidate not in taken and not is_reserved_id(candidate)
     )
 
 

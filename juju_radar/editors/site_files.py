@@ -9,7 +9,12 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from juju_radar.model.issues import Vocabulary, vocabulary_from_config
+from juju_radar.model.issues import (
+    DEFAULT_DATE_SPAN,
+    Vocabulary,
+    read_date_span,
+    vocabulary_from_config,
+)
 
 DEFAULT_BIBFILES = ("references.bib",)
 ITEM_ID_OPTION_RE = re.compile(r"^:id:\s*(\S+)\s*$", re.MULTILINE)
@@ -35,6 +40,15 @@ class Site:
             raise SiteError(message) from error
 
     @property
+    def date_span(self) -> tuple[int, int]:
+        value = self.config.get("radar_date_span", DEFAULT_DATE_SPAN)
+        span = read_date_span(value)
+        if span is None:
+            message = f"{self.root / 'conf.py'}: radar_date_span must be two years, not {value!r}"
+            raise SiteError(message)
+        return span
+
+    @property
     def bibfiles(self) -> tuple[str, ...]:
         names = self.config.get("bibtex_bibfiles") or DEFAULT_BIBFILES
         return tuple(str(name) for name in names)  # type: ignore[attr-defined]
@@ -45,6 +59,14 @@ class Site:
 
     def relative(self, path: Path) -> str:
         return path.relative_to(self.root).as_posix()
+
+    def outside_root(self, *paths: Path) -> str:
+        """The first of ``paths`` that would be written outside the root, through a
+        symbolic link on the way (``issues/2027 -> elsewhere``), or ""."""
+        for path in paths:
+            if not Path(os.path.realpath(path)).is_relative_to(self.root):
+                return self.relative(path)
+        return ""
 
     def issue_files(self) -> list[Path]:
         return sorted((self.root / "issues").glob("*/*.md"))

@@ -18,18 +18,11 @@ from typing import Any, TypeVar
 import yaml
 from myst_parser.parsers.options import TokenizeError, options_to_items
 
+from juju_radar.model.anchors import is_reserved_id
 from juju_radar.model.problems import Problem
 
 STATUSES = ("published", "draft")
 ITEM_ID_RE = re.compile(r"^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$")
-# Ids an issue page gives its own parts: its title, the sections the build adds, the
-# citations ("cite-KEY") and the theme's. An item with one of them would share its anchor.
-PAGE_TOP_ID = "top"
-PAGE_IDS = frozenset(
-    {PAGE_TOP_ID, "references", "cite-this", "closing", "main-content", "searchbox"}
-    | {"print-main-content", "ethical-ad-placement"}
-)
-PAGE_ID_PREFIXES = ("cite-", "pst-", "jb-", "bd-")
 CITE_KEY_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_:.-]*$")
 ISSUE_PATH_RE = re.compile(r"(?:^|/)issues/(\d{4})/(\d{4}-\d{2}-\d{2})(?:\.md)?$")
 FENCE_RE = re.compile(r"^(`{3,}|~{3,})")
@@ -55,6 +48,20 @@ ITEM_DIRECTIVE = "radar-item"
 CLOSING_DIRECTIVE = "radar-closing"
 ITEM_OPTIONS = ("id", "topic", "tags", "score", "verdict", "sources")
 REQUIRED_ITEM_OPTIONS = ("id", "topic", "score", "verdict")
+# The years an issue may be dated in (``radar_date_span``): a page dated 0001 or 9999
+# would make the listings and charts span thousands of empty months.
+DEFAULT_DATE_SPAN = (2000, 2100)
+# Front matter is four short fields: anything much bigger or deeper is hostile.
+FRONT_MATTER_MAX_CHARS = 20_000
+FRONT_MATTER_MAX_DEPTH = 8
+# A Markdown heading holds text only: a link, role or image in it crashes the
+# table of contents (KeyError: 'anchorname') and has no place in a heading.
+ATX_HEADING_RE = re.compile(r"^ {0,3}#{1,6}(?:\s|$)")
+HEADING_MARKUP_RE = re.compile(
+    r"(?<!\\)(?:\{[A-Za-z][\w:+-]*\}`"  # a role
+    r"|!?\[[^\]]*\]\(|!?\[[^\]]*\]\["  # a link or image, inline or by reference
+    r"|<[a-z][a-z0-9+.-]*:)"  # an autolink
+)
 
 
 _Named = TypeVar("_Named", "Topic", "Verdict")
@@ -290,23 +297,31 @@ def text_stats(text: str) -> TextStats:
 
 
 def split_emoji(heading: str) -> tuple[str, str]:
-    """Split an item heading into its leading emoji (possibly empty) and its title."""
-    first, _, rest = heading.strip().partition(" ")
-    if rest and first and all(_is_emoji_part(char) for char in first):
-        return first, rest.strip()
-    return "", heading.strip()
+    """An item heading's leading emoji (possibly empty: with its variation selectors,
+    joiners and modifiers) and the title after it. The importer and the pages share it."""
+    text = heading.strip()
+    end = 0
+    while end < len(text) and _is_emoji_char(text[end], first=end == 0):
+        end += 1
+    return text[:end], text[end:].strip()
 
 
-def _is_emoji_part(char: str) -> bool:
-    return unicodedata.category(char) in ("So", "Sk", "Mn", "Me", "Cf") or char in "\ufe0f\u200d"
+def _is_emoji_char(char: str, first: bool) -> bool:
+    category = unicodedata.category(char)
+    if first:
+        return category == "So"
+    return category in ("So", "Sk", "Mn", "Me", "Cf") or char in "\ufe0f\u200d"
 
 
 # --- parsing ------------------------------------------------------------------------
 
 
 @dataclass
-class _Reporter:
+class Reporter:
+    """Collects the problems found in one file."""
+
     path: str
+    date_span: tuple[int, int] = DEFAULT_DATE_SPAN
     problems: list[Problem] = field(default_factory=list)
 
     def error(self, line: int, code: str, message: str) -> None:
@@ -328,9 +343,14 @@ class _Block:
     paragraphs: list[tuple[str, int]] = field(default_factory=list)
 
 
-def parse_issue(text: str, path: str, vocabulary: Vocabulary) -> tuple[Issue | None, list[Problem]]:
+def parse_issue(
+    text: str,
+    path: str,
+    vocabulary: Vocabulary,
+    date_span: tuple[int, int] = DEFAULT_DATE_SPAN,
+) -> tuple[Issue | None, list[Problem]]:
     """Parse an issue file; return the issue (None when unusable) and its problems."""
-    report = _Reporter(path)
+    report = Reporter(path, date_span)
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     front, body_start = _split_front_matter(lines, report)
     if front is None:
@@ -382,7 +402,7 @@ PLACEHOLDER_ID_RE = re.compile(r"^draft-\d{8}-\d+$")
 
 
 def _check_no_placeholders(
-    meta: dict, lead: list[tuple[str, int]], blocks: list[_Block], report: _Reporter
+    meta: dict, lead: list[tuple[str, int]], blocks: list[_Block], report: Reporter
 ) -> None:
     """A published issue must not still hold the scaffold's placeholders."""
     found = [meta["title_line"]] if meta["title"] == PLACEHOLDER_TITLE else []
@@ -417,7 +437,7 @@ def _issue_stats(
     return sum((text_stats(text) for text in texts), TextStats())
 
 
-def _split_front_matter(lines: list[str], report: _Reporter) -> tuple[list[str] | None, int]:
+def _split_front_matter(lines: list[str], report: Reporter) -> tuple[list[str] | None, int]:
     if not lines or lines[0].strip() != "---":
         report.error(1, "front-matter", "the file must start with YAML front matter ('---')")
         return None, 0
@@ -429,7 +449,29 @@ def _split_front_matter(lines: list[str], report: _Reporter) -> tuple[list[str] 
 
 
 class _FrontMatterLoader(yaml.SafeLoader):
-    """Safe YAML with dates left as text, so a bad date is reported, not raised."""
+    """Safe YAML with dates left as text, so a bad date is reported, not raised.
+
+    Aliases (``*name``) are refused and nesting is bounded while the document is
+    composed, before any value exists: an alias bomb expands to gigabytes when a value
+    is turned into text, and deep nesting exhausts the recursion limit."""
+
+    def compose_node(self, parent: Any, index: Any) -> Any:
+        if self.check_event(yaml.AliasEvent):
+            mark = self.peek_event().start_mark
+            raise yaml.composer.ComposerError(
+                None, None, "aliases (*name) are not allowed in front matter", mark
+            )
+        depth = getattr(self, "_depth", 0)
+        if depth >= FRONT_MATTER_MAX_DEPTH:
+            mark = self.peek_event().start_mark
+            raise yaml.composer.ComposerError(
+                None, None, f"front matter nested more than {FRONT_MATTER_MAX_DEPTH} deep", mark
+            )
+        self._depth = depth + 1
+        try:
+            return super().compose_node(parent, index)
+        finally:
+            self._depth = depth
 
 
 _FrontMatterLoader.yaml_implicit_resolvers = {
@@ -438,9 +480,17 @@ _FrontMatterLoader.yaml_implicit_resolvers = {
 }
 
 
-def _read_front_matter(front: list[str], path: str, report: _Reporter) -> dict | None:
+def _read_front_matter(front: list[str], path: str, report: Reporter) -> dict | None:
+    source = "\n".join(front)
+    if len(source) > FRONT_MATTER_MAX_CHARS:
+        message = f"the front matter is over {FRONT_MATTER_MAX_CHARS:,} characters"
+        report.error(1, "front-matter", message)
+        return None
     try:
-        data = yaml.load("\n".join(front), Loader=_FrontMatterLoader)  # noqa: S506
+        data = yaml.load(source, Loader=_FrontMatterLoader)  # noqa: S506
+    except RecursionError:  # nested flow collections recurse in the scanner too
+        report.error(1, "front-matter", "the front matter is nested too deep")
+        return None
     except yaml.YAMLError as error:
         mark = getattr(error, "problem_mark", None)
         line = mark.line + 2 if mark is not None else 1
@@ -456,6 +506,9 @@ def _read_front_matter(front: list[str], path: str, report: _Reporter) -> dict |
     }
     ok = True
     date = _front_date(data.get("date"), key_lines.get("date", 1), report)
+    if date is not None and (outside := date_outside_span(date, report.date_span)):
+        report.error(key_lines.get("date", 1), "date-out-of-range", outside)
+        date = None
     path_date = date_from_path(path)
     if date is not None and path_date is not None and date != path_date:
         report.error(
@@ -502,7 +555,27 @@ def _read_front_matter(front: list[str], path: str, report: _Reporter) -> dict |
     }
 
 
-def _front_date(value: object, line: int, report: _Reporter) -> dt.date | None:
+def read_date_span(value: object) -> tuple[int, int] | None:
+    """``radar_date_span`` as (first year, last year), or None when it is not that."""
+    if not (isinstance(value, list | tuple) and len(value) == 2):
+        return None
+    first, last = value
+    valid = all(isinstance(year, int) and 1 <= year <= 9999 for year in (first, last))
+    return (first, last) if valid and first <= last else None
+
+
+def date_outside_span(date: dt.date, span: tuple[int, int]) -> str:
+    """Why ``date`` is refused (its year is outside ``radar_date_span``), or ""."""
+    first, last = span
+    if first <= date.year <= last:
+        return ""
+    return (
+        f"date {date.isoformat()} is outside the archive's years {first}–{last} "
+        "(radar_date_span in conf.py)"
+    )
+
+
+def _front_date(value: object, line: int, report: Reporter) -> dt.date | None:
     if isinstance(value, dt.datetime):
         return value.date()
     if isinstance(value, dt.date):
@@ -510,15 +583,19 @@ def _front_date(value: object, line: int, report: _Reporter) -> dt.date | None:
     if value is None:
         report.error(line, "missing-date", "the front matter has no date")
         return None
+    if not isinstance(value, str | int):
+        report.error(line, "bad-date", "the date must be written YYYY-MM-DD")
+        return None
+    text = str(value)[:40]
     try:
-        return dt.date.fromisoformat(str(value))
+        return dt.date.fromisoformat(text)
     except ValueError:
-        report.error(line, "bad-date", f"'{value}' is not a date (YYYY-MM-DD)")
+        report.error(line, "bad-date", f"'{text}' is not a date (YYYY-MM-DD)")
         return None
 
 
 def _read_body(
-    lines: list[str], start: int, report: _Reporter
+    lines: list[str], start: int, report: Reporter
 ) -> tuple[list[tuple[str, int]], list[_Block]]:
     """Split the body into lead paragraphs and ``:::`` blocks, tracking line numbers."""
     lead: list[tuple[str, int]] = []
@@ -579,6 +656,7 @@ def _read_body(
             continue
         if RAW_HTML_RE.search(line):
             report.error(number, "raw-html", "raw HTML is not allowed in an issue")
+        _check_heading(line, number, report)
         if not stripped:
             flush()
             continue
@@ -599,6 +677,16 @@ def _read_body(
     return lead, blocks
 
 
+def _check_heading(line: str, number: int, report: Reporter) -> None:
+    """A ``#`` heading holds inline text only: no link, image or role."""
+    if ATX_HEADING_RE.match(line) and HEADING_MARKUP_RE.search(line):
+        report.error(
+            number,
+            "heading-markup",
+            "a heading holds text only: move the link, image or role into a paragraph",
+        )
+
+
 def _closes(line: str, fence: str) -> bool:
     """Whether ``line`` closes ``fence``: the same character, at least as many, nothing
     after them (CommonMark, as markdown-it reads it)."""
@@ -611,7 +699,7 @@ def _closes(line: str, fence: str) -> bool:
     )
 
 
-def _read_options(block: _Block, report: _Reporter) -> bool:
+def _read_options(block: _Block, report: Reporter) -> bool:
     """Read the option lines exactly as MyST will (its option parser is pure Python)."""
     if not block.option_lines:
         return True
@@ -631,7 +719,34 @@ def _read_options(block: _Block, report: _Reporter) -> bool:
     return True
 
 
-def _read_item(block: _Block, vocabulary: Vocabulary, report: _Reporter) -> Item | None:
+@dataclass(frozen=True)
+class ItemOptions:
+    """An item block's options as read: None where an option is missing or unusable."""
+
+    id: str | None
+    topic: Topic | None
+    verdict: Verdict | None
+    score: float | None
+    sources: tuple[Source, ...] | None
+    tags: tuple[str, ...]
+
+
+def read_item_options(
+    options: Mapping[str, tuple[str, int]], vocabulary: Vocabulary, report: Reporter
+) -> ItemOptions:
+    """``name -> (value, line)`` into an item's fields, reporting each unusable one. The
+    model and the item directive both read options through here."""
+    return ItemOptions(
+        id=_item_id(options.get("id"), report),
+        topic=_item_topic(options.get("topic"), vocabulary, report),
+        verdict=_item_verdict(options.get("verdict"), vocabulary, report),
+        score=_item_score(options.get("score"), report),
+        sources=_item_sources(options.get("sources"), report),
+        tags=_item_tags(options.get("tags")),
+    )
+
+
+def _read_item(block: _Block, vocabulary: Vocabulary, report: Reporter) -> Item | None:
     if not _read_options(block, report):
         return None
     options = block.options
@@ -644,12 +759,14 @@ def _read_item(block: _Block, vocabulary: Vocabulary, report: _Reporter) -> Item
     emoji, title = split_emoji(block.argument)
     if not title:
         report.error(block.line, "missing-title", "the item has no title")
-    item_id = _item_id(options.get("id"), report)
-    topic = _item_topic(options.get("topic"), vocabulary, report)
-    verdict = _item_verdict(options.get("verdict"), vocabulary, report)
-    score = _item_score(options.get("score"), report)
-    sources = _item_sources(options.get("sources"), report)
-    tags = _item_tags(options.get("tags"))
+    read = read_item_options(options, vocabulary, report)
+    item_id, topic, verdict, score, sources = (
+        read.id,
+        read.topic,
+        read.verdict,
+        read.score,
+        read.sources,
+    )
     if missing or None in (item_id, topic, verdict, score, sources) or not title:
         return None
     assert item_id and topic and verdict and score is not None and sources is not None
@@ -658,7 +775,7 @@ def _read_item(block: _Block, vocabulary: Vocabulary, report: _Reporter) -> Item
         emoji=emoji,
         title=title,
         topic=topic.key,
-        tags=tags,
+        tags=read.tags,
         score=score,
         verdict=verdict.key,
         sources=sources,
@@ -669,7 +786,7 @@ def _read_item(block: _Block, vocabulary: Vocabulary, report: _Reporter) -> Item
     )
 
 
-def _item_id(option: tuple[str, int] | None, report: _Reporter) -> str | None:
+def _item_id(option: tuple[str, int] | None, report: Reporter) -> str | None:
     if option is None:
         return None
     value, line = option
@@ -678,7 +795,7 @@ def _item_id(option: tuple[str, int] | None, report: _Reporter) -> str | None:
             line, "bad-id", f"item id '{value}' must be lowercase ASCII letters, digits and '-'"
         )
         return None
-    if is_page_id(value):
+    if is_reserved_id(value):
         report.error(
             line,
             "reserved-id",
@@ -688,12 +805,8 @@ def _item_id(option: tuple[str, int] | None, report: _Reporter) -> str | None:
     return value
 
 
-def is_page_id(value: str) -> bool:
-    return value in PAGE_IDS or value.startswith(PAGE_ID_PREFIXES)
-
-
 def _item_topic(
-    option: tuple[str, int] | None, vocabulary: Vocabulary, report: _Reporter
+    option: tuple[str, int] | None, vocabulary: Vocabulary, report: Reporter
 ) -> Topic | None:
     if option is None:
         return None
@@ -706,7 +819,7 @@ def _item_topic(
 
 
 def _item_verdict(
-    option: tuple[str, int] | None, vocabulary: Vocabulary, report: _Reporter
+    option: tuple[str, int] | None, vocabulary: Vocabulary, report: Reporter
 ) -> Verdict | None:
     if option is None:
         return None
@@ -729,7 +842,7 @@ def parse_score(value: str) -> float | None:
     return score
 
 
-def _item_score(option: tuple[str, int] | None, report: _Reporter) -> float | None:
+def _item_score(option: tuple[str, int] | None, report: Reporter) -> float | None:
     if option is None:
         return None
     value, line = option
@@ -753,7 +866,7 @@ def parse_sources(value: str) -> list[Source] | None:
     return sources
 
 
-def _item_sources(option: tuple[str, int] | None, report: _Reporter) -> tuple[Source, ...] | None:
+def _item_sources(option: tuple[str, int] | None, report: Reporter) -> tuple[Source, ...] | None:
     if option is None or not option[0]:
         return ()
     value, line = option
@@ -772,7 +885,7 @@ def _item_tags(option: tuple[str, int] | None) -> tuple[str, ...]:
     return tuple(tag.strip() for tag in option[0].split(",") if tag.strip())
 
 
-def _check_unique_ids(items: Sequence[Item], report: _Reporter) -> None:
+def _check_unique_ids(items: Sequence[Item], report: Reporter) -> None:
     seen: dict[str, Item] = {}
     titles: dict[str, Item] = {}
     for item in items:

@@ -5,7 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-Severity = Literal["error", "warning"]
+# A note is information, not a defect: it never fails ``radar check --strict`` or the
+# build (an entry without identifiers is honest when no source gave one).
+Severity = Literal["error", "warning", "note"]
 
 
 @dataclass(frozen=True, order=True)

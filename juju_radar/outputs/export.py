@@ -92,7 +92,20 @@ def items_json(records: list[dict[str, Any]]) -> str:
     return json.dumps(document, ensure_ascii=False, indent=2) + "\n"
 
 
+# OWASP's CSV injection rule: a spreadsheet runs a cell starting with one of these as a
+# formula (=HYPERLINK(...), @SUM(...)); a leading ' makes it text.
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def neutralised(cell: str) -> str:
+    return f"'{cell}" if cell.startswith(FORMULA_STARTS) else cell
+
+
 def csv_row(record: Mapping[str, Any]) -> dict[str, str]:
+    return {name: neutralised(value) for name, value in csv_cells(record).items()}
+
+
+def csv_cells(record: Mapping[str, Any]) -> dict[str, str]:
     citations = record["citations"]
     identifiers = {entry["key"]: entry["identifiers"] for entry in citations}
     return {

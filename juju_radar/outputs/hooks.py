@@ -16,6 +16,7 @@ from sphinx.util import logging
 from juju_radar.outputs import sitemap, social, stats
 from juju_radar.outputs.export import ExportContext, write_export
 from juju_radar.outputs.feeds import FEED_DIR, FeedContext, write_feeds
+from juju_radar.outputs.sitemap import SITEMAP_FILE
 from juju_radar.outputs.siteurl import SiteUrl
 from juju_radar.sphinx_ext.bibliography import load_bibliography
 from juju_radar.sphinx_ext.collector import radar_data
@@ -27,8 +28,6 @@ if TYPE_CHECKING:
     from sphinx.application import Sphinx
 
 logger = logging.getLogger(__name__)
-
-SITEMAP_FILE = "sitemap.xml"
 
 
 def citation_identifiers(app: Sphinx) -> dict[str, dict[str, str]]:
@@ -70,14 +69,13 @@ def write_publications(app: Sphinx, exception: BaseException | None) -> None:
         limit=app.config.radar_feed_limit,
     )
     write_feeds(feed_context, outdir)
+    sitemap.write_sitemap(app, site, outdir)
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
     app.setup_extension("notfound.extension")
     if SiteUrl.from_config(app.config):
-        app.setup_extension("sphinx_sitemap")
         app.setup_extension("sphinxext.opengraph")
-        app.connect("build-finished", sitemap.list_published_pages, sitemap.BEFORE_SITEMAP)
     app.connect("config-inited", social.configure_extensions)
     app.connect("builder-inited", say_without_site_url)
     app.connect("html-page-context", social.describe_page, priority=400)

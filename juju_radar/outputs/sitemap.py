@@ -1,25 +1,24 @@
 """The sitemap lists every published page, in a fixed order, after any build.
 
-sphinx-sitemap collects the pages written *in this build* (an incremental build
-writes a few) in the order they were written (parallel writes finish in any order).
-Just before it writes ``sitemap.xml``, its queue is refilled here with every page of
-the site except drafts and the 404 page, sorted, so each build writes the same file.
+It is written from the collected pages, not from the pages written in this build (an
+incremental build writes a few, in any order under ``-j``), so every build of the same
+sources writes the same file. Drafts and the 404 page are left out.
 """
 
 from __future__ import annotations
 
-import queue
+from pathlib import Path
 from typing import TYPE_CHECKING
+from xml.etree import ElementTree
 
-from sphinx_sitemap import is_excluded
-
+from juju_radar.outputs.siteurl import SiteUrl
 from juju_radar.sphinx_ext.collector import radar_data
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
 
-# sphinx-sitemap's create_sitemap is connected at the default priority (500).
-BEFORE_SITEMAP = 400
+SITEMAP_FILE = "sitemap.xml"
+SITEMAP_NS = "http://www.sitemaps.org/schemas/sitemap/0.9"
 
 
 def published_pages(app: Sphinx) -> list[str]:
@@ -28,18 +27,16 @@ def published_pages(app: Sphinx) -> list[str]:
     drafts = {docname for docname, issue in issues.items() if not issue.published}
     hidden = drafts | {app.config.notfound_pagename}
     docnames = sorted(app.env.found_docs - hidden, key=lambda name: (name != "index", name))
-    links = [app.builder.get_target_uri(docname) for docname in docnames]
-    return [link for link in links if not is_excluded(link, app.config.sitemap_excludes)]
+    return [app.builder.get_target_uri(docname) for docname in docnames]
 
 
-def list_published_pages(app: Sphinx, exception: BaseException | None) -> None:
-    links = getattr(app, "sitemap_links", None)
-    if exception is not None or links is None:
-        return
-    while True:
-        try:
-            links.get_nowait()
-        except queue.Empty:
-            break
-    for link in published_pages(app):
-        links.put((link, None))
+def sitemap_xml(site: SiteUrl, pages: list[str]) -> bytes:
+    root = ElementTree.Element("urlset", xmlns=SITEMAP_NS)
+    for page in pages:
+        url = ElementTree.SubElement(root, "url")
+        ElementTree.SubElement(url, "loc").text = site.url(page)
+    return ElementTree.tostring(root, encoding="utf-8", xml_declaration=True)
+
+
+def write_sitemap(app: Sphinx, site: SiteUrl, outdir: Path) -> None:
+    (outdir / SITEMAP_FILE).write_bytes(sitemap_xml(site, published_pages(app)))

@@ -59,7 +59,6 @@ def configure_extensions(app: Sphinx, config: Config) -> None:
     if not site:
         return
     config.html_baseurl = site.base
-    config.sitemap_url_scheme = "{link}"
     config.ogp_site_url = site.base
     config.ogp_site_name = config.html_title or config.project
     config.ogp_social_cards = {"enable": False}

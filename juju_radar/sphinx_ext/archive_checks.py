@@ -24,10 +24,6 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 
-# An entry without identifiers is honest (no source gave one); the page says so and
-# `radar check` lists it, but it does not fail the build.
-INFORMATIONAL = frozenset({"missing-identifier"})
-
 # A .bib file's keys and problems, kept between builds: checking 9,000 entries takes
 # seconds and the file rarely changes.
 BIB_CHECKS = "bib-checks"
@@ -35,7 +31,7 @@ CHECKER_DIGEST = digest(source_digest(bibcheck, model), version("pybtex"))
 
 
 # What stops pybtex, and with it sphinxcontrib-bibtex, from reading the file at all.
-UNREADABLE = frozenset({"unbalanced-braces", "bib-syntax"})
+UNREADABLE = frozenset({"unbalanced-braces", "bib-syntax", "crossref-loop", "crossref-depth"})
 EXIT_UNREADABLE_BIB = 2  # sphinx-build's status for a build that stopped on an error
 
 
@@ -82,7 +78,7 @@ def check_archive_consistency(app: Sphinx, env: BuildEnvironment) -> None:
         checked.append(key)
         bib_keys |= set(keys)
         for problem in problems:
-            if problem.code not in INFORMATIONAL:
+            if problem.severity != "note":  # notes are summed up below, not listed
                 warn(problem, f"{path}:{problem.line}")
         bare = sum(problem.code == "missing-identifier" for problem in problems)
         if bare:

@@ -32,6 +32,7 @@ from juju_radar.bib.check import (
 )
 from juju_radar.bib.style import register as register_style
 from juju_radar.build.cache import BuildCache, build_cache, digest, source_digest
+from juju_radar.model.anchors import citation_anchor
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -237,7 +238,7 @@ def citation_numbers(keys: Iterable[str]) -> dict[str, int]:
 
 
 def citation_id(key: str) -> str:
-    return nodes.make_id(f"cite-{key}")
+    return citation_anchor(key)
 
 
 def citation_reference(keys: Sequence[str], numbers: dict[str, int]) -> nodes.inline:

@@ -82,8 +82,9 @@ def init_env(app: Sphinx) -> None:
 
 
 def warn(problem: Problem, location: object) -> None:
-    log = logger.error if problem.severity == "error" else logger.warning
-    log(problem.message, location=location, type="radar", subtype=problem.code)
+    """A problem as the build reports it: with the same severity as ``radar check``."""
+    log = {"error": logger.error, "warning": logger.warning, "note": logger.info}
+    log[problem.severity](problem.message, location=location, type="radar", subtype=problem.code)
 
 
 class RadarCollector(EnvironmentCollector):
@@ -133,7 +134,10 @@ class RadarCollector(EnvironmentCollector):
         source = Path(env.doc2path(docname))
         relative = source.relative_to(env.srcdir).as_posix()
         issue, problems = parse_issue(
-            source.read_text(encoding="utf-8-sig"), relative, vocabulary(app.config)
+            source.read_text(encoding="utf-8-sig"),
+            relative,
+            vocabulary(app.config),
+            app.config.radar_date_span,
         )
         for problem in problems:
             warn(problem, (docname, problem.line))

@@ -2,22 +2,30 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 from juju_radar.build.cache import digest
-from juju_radar.model.issues import Vocabulary, vocabulary_from_config
+from juju_radar.model.issues import (
+    DEFAULT_DATE_SPAN,
+    Vocabulary,
+    read_date_span,
+    vocabulary_from_config,
+)
 from juju_radar.model.site_layout import NOT_SITE
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
     from sphinx.config import Config
 
-CONFIG_VALUES: tuple[tuple[str, object, Literal["env", "html"], type], ...] = (
+CONFIG_VALUES: tuple[tuple[str, object, Literal["env", "html"], type | tuple[type, ...]], ...] = (
     ("radar_topics", [], "env", list),
     ("radar_verdicts", [], "env", list),
     ("radar_site_url", "", "html", str),
     ("radar_feed_limit", 50, "html", int),
+    # The first and last year an issue may be dated in.
+    ("radar_date_span", DEFAULT_DATE_SPAN, "env", (tuple, list)),
     # Set on config-inited, not by conf.py: see note_interface_translations.
     ("radar_interface_digest", "", "html", str),
 )
@@ -30,6 +38,7 @@ def add_config_values(app: Sphinx) -> None:
 
 
 def check_config(app: Sphinx, config: Config) -> None:
+    config.radar_date_span = date_span(config.radar_date_span)
     for name in ("radar_topics", "radar_verdicts"):
         for entry in getattr(config, name):
             unknown = set(entry) - RECORD_KEYS
@@ -59,13 +68,26 @@ def add_theme_files(app: Sphinx, config: Config) -> None:
     own ``templates_path`` entries and later ``html_static_path`` entries override them."""
     from juju_radar.theme import STATIC_DIR, TEMPLATES_DIR
 
-    config.templates_path = [*config.templates_path, str(TEMPLATES_DIR)]
-    config.html_static_path = [str(STATIC_DIR), *config.html_static_path]
+    # Relative to conf.py, so that where the repository is cloned does not change the
+    # configuration's digest in .buildinfo.
+    templates, static = (os.path.relpath(path, app.confdir) for path in (TEMPLATES_DIR, STATIC_DIR))
+    config.templates_path = [*config.templates_path, templates]
+    config.html_static_path = [static, *config.html_static_path]
 
 
 def exclude_non_site(app: Sphinx, config: Config) -> None:
     """Only the site is source: the package, tests, tools and build output are not."""
     config.exclude_patterns = [*config.exclude_patterns, *NOT_SITE]
+
+
+def date_span(value: object) -> tuple[int, int]:
+    """``radar_date_span`` as two years, first <= last (a ConfigError otherwise)."""
+    span = read_date_span(value)
+    if span is not None:
+        return span
+    from sphinx.errors import ConfigError
+
+    raise ConfigError(f"radar_date_span must be two years (first, last), not {value!r}")
 
 
 def vocabulary(config: Config) -> Vocabulary:

@@ -9,11 +9,10 @@ from docutils.parsers.rst import directives
 from sphinx.util.docutils import SphinxDirective
 
 from juju_radar.model.issues import (
-    ITEM_ID_RE,
     ITEM_OPTIONS,
+    Reporter,
     Source,
-    parse_score,
-    parse_sources,
+    read_item_options,
     split_emoji,
 )
 from juju_radar.sphinx_ext import render
@@ -35,23 +34,21 @@ class ItemDirective(SphinxDirective):
     option_spec: ClassVar = {name: directives.unchanged for name in ITEM_OPTIONS}
 
     def run(self) -> list[nodes.Node]:
-        vocab = vocabulary(self.config)
-        item_id = self.options.get("id", "").strip()
-        topic = vocab.topic(self.options.get("topic", ""))
-        verdict = vocab.verdict(self.options.get("verdict", ""))
-        score = parse_score(self.options.get("score", ""))
-        tags = [tag.strip() for tag in self.options.get("tags", "").split(",") if tag.strip()]
+        given = {name: (value.strip(), self.lineno) for name, value in self.options.items()}
+        # The collector reports the problems (through the model); here they are dropped.
+        read = read_item_options(given, vocabulary(self.config), Reporter(self.env.docname))
+        topic, verdict = read.topic, read.verdict
         emoji, title = split_emoji(self.arguments[0])
         classes = ["radar-item"]
         classes += [f"radar-topic-{topic.key}"] if topic else []
         classes += [f"radar-verdict-{verdict.key}"] if verdict else []
         # An unusable id is reported by the collector; the section still needs one.
-        anchor = item_id if ITEM_ID_RE.match(item_id) else f"item-line-{self.lineno}"
+        anchor = read.id or f"item-line-{self.lineno}"
         section = nodes.section(ids=[anchor], classes=classes)
         section += nodes.title("", f"{emoji} {title}" if emoji else title)
-        section += render.item_meta(topic, tags, score, verdict)
+        section += render.item_meta(topic, list(read.tags), read.score, verdict)
         self.state.nested_parse(self.content, self.content_offset, section)
-        sources = parse_sources(self.options.get("sources", "")) or []
+        sources = list(read.sources or ())
         if sources:
             section += self._sources_paragraph(sources)
         section += placeholder("item-extras", item=anchor)

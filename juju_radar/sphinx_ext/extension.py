@@ -7,9 +7,9 @@ from typing import TYPE_CHECKING
 
 from juju_radar.bib.style import register as register_bib_style
 from juju_radar.build import cache as buildcache
-from juju_radar.build import memory, readmode
+from juju_radar.build import memory, sphinx_internals
 from juju_radar.build import stale_outputs as integrity
-from juju_radar.build.builder import RadarHTMLBuilder, StagedHTMLBuilder
+from juju_radar.build.builder import html_builder
 from juju_radar.build.staged import STAGED_BUILD_ENV
 from juju_radar.outputs import downloads
 from juju_radar.outputs import hooks as publishing
@@ -26,6 +26,7 @@ from juju_radar.sphinx_ext.directives import (
     TopicYearDirective,
     listing_directive,
 )
+from juju_radar.sphinx_ext.headings import FlattenHeadings
 from juju_radar.sphinx_ext.nodes import radar_placeholder
 from juju_radar.sphinx_ext.transforms import IssuePageTransform, PlaceholderTransform
 
@@ -49,7 +50,7 @@ def setup_extension(app: Sphinx) -> None:
     app.connect("config-inited", config.note_interface_translations)
     register_bib_style()
     staged = bool(os.environ.get(STAGED_BUILD_ENV))
-    app.add_builder(StagedHTMLBuilder if staged else RadarHTMLBuilder, override=True)
+    app.add_builder(html_builder(staged), override=True)
     app.add_node(radar_placeholder)
     app.add_directive("radar-item", ItemDirective)
     app.add_directive("radar-closing", ClosingDirective)
@@ -61,13 +62,13 @@ def setup_extension(app: Sphinx) -> None:
         app.add_directive(name, listing_directive(kind))
     app.add_env_collector(RadarCollector)
     app.add_transform(IssuePageTransform)
+    app.add_transform(FlattenHeadings)
     app.add_post_transform(PlaceholderTransform)
     app.connect("builder-inited", init_env)
     app.connect("builder-inited", paging.write_stubs)
     app.connect("builder-inited", buildcache.start_build, priority=100)
     app.connect("env-before-read-docs", bibliography.load_before_reading)
-    app.connect("env-before-read-docs", readmode.read_few_pages_serially, priority=900)
-    app.connect("env-updated", readmode.restore_parallel)
+    sphinx_internals.connect(app)
     app.connect("env-before-read-docs", memory.freeze_survivors, priority=950)
     app.connect("env-updated", memory.freeze_before_writers, priority=950)
     app.connect("build-finished", memory.thaw, priority=950)
@@ -86,6 +87,7 @@ def setup_extension(app: Sphinx) -> None:
     app.connect("env-get-outdated", integrity.note_removed_docs)
     app.connect("build-finished", integrity.remove_stale_outputs)
     app.connect("html-page-context", downloads.write_issue_bib)
+    app.connect("build-finished", downloads.write_missing_issue_bibs, priority=300)
     app.add_css_file("radar.css")
     app.add_js_file("radar.js")
     search.setup(app)

@@ -8,8 +8,10 @@ from typing import Any
 from docutils import nodes
 from sphinx.transforms import SphinxTransform
 from sphinx.transforms.post_transforms import SphinxPostTransform
+from sphinx.util.osutil import relative_uri
 
-from juju_radar.model.issues import PAGE_TOP_ID, is_issue_path
+from juju_radar.model.anchors import PAGE_TOP_ID
+from juju_radar.model.issues import is_issue_path
 from juju_radar.sphinx_ext import render
 from juju_radar.sphinx_ext.bibliography import load_bibliography
 from juju_radar.sphinx_ext.collector import radar_data
@@ -96,10 +98,12 @@ class PlaceholderTransform(SphinxPostTransform):
         if not found:
             return
         data = radar_data(self.env)
-        builder = self.app.builder  # once a page: each access warns of its deprecation
+        suffix = self.config.html_link_suffix or self.config.html_file_suffix or ".html"
 
         def link(docname: str, anchor: str) -> str:
-            uri = builder.get_relative_uri(self.env.docname, docname)
+            # The html builder's get_relative_uri, without reaching the builder through
+            # the deprecated ``self.app``.
+            uri = relative_uri(self.env.docname + suffix, docname + suffix)
             return f"{uri}#{anchor}" if anchor else uri
 
         context = render.RenderContext(

@@ -1,0 +1,180 @@
+"""Every workaround of Sphinx's private or final API, guarded by the version it was
+written for.
+
+- Reading with ``-j``: each forked reader sends its environment back to the main
+  process, which merges the pages that reader read and nothing else. But a reader is
+  forked after the chunks before it were merged, so it also carries and sends back every
+  page read before it: 128 MB to unpickle for 1,000 issues, 14 s of main-process time in
+  a 24 s read. ``FastHTMLBuilder._read_parallel`` (Sphinx's private method, copied) makes
+  a reader drop the other pages' data before sending.
+- Writing with ``-j``: Sphinx resolves every page in the main process and forks writers
+  only to translate them; at 1,000 issues resolving is most of the work. The overridden
+  ``write_documents`` (``@final`` in Sphinx) hands out docnames; each writer resolves and
+  writes its chunk, then hands back the images to copy and the build-cache additions.
+- Reading a handful of changed pages in the main process: Sphinx decides to read in
+  parallel from ``app.parallel`` after ``env-before-read-docs``, and to write in parallel
+  from it after ``env-updated``; ``read_few_pages_serially`` relies on that order.
+
+On any other Sphinx version none of this is used: the build runs Sphinx's own builder
+and reading (slower, same output) and says so once.
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+from typing import TYPE_CHECKING
+
+import sphinx
+from sphinx.builders.html import StandaloneHTMLBuilder
+from sphinx.locale import __
+from sphinx.util import logging
+from sphinx.util.build_phase import BuildPhase
+from sphinx.util.display import status_iterator
+from sphinx.util.parallel import ParallelTasks, make_chunks
+
+from juju_radar.build.cache import Additions, build_cache
+from juju_radar.build.crash import located
+from juju_radar.sphinx_ext.collector import radar_data
+
+if TYPE_CHECKING:
+    from collections.abc import Set
+
+    from sphinx.application import Sphinx
+    from sphinx.environment import BuildEnvironment
+
+logger = logging.getLogger(__name__)
+
+WRITTEN_FOR_SPHINX = "9.0.4"
+# Set to build with Sphinx's own builder whatever the version (to compare, or to debug).
+STOCK_BUILDER_ENV = "RADAR_STOCK_BUILDER"
+SERIAL_READ_BELOW = 8
+SAVED_PARALLEL = "_radar_parallel"
+
+HandedBack = tuple[dict[str, str], Additions]
+
+
+def supported() -> bool:
+    """Whether the installed Sphinx is the one these workarounds were written for."""
+    return sphinx.__version__ == WRITTEN_FOR_SPHINX and not os.environ.get(STOCK_BUILDER_ENV)
+
+
+def fallback_notice() -> str:
+    if os.environ.get(STOCK_BUILDER_ENV):
+        return f"juju_radar: {STOCK_BUILDER_ENV} is set: building with Sphinx's own builder"
+    return (
+        f"juju_radar: Sphinx {sphinx.__version__} is not {WRITTEN_FOR_SPHINX}, the version "
+        "its fast parallel builder was written for: building with Sphinx's own (slower, "
+        "same output)"
+    )
+
+
+class FastHTMLBuilder(StandaloneHTMLBuilder):
+    def __init__(self, app: Sphinx, env: BuildEnvironment) -> None:
+        super().__init__(app, env)
+        self.writers = app.parallel  # ``-j``: the main process no longer needs a core
+
+    def _read_parallel(self, docnames: list[str], nproc: int) -> None:
+        """Sphinx 9.0's, except that a reader sends back only the pages it read."""
+        chunks = make_chunks(docnames, nproc)
+        progress = status_iterator(
+            chunks, __("reading sources... "), "purple", len(chunks), self.config.verbosity
+        )
+        for docname in docnames:
+            self.events.emit("env-purge-doc", self.env, docname)
+            self.env.clear_doc(docname)
+
+        def read_chunk(chunk: list[str]) -> bytes:
+            """In a forked reader."""
+            self.env._app = self._app
+            for docname in chunk:
+                with located(docname):
+                    self.read_doc(docname, _cache=False)
+            shed_other_pages(self.env, chunk)
+            return pickle.dumps(self.env, pickle.HIGHEST_PROTOCOL)
+
+        def merge(chunk: list[str], pickled_env: bytes) -> None:
+            self.env.merge_info_from(chunk, pickle.loads(pickled_env), self._app)
+            next(progress)
+
+        tasks = ParallelTasks(nproc)
+        for chunk in chunks:
+            tasks.add_task(read_chunk, chunk, merge)
+        tasks.join()
+        logger.info("")
+
+    def write_documents(self, docnames: Set[str]) -> None:  # type: ignore[misc]
+        # Sphinx's search index is filled while pages are resolved, so it needs them
+        # resolved here (the search module turns it off in favour of Pagefind).
+        if not self.parallel_ok or self.indexer is not None:
+            super().write_documents(docnames)
+            return
+        first, *rest = sorted(docnames)
+        self.write_page(first)  # here, so that every writer inherits warm caches
+        chunks = make_chunks(rest, self.writers)
+        progress = status_iterator(
+            chunks, __("writing output... "), "darkgreen", len(chunks), self.config.verbosity
+        )
+
+        def keep(chunk: list[str], handed_back: HandedBack) -> None:
+            images, additions = handed_back
+            self.images.update(images)
+            build_cache(self.doctreedir).merge(additions)
+            next(progress)
+
+        tasks = ParallelTasks(self.writers)
+        for chunk in chunks:
+            tasks.add_task(self.write_chunk, chunk, keep)
+        tasks.join()
+        logger.info("")
+
+    def write_chunk(self, docnames: list[str]) -> HandedBack:
+        """In a forked writer."""
+        cache = build_cache(self.doctreedir)
+        cache.start_journal()
+        for docname in docnames:
+            with located(docname):
+                self.write_page(docname)
+        return dict(self.images), cache.end_journal()
+
+    def write_page(self, docname: str) -> None:
+        self.phase = BuildPhase.RESOLVING
+        doctree = self.env.get_and_resolve_doctree(docname, self, tags=self.tags)
+        self.phase = BuildPhase.WRITING
+        self.write_doc_serialized(docname, doctree)
+        self.write_doc(docname, doctree)
+
+
+def shed_other_pages(env: BuildEnvironment, docnames: list[str]) -> None:
+    """Drop, from a reader's environment, the biggest data merging will not take:
+    Sphinx's ``TocTreeCollector`` and the extension's collector copy only the pages read,
+    and sphinxcontrib-bibtex's domain never merges its parsed .bib file."""
+    read = set(docnames)
+    radar_data(env).keep_only(read)
+    env.tocs = {docname: toc for docname, toc in env.tocs.items() if docname in read}
+    if "cite" in env.domaindata:
+        env.domaindata["cite"]["bibdata"] = None
+
+
+def read_few_pages_serially(app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> None:
+    """Each forked reader sends its whole environment back (20 MB at 1,000 issues):
+    below ``SERIAL_READ_BELOW`` changed pages the read is serial; writing stays parallel
+    (Sphinx decides that after reading, from the restored setting)."""
+    if app.parallel > 1 and len(docnames) < SERIAL_READ_BELOW:
+        setattr(app, SAVED_PARALLEL, app.parallel)
+        app.parallel = 1
+
+
+def restore_parallel(app: Sphinx, env: BuildEnvironment) -> None:
+    if hasattr(app, SAVED_PARALLEL):
+        app.parallel = getattr(app, SAVED_PARALLEL)
+        delattr(app, SAVED_PARALLEL)
+
+
+def connect(app: Sphinx) -> None:
+    """Connect the event-order workaround; on another Sphinx, say once that none is used."""
+    if not supported():
+        logger.info(fallback_notice())
+        return
+    app.connect("env-before-read-docs", read_few_pages_serially, priority=900)
+    app.connect("env-updated", restore_parallel)

@@ -1,0 +1,85 @@
+"""The package's layers: the model is pure, and the lower layers import nothing above."""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parent.parent / "juju_radar"
+# MyST-Parser's option tokenizer (myst_parser.parsers.options) is pure and allowed.
+SPHINX_AND_DOCUTILS = ("sphinx", "docutils", "sphinxcontrib")
+# Which of the package's folders each layer may import.
+ALLOWED = {
+    "model": {"model"},
+    "bib": {"model", "bib"},
+    "editors": {"model", "bib", "editors", "build"},
+}
+
+
+def imports_of(path: Path) -> list[tuple[str, bool]]:
+    """(module imported, whether at module top) for every import of a file."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    top = {id(node) for node in tree.body}
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found += [(alias.name, id(node) in top) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            found.append((node.module, id(node) in top))
+    return found
+
+
+def modules_in(layer: str) -> list[Path]:
+    return sorted((PACKAGE / layer).rglob("*.py"))
+
+
+@pytest.mark.parametrize("layer", ["model", "bib", "editors"])
+def test_a_layer_imports_only_the_layers_below_it(layer):
+    wrong = [
+        f"{path.relative_to(PACKAGE)}: {module}"
+        for path in modules_in(layer)
+        for module, _ in imports_of(path)
+        if module.startswith("juju_radar.") and module.split(".")[1] not in ALLOWED[layer]
+    ]
+    assert wrong == []
+
+
+@pytest.mark.parametrize("layer", ["model", "bib"])
+def test_the_model_and_bib_layers_import_no_sphinx_or_docutils(layer):
+    wrong = [
+        f"{path.relative_to(PACKAGE)}: {module}"
+        for path in modules_in(layer)
+        for module, _ in imports_of(path)
+        if module.split(".")[0] in SPHINX_AND_DOCUTILS
+    ]
+    assert wrong == []
+
+
+def test_the_editors_tools_import_sphinx_only_when_a_command_needs_it():
+    wrong = [
+        f"{path.relative_to(PACKAGE)}: {module}"
+        for path in modules_in("editors")
+        for module, at_top in imports_of(path)
+        if at_top and module.split(".")[0] in SPHINX_AND_DOCUTILS
+    ]
+    assert wrong == []
+
+
+def test_the_checker_sees_an_import():
+    assert ("sphinx.util", True) in imports_of(PACKAGE / "sphinx_ext" / "collector.py")
+
+
+def test_importing_the_model_bib_and_editors_loads_no_sphinx_or_docutils():
+    probe = (
+        "import sys\n"
+        "import juju_radar.editors.cli, juju_radar.editors.importer, juju_radar.editors.synth\n"
+        "import juju_radar.model.archive, juju_radar.bib.check, juju_radar.bib.style\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('sphinx', 'docutils')))\n"
+    )
+    result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "[]"

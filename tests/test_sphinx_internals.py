@@ -1,0 +1,79 @@
+"""The workarounds of Sphinx internals: used only on the Sphinx they were written for,
+and the stock builder they fall back to builds the same site."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import tomllib
+from types import SimpleNamespace
+
+from conftest import ROOT, copy_site, sphinx_build
+from test_incremental import differences
+
+from juju_radar.build import sphinx_internals
+from juju_radar.build.builder import StagedStockHTMLBuilder, StockHTMLBuilder, html_builder
+from juju_radar.build.sphinx_internals import (
+    SERIAL_READ_BELOW,
+    STOCK_BUILDER_ENV,
+    FastHTMLBuilder,
+    read_few_pages_serially,
+    restore_parallel,
+)
+from juju_radar.build.staged import sphinx_command
+
+
+def pinned(package: str) -> str:
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    (requirement,) = [r for r in project["dependencies"] if re.match(rf"{package}==", r)]
+    return requirement.split("==")[1]
+
+
+def test_the_pinned_sphinx_is_the_version_the_workarounds_were_written_for():
+    assert pinned("sphinx") == sphinx_internals.WRITTEN_FOR_SPHINX
+
+
+def test_another_sphinx_gets_the_stock_builder(monkeypatch):
+    assert html_builder(staged=False) is FastHTMLBuilder
+    monkeypatch.setattr(sphinx_internals, "WRITTEN_FOR_SPHINX", "8.2.3")
+    assert html_builder(staged=False) is StockHTMLBuilder
+    assert html_builder(staged=True) is StagedStockHTMLBuilder
+    assert "is not 8.2.3" in sphinx_internals.fallback_notice()
+
+
+def test_the_stock_builder_builds_the_same_site_and_says_so_once(tmp_path):
+    srcdir = copy_site(tmp_path / "src")
+    env = dict(os.environ, SOURCE_DATE_EPOCH="1788000000")
+    sphinx_build(srcdir, tmp_path / "fast", "-j", "2", env=env)
+    stock_env = {**env, STOCK_BUILDER_ENV: "1"}
+    command = sphinx_command(srcdir, tmp_path / "stock", tmp_path / "stock.doctrees", "-j", "2")
+    stock = subprocess.run(command, capture_output=True, text=True, env=stock_env)
+    assert stock.returncode == 0, stock.stderr
+    assert stock.stdout.count("building with Sphinx's own builder") == 1
+    assert differences(tmp_path / "fast", tmp_path / "stock") == []
+
+
+def test_a_small_read_is_serial_and_the_setting_comes_back_for_writing():
+    app = SimpleNamespace(parallel=2)
+    read_few_pages_serially(app, None, ["issues/2026/2026-09-09"])
+    assert app.parallel == 1, "Sphinx reads in parallel only when app.parallel > 1"
+    restore_parallel(app, None)
+    assert app.parallel == 2
+
+
+def test_a_large_read_stays_parallel():
+    app = SimpleNamespace(parallel=2)
+    read_few_pages_serially(app, None, [f"page{n}" for n in range(SERIAL_READ_BELOW)])
+    assert app.parallel == 2
+    restore_parallel(app, None)
+    assert app.parallel == 2
+
+
+def test_a_deprecation_met_inside_a_build_fails_it(tmp_path):
+    srcdir = copy_site(tmp_path / "src")
+    with (srcdir / "conf.py").open("a", encoding="utf-8") as conf:
+        conf.write("\nimport warnings\nwarnings.warn('old API', DeprecationWarning)\n")
+    result = sphinx_build(srcdir, tmp_path / "html", check=False)
+    assert result.returncode != 0
+    assert "DeprecationWarning: old API" in result.stderr
