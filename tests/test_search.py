@@ -12,18 +12,21 @@ import gzip
 import json
 import re
 import shutil
+import tempfile
 from pathlib import Path
 from typing import Any
 
 import pytest
 from conftest import copy_site, sphinx_build
 
+from juju_radar.outputs.search.bundle import canonicalize_bundle
 from juju_radar.outputs.search.records import (
     RECORD_MANIFEST,
     SearchRecord,
     cut,
     record_digests,
     record_document,
+    run_pagefind,
     section_spans,
     sync_record_site,
 )
@@ -140,6 +143,48 @@ def test_a_second_build_writes_the_same_bundle(built_seed_site: Path, tmp_path: 
     sphinx_build(copy_site(tmp_path / "src"), outdir)
     comparison = filecmp.dircmp(built_seed_site / "pagefind", outdir / "pagefind")
     assert_same_tree(comparison)
+
+
+TMPFS = Path("/dev/shm")
+
+
+def tree_bytes(folder: Path) -> dict[str, bytes]:
+    return {
+        path.relative_to(folder).as_posix(): path.read_bytes()
+        for path in sorted(folder.rglob("*"))
+        if path.is_file()
+    }
+
+
+def index_in_creation_order(records: list[Path], base: Path, into: Path, canonical: bool) -> Path:
+    """The record site written file by file in the given order, indexed by Pagefind."""
+    site = into / "site"
+    for record in records:
+        target = site / record.relative_to(base)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(record, target)
+    bundle = into / "bundle"
+    assert run_pagefind(site, bundle).returncode == 0
+    if canonical:
+        canonicalize_bundle(bundle)
+    return bundle
+
+
+@pytest.mark.parametrize("canonical", [False, True])
+def test_the_bundle_does_not_depend_on_the_order_the_file_system_lists(
+    built_seed_site: Path, canonical: bool
+) -> None:
+    """On tmpfs a folder lists files newest first, so the creation order is the listing
+    order: Pagefind alone numbers pages by it; the canonical bundle does not."""
+    if not TMPFS.is_dir():
+        pytest.skip("no tmpfs at /dev/shm to vary the listing order")
+    base = built_seed_site.parent / "html.doctrees" / "radar-search-records"
+    records = sorted(path for path in base.rglob("*") if path.is_file())
+    with tempfile.TemporaryDirectory(dir=TMPFS) as work:
+        forward = index_in_creation_order(records, base, Path(work, "a"), canonical)
+        backward = index_in_creation_order(records[::-1], base, Path(work, "b"), canonical)
+        same = tree_bytes(forward) == tree_bytes(backward)
+    assert same is canonical
 
 
 def assert_same_tree(comparison: filecmp.dircmp[str]) -> None:

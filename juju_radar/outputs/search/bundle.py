@@ -2,10 +2,16 @@
 
 Pagefind 1.5.2 writes its filter values, the filter list and the metadata field list
 in hash-map order, which changes from run to run; since chunk names are content
-hashes, so do the file names, the metadata file and ``pagefind-entry.json``. Word
-index and fragment chunks are already stable. This rewrites the unstable files in
-sorted order with names hashed from their new content, so two builds of the same
-records give the same bundle. The files are ``pagefind_dcd`` + CBOR, gzip-compressed.
+hashes, so do the file names, the metadata file and ``pagefind-entry.json``. It also
+numbers pages in the order the file system lists them, so the word index and the
+filters change with the directory order (on tmpfs, the order files were created in).
+This renumbers the pages by their fragment's content hash and rewrites the unstable
+files in sorted order with names hashed from their new content, so two builds of the
+same records give the same bundle on any file system. The files are ``pagefind_dcd`` +
+CBOR, gzip-compressed. In the metadata, ``[1]`` lists the pages (fragment hash, word
+count) by page number, ``[2]`` the word-index chunks and ``[3]`` the filters; an index
+chunk lists words with their pages, each page number given as the difference from the
+previous one.
 """
 
 from __future__ import annotations
@@ -49,14 +55,50 @@ def canonicalize_bundle(bundle: Path) -> None:
     entry_path.write_text(json.dumps(entry, ensure_ascii=False, separators=(",", ":")))
 
 
+def _page_numbers_by_content(pages: list[list[Any]]) -> dict[int, int]:
+    """Old page number -> new one, the pages ordered by their fragment's hash."""
+    order = sorted(range(len(pages)), key=lambda number: pages[number][0])
+    return {old: new for new, old in enumerate(order)}
+
+
+def _renumber_word(entries: list[list[Any]], renumber: dict[int, int]) -> list[list[Any]]:
+    absolute, page = [], 0
+    for delta, *rest in entries:
+        page += delta
+        absolute.append([renumber[page], *rest])
+    absolute.sort(key=lambda entry: entry[0])
+    previous = 0
+    for entry in absolute:
+        entry[0], previous = entry[0] - previous, entry[0]
+    return absolute
+
+
+def _canonical_chunk(bundle: Path, language: str, chunk: str, renumber: dict[int, int]) -> str:
+    chunk_path = bundle / "index" / f"{chunk}.pf_index"
+    words, *rest = _read(chunk_path)
+    chunk_path.unlink()
+    for word in words:
+        word[1] = _renumber_word(word[1], renumber)
+    content = _encode([words, *rest])
+    return _write_hashed(lambda name: bundle / "index" / f"{name}.pf_index", language, content, 7)
+
+
 def _canonical_language(bundle: Path, language: str, meta_hash: str) -> str:
     meta_path = bundle / f"pagefind.{meta_hash}.pf_meta"
     meta = _read(meta_path)
+    if meta[4]:
+        raise ValueError(f"{meta_path}: page sort data is not supported")
+    renumber = _page_numbers_by_content(meta[1])
+    meta[1] = sorted(meta[1], key=lambda page: page[0])
+    meta[2] = [
+        [*bounds, _canonical_chunk(bundle, language, chunk, renumber)] for *bounds, chunk in meta[2]
+    ]
     filters = []
     for name, filter_hash in meta[3]:
         filter_path = bundle / "filter" / f"{filter_hash}.pf_filter"
         filter_name, values = _read(filter_path)
         filter_path.unlink()
+        values = [[value, sorted(renumber[page] for page in pages)] for value, pages in values]
         content = _encode([filter_name, sorted(values, key=lambda value: value[0])])
         filter_file = _write_hashed(
             lambda name: bundle / "filter" / f"{name}.pf_filter", language, content, 7
