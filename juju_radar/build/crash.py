@@ -2,7 +2,7 @@
 
 Sphinx turns any exception into a traceback and a crash report that names no page.
 ``python -m juju_radar.build.sphinxbuild`` replaces that report (Sphinx 9's
-``sphinx._cli.util.errors.handle_exception``) with one line::
+``sphinx._cli.util.errors.handle_exception``, in ``sphinx_internals``) with one line::
 
     issues/2026/2026-09-08.md: ERROR: the build failed on this file: KeyError: 'x'
     [radar.internal-error]
@@ -16,7 +16,6 @@ page names ``conf.py``. The traceback goes to a file, named on a second line.
 from __future__ import annotations
 
 import re
-import sys
 import tempfile
 import traceback
 from collections.abc import Iterator
@@ -25,9 +24,6 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-import sphinx
-
-WRITTEN_FOR = (9, 0)  # the Sphinx whose error handler this replaces
 EXIT_STATUS = 2  # sphinx-build's own status for a build that raised
 REASON_CHARS = 300
 LOCATED_RE = re.compile(r"LocatedBuildError: \[(?P<docname>[^\]]+)\] (?P<reason>.*)", re.DOTALL)
@@ -132,17 +128,3 @@ def report(exception: BaseException, srcdir: Path, stderr: Any) -> None:
         file=stderr,
     )
     print(f"(the traceback is in {save_traceback(exception)})", file=stderr)
-
-
-def install(srcdir: Path) -> None:
-    """Replace Sphinx's crash report with ``report`` (for the Sphinx it was written for)."""
-    if sphinx.version_info[:2] != WRITTEN_FOR:
-        return
-    import sphinx._cli.util.errors as errors
-
-    def handle_exception(
-        exception: BaseException, /, *, stderr: Any = sys.stderr, **_: Any
-    ) -> None:
-        report(exception, srcdir, stderr)
-
-    errors.handle_exception = handle_exception  # type: ignore[assignment]

@@ -11,6 +11,9 @@ written for.
   only to translate them; at 1,000 issues resolving is most of the work. The overridden
   ``write_documents`` (``@final`` in Sphinx) hands out docnames; each writer resolves and
   writes its chunk, then hands back the images to copy and the build-cache additions.
+- An exception in the build: Sphinx prints a traceback and a crash report naming no
+  page. ``report_crashes_as_one_line`` replaces its private ``handle_exception`` with
+  ``crash.report``, one error line naming the file.
 - Reading a handful of changed pages in the main process: Sphinx decides to read in
   parallel from ``app.parallel`` after ``env-before-read-docs``, and to write in parallel
   from it after ``env-updated``; ``read_few_pages_serially`` relies on that order.
@@ -23,7 +26,8 @@ from __future__ import annotations
 
 import os
 import pickle
-from typing import TYPE_CHECKING
+import sys
+from typing import TYPE_CHECKING, Any
 
 import sphinx
 from sphinx.builders.html import StandaloneHTMLBuilder
@@ -34,11 +38,12 @@ from sphinx.util.display import status_iterator
 from sphinx.util.parallel import ParallelTasks, make_chunks
 
 from juju_radar.build.cache import Additions, build_cache
-from juju_radar.build.crash import located
+from juju_radar.build.crash import located, report
 from juju_radar.sphinx_ext.collector import radar_data
 
 if TYPE_CHECKING:
     from collections.abc import Set
+    from pathlib import Path
 
     from sphinx.application import Sphinx
     from sphinx.environment import BuildEnvironment
@@ -169,6 +174,21 @@ def restore_parallel(app: Sphinx, env: BuildEnvironment) -> None:
     if hasattr(app, SAVED_PARALLEL):
         app.parallel = getattr(app, SAVED_PARALLEL)
         delattr(app, SAVED_PARALLEL)
+
+
+def report_crashes_as_one_line(srcdir: Path) -> None:
+    """Replace Sphinx's crash report with ``crash.report`` (on the Sphinx it was written
+    for; another keeps its own report)."""
+    if not supported():
+        return
+    import sphinx._cli.util.errors as errors
+
+    def handle_exception(
+        exception: BaseException, /, *, stderr: Any = sys.stderr, **_: Any
+    ) -> None:
+        report(exception, srcdir, stderr)
+
+    errors.handle_exception = handle_exception  # type: ignore[assignment]
 
 
 def connect(app: Sphinx) -> None:

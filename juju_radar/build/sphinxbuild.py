@@ -12,7 +12,7 @@ from pathlib import Path
 
 from sphinx.cmd.build import main
 
-from juju_radar.build import crash
+from juju_radar.build.sphinx_internals import report_crashes_as_one_line
 
 
 def source_dir(argv: list[str]) -> Path:
@@ -22,7 +22,7 @@ def source_dir(argv: list[str]) -> Path:
 
 
 if __name__ == "__main__":
-    crash.install(source_dir(sys.argv[1:]))
+    report_crashes_as_one_line(source_dir(sys.argv[1:]))
     status = main(sys.argv[1:])
     gc.freeze()
     sys.exit(status)
