@@ -46,8 +46,7 @@ from juju_radar.editors.site_files import (
 from juju_radar.model.content import MarkdownSyntax, check_content, page_kind
 from juju_radar.model.issues import (
     Issue,
-    check_archive,
-    check_topic_pages,
+    archive_problems,
     date_outside_span,
     misplaced_issue,
     parse_issue,
@@ -472,13 +471,14 @@ def check_site(site: Site) -> list[Problem]:
         if text is not None:
             problems += check_bib_text(text, name)
             bib_keys |= set(parse_bib_keys(text))
-    problems += check_archive(issues, bib_keys)
+    conf_text, _ = read_checked(site.root / "conf.py", "conf.py")
+
+    def page_exists(page: str) -> bool:
+        return (site.root / page).is_file()
+
+    problems += archive_problems(issues, bib_keys, vocabulary, conf_text or "", page_exists)
     problems += check_pages_content(site)
     problems += outside_symlinks(site.root)
-    conf_text, _ = read_checked(site.root / "conf.py", "conf.py")
-    problems += check_topic_pages(
-        vocabulary, conf_text or "", lambda page: (site.root / page).is_file()
-    )
     return sorted(problems)
 
 

@@ -938,6 +938,21 @@ def check_topic_pages(
     return problems
 
 
+def archive_problems(
+    issues: Iterable[Issue],
+    bib_keys: set[str] | None,
+    vocabulary: Vocabulary,
+    conf_text: str,
+    page_exists: Callable[[str], bool],
+) -> list[Problem]:
+    """Every problem visible only across the archive, for ``radar check`` and the build
+    alike: dates and ids used twice, unknown citation keys, topics without their page."""
+    return [
+        *check_archive(issues, bib_keys),
+        *check_topic_pages(vocabulary, conf_text, page_exists),
+    ]
+
+
 def check_archive(issues: Iterable[Issue], bib_keys: set[str] | None) -> list[Problem]:
     """Problems only visible across issues: a date or an item id used twice, unknown keys."""
     problems: list[Problem] = []

@@ -13,7 +13,7 @@ from juju_radar.bib import check as bibcheck
 from juju_radar.bib.check import check_bib_text, parse_bib_keys
 from juju_radar.build.cache import build_cache, digest, source_digest
 from juju_radar.model import issues as model
-from juju_radar.model.issues import Problem, check_archive, check_topic_pages
+from juju_radar.model.issues import Problem, archive_problems
 from juju_radar.sphinx_ext.collector import radar_data, warn
 from juju_radar.sphinx_ext.config import vocabulary
 
@@ -89,11 +89,15 @@ def check_archive_consistency(app: Sphinx, env: BuildEnvironment) -> None:
     build_cache(env.doctreedir).keep_only(BIB_CHECKS, checked)
     issues = radar_data(env).issues
     docname_of = {issue.path: docname for docname, issue in issues.items()}
-    for problem in check_archive(issues.values(), bib_keys):
-        warn(problem, (docname_of[problem.path], problem.line))
     conf = Path(app.confdir, "conf.py")
     conf_text = conf.read_text(encoding="utf-8-sig") if conf.is_file() else ""
-    for problem in check_topic_pages(
-        vocabulary(app.config), conf_text, lambda page: Path(app.srcdir, page).is_file()
+    for problem in archive_problems(
+        issues.values(),
+        bib_keys,
+        vocabulary(app.config),
+        conf_text,
+        lambda page: Path(app.srcdir, page).is_file(),
     ):
-        warn(problem, f"{conf}:{problem.line}")
+        docname = docname_of.get(problem.path)
+        location = Path(app.confdir, problem.path)
+        warn(problem, (docname, problem.line) if docname else f"{location}:{problem.line}")
