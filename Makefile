@@ -18,9 +18,10 @@ html: $(STAMP)
 test: $(STAMP)
 	$(BIN)/python -m pytest -q
 
-# The suite without the browser and the slow builds, for editing.
+# The suite without the browser and the slow builds, for editing: one worker a core,
+# each test file on one worker (some files build one site step by step).
 test-fast: $(STAMP)
-	$(BIN)/python -m pytest -q -m "not browser and not slow"
+	$(BIN)/python -m pytest -q -n auto --dist loadfile -m "not browser and not slow"
 
 # The live archive's own checks, true of any valid archive: no errors, it builds, and
 # every page and link of the built site resolves.
