@@ -30,6 +30,7 @@ from juju_radar.bib.check import (
     bib_entry_texts,
     bib_macro_texts,
 )
+from juju_radar.bib.identifiers import source_url
 from juju_radar.bib.style import register as register_style
 from juju_radar.build.cache import BuildCache, build_cache, digest, source_digest
 from juju_radar.model.anchors import citation_anchor
@@ -251,6 +252,17 @@ def citation_reference(keys: Sequence[str], numbers: dict[str, int]) -> nodes.in
         marker += nodes.reference("", str(numbers.get(key, "?")), refid=citation_id(key))
     marker += nodes.Text("]")
     return marker
+
+
+def source_link(label: str, keys: Sequence[str], bibliography: Bibliography) -> nodes.reference:
+    """An item's source label: a link straight to the first of its references that has a
+    DOI, arXiv id or URL, else to the first one's entry in the page's bibliography."""
+    for key in keys:
+        entry = bibliography.data.entries.get(key)
+        url = source_url({n.lower(): v for n, v in entry.fields.items()}) if entry else None
+        if url is not None:
+            return nodes.reference("", label, refuri=url, classes=["radar-source-link"])
+    return nodes.reference("", label, refid=citation_id(keys[0]), classes=["radar-source-entry"])
 
 
 @lru_cache(maxsize=1)
