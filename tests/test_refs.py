@@ -70,13 +70,23 @@ def test_missing_lists_entries_without_identifiers_with_the_items_citing_them(si
     ) in text
 
 
-def test_missing_lookup_accept_then_the_page_links_the_doi(site, services, tmp_path, capsys, monkeypatch):
+def test_missing_lookup_accept_then_the_page_links_the_doi(
+    site, services, tmp_path, capsys, monkeypatch
+):
     services.routes = {
         "/crossref/works": Reply(fixture="crossref-worldsculpt.json"),
         "/arxiv/api/query": Reply(fixture="arxiv-worldsculpt.atom"),
     }
     bib_path = site / "references.bib"
     before = bib_path.read_text(encoding="utf-8")
+    outdir = tmp_path / "html"
+    sphinx_build(site, outdir)  # completed below, then built again (incrementally)
+    soup = BeautifulSoup((outdir / PAGE).read_text(encoding="utf-8"), "html.parser")
+    label = soup.select_one("#worldsculpt-object-scenes .radar-sources").find(
+        "a", string="WorldSculpt 论文"
+    )
+    assert label["href"] == "#cite-worldsculpt2026paper", "no identifier yet: its entry"
+    assert "待编辑补全" in soup.find(id="cite-worldsculpt2026paper").get_text()
 
     assert radar(site, "refs", "lookup", "worldsculpt2026paper", "--format", "json") == 0
     found = json.loads(capsys.readouterr().out)
@@ -116,7 +126,6 @@ def test_missing_lookup_accept_then_the_page_links_the_doi(site, services, tmp_p
     assert "urldate" in entry
     assert radar(site, "check") == 0
 
-    outdir = tmp_path / "html"
     sphinx_build(site, outdir)
     soup = BeautifulSoup((outdir / PAGE).read_text(encoding="utf-8"), "html.parser")
     item = soup.find(id="worldsculpt-object-scenes")
@@ -144,7 +153,9 @@ def test_missing_lookup_accept_then_the_page_links_the_doi(site, services, tmp_p
     assert references.select_one(".radar-cited-by-label").get_text() == "被 1 条引用："
 
 
-def test_an_inconclusive_lookup_and_a_refused_accept_write_nothing(site, services, capsys, monkeypatch):
+def test_an_inconclusive_lookup_and_a_refused_accept_write_nothing(
+    site, services, capsys, monkeypatch
+):
     services.routes = {
         "/crossref/works": Reply(fixture="crossref-rise.json"),
         "/arxiv/api/query": Reply(fixture="arxiv-empty.atom"),
@@ -172,7 +183,9 @@ def test_an_inconclusive_lookup_and_a_refused_accept_write_nothing(site, service
         (
             {
                 "/crossref/works": Reply(fixture="crossref-rise.json"),
-                "/arxiv/api/query": Reply(body=b"<feed><entry>", content_type="application/atom+xml"),
+                "/arxiv/api/query": Reply(
+                    body=b"<feed><entry>", content_type="application/atom+xml"
+                ),
             },
             "arXiv's answer cannot be read as Atom",
         ),
@@ -200,7 +213,9 @@ def test_a_service_down_or_broken_gives_one_line_and_writes_nothing(
 
 def test_an_entry_with_a_doi_is_fetched_from_doi_org_as_csl_json(site, services, capsys):
     services.routes = {f"/doi/{DOI}": Reply(fixture="csl-worldsculpt.json")}
-    assert radar(site, "refs", "set", "worldsculpt2026paper", "--doi", f"https://doi.org/{DOI}") == 0
+    assert (
+        radar(site, "refs", "set", "worldsculpt2026paper", "--doi", f"https://doi.org/{DOI}") == 0
+    )
     assert f"  doi     = {{{DOI}}}," in (site / "references.bib").read_text(encoding="utf-8")
     capsys.readouterr()
     assert radar(site, "refs", "lookup", "worldsculpt2026paper", "--format", "json") == 0
@@ -222,7 +237,11 @@ def test_an_arxiv_id_is_looked_up_in_the_arxiv_api(site, services, capsys):
     [request] = services.requests
     assert request.query["id_list"] == ["2609.01234"]
     [candidate] = found["candidates"]
-    assert (candidate["source"], candidate["arxiv"], candidate["score"]) == ("arXiv", "2609.01234", 1.0)
+    assert (candidate["source"], candidate["arxiv"], candidate["score"]) == (
+        "arXiv",
+        "2609.01234",
+        1.0,
+    )
     assert candidate["authors"] == ["Lin Zhou", "Mei Chen"], "names as arXiv gives them"
 
 
@@ -278,4 +297,7 @@ def test_settings_come_from_the_environment_and_conf_py():
         {"radar_contact_email": "conf@example.org"},
         {"RADAR_CROSSREF_URL": "http://mirror/cr", "RADAR_CONTACT_EMAIL": "env@example.org"},
     )
-    assert (mirrored.crossref_url, mirrored.contact_email) == ("http://mirror/cr", "env@example.org")
+    assert (mirrored.crossref_url, mirrored.contact_email) == (
+        "http://mirror/cr",
+        "env@example.org",
+    )

@@ -110,27 +110,32 @@ def run_missing(args: argparse.Namespace) -> int:
     site = open_site(args.root)
     text, _ = read_bib(site)
     citing = citing_items(site)
-    rows = [
-        {
-            "key": entry.key,
-            "path": site.bibfiles[0],
-            "line": entry.line,
-            "title": entry.field_value("title") or "",
-            "cited_by": [vars(each) for each in citing.get((entry.key or "").lower(), [])],
-        }
+    missing = [
+        (entry, citing.get((entry.key or "").lower(), []))
         for entry in citable_entries(text)
         if not any(entry.has_nonblank_field(name) for name in IDENTIFIER_FIELDS)
     ]
     if args.format == "json":
+        rows = [
+            {
+                "key": entry.key,
+                "path": site.bibfiles[0],
+                "line": entry.line,
+                "title": entry.field_value("title") or "",
+                "cited_by": [vars(each) for each in cited_by],
+            }
+            for entry, cited_by in missing
+        ]
         print(json.dumps(rows, ensure_ascii=False, indent=2))
     else:
-        for row in rows:
-            print(f"{row['path']}:{row['line']}: {row['key']}: {row['title']}")
-            for each in row["cited_by"] or [{"path": "", "line": 0, "item": ""}]:
-                where = f"{each['path']}:{each['line']} ({each['item']})" if each["path"] else "-"
-                print(f"    cited by {where}")
-    count = len(rows)
-    print(f"{count} {'entry lacks' if count == 1 else 'entries lack'} an identifier", file=sys.stderr)
+        for entry, cited_by in missing:
+            print(f"{site.bibfiles[0]}:{entry.line}: {entry.key}: {entry.field_value('title')}")
+            for each in cited_by:
+                print(f"    cited by {each.path}:{each.line} ({each.item})")
+            if not cited_by:
+                print("    cited by no issue")
+    noun = "entry lacks" if len(missing) == 1 else "entries lack"
+    print(f"{len(missing)} {noun} a DOI, arXiv id, URL or ISBN", file=sys.stderr)
     return EXIT_OK
 
 

@@ -23,6 +23,7 @@ from pybtex.database import BibliographyData, Entry
 from pybtex.plugin import find_plugin
 
 from juju_radar.bib import check as bibcheck
+from juju_radar.bib import identifiers as bibidentifiers
 from juju_radar.bib import style as bibstyle
 from juju_radar.bib.check import (
     IDENTIFIER_FIELDS,
@@ -42,7 +43,7 @@ if TYPE_CHECKING:
 
 
 STYLE_DIGEST = digest(
-    source_digest(bibstyle, sys.modules[__name__]),
+    source_digest(bibstyle, bibidentifiers, sys.modules[__name__]),
     *(version(name) for name in ("pybtex", "pybtex-docutils", "docutils")),
 )
 SCANNER_DIGEST = source_digest(bibcheck)

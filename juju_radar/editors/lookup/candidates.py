@@ -15,7 +15,7 @@ from juju_radar.bib.identifiers import normalize_doi
 LATIN_WORD = re.compile(r"[0-9a-z]+(?:[-'][0-9a-z]+)*")
 CJK = re.compile("[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
 STOPWORDS = frozenset(
-    "a an and are as at by for from in into is of on or the to via with its we our".split()
+    "a an and are as at by for from in into is its of on or our the to via we with".split()  # noqa: SIM905
 )
 CLOSE_MARGIN = 0.15
 """Top two candidates scoring closer than this make the lookup inconclusive."""
@@ -42,7 +42,10 @@ class Candidate:
 
     @property
     def identifier(self) -> str:
-        parts = [f"DOI {self.doi}" if self.doi else "", f"arXiv {self.eprint}" if self.eprint else ""]
+        parts = [
+            f"DOI {self.doi}" if self.doi else "",
+            f"arXiv {self.eprint}" if self.eprint else "",
+        ]
         parts.append(self.url or "" if not any(parts) else "")
         return "; ".join(part for part in parts if part)
 
