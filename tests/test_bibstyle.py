@@ -136,14 +136,14 @@ def test_online_entry_shows_date_field_howpublished_link_note_and_url() -> None:
     )
     assert only_entry(bibtex) == (
         "DevDay Recap. OpenAI, https://example.org/%7Edevday, 2026-09-01. "
-        "Keynote summary. URL: https://example.org/recap."
+        "Keynote summary. 网址：https://example.org/recap"
     )
     assert only_entry(bibtex, backend="html") == (
         "DevDay Recap.\n"
         'OpenAI, <a href="https://example.org/%7Edevday">https://example.org/%7Edevday</a>, '
         "2026-09-01.\n"
         "Keynote summary.\n"
-        'URL: <a href="https://example.org/recap">https://example.org/recap</a>.'
+        '网址：<a href="https://example.org/recap">https://example.org/recap</a>'
     )
 
 
@@ -153,7 +153,7 @@ def test_software_entry_is_formatted_as_misc_with_publisher() -> None:
         "year = {2026}, month = {3}, url = {https://example.org/vllm}}"
     )
     assert (
-        only_entry(bibtex) == "Woosuk Kwon. vLLM. GitHub, 2026-03. URL: https://example.org/vllm."
+        only_entry(bibtex) == "Woosuk Kwon. vLLM. GitHub, 2026-03. 网址：https://example.org/vllm"
     )
 
 
@@ -191,3 +191,23 @@ def test_entry_with_only_a_title() -> None:
 )
 def test_misc_date_is_shown_as_written(date_fields: str, shown_date: str) -> None:
     assert only_entry(f"@misc{{k, title = {{T}}, {date_fields}}}") == f"T. {shown_date}."
+
+
+def test_identifiers_are_links_labelled_in_chinese() -> None:
+    """DOI, arXiv id and URL each link to the work; a URL that only repeats the DOI's
+    link is left out; the editors' bookkeeping fields never show."""
+    bibtex = (
+        "@article{k, author = {Zhou, Lin}, title = {WorldSculpt}, "
+        "journal = {Journal of Synthetic Test Fixtures}, year = {2026}, "
+        "doi = {10.5555/world\\_sculpt.2026}, eprint = {2609.01234}, archiveprefix = {arXiv}, "
+        "url = {https://doi.org/10.5555/world_sculpt.2026}, urldate = {2026-09-20}, "
+        "radarnote = {Juju Radar 2026-09-08 条目 x 的来源链接“论文”}, "
+        "radarsource = {Crossref https://api.crossref.org/works/10.5555/x (2026-09-20)}}"
+    )
+    assert only_entry(bibtex, backend="html") == (
+        "Lin Zhou.\nWorldSculpt.\n<em>Journal of Synthetic Test Fixtures</em>, 2026.\n"
+        'DOI：<a href="https://doi.org/10.5555/world_sculpt.2026">10.5555/world_sculpt.2026</a>；'
+        'arXiv 编号：<a href="https://arxiv.org/abs/2609.01234">2609.01234</a>'
+    )
+    other = "@misc{k, title = {T}, url = {https://example.org/a}, eprint = {x}, archiveprefix = {PubMed}}"
+    assert only_entry(other) == "T. 网址：https://example.org/a"

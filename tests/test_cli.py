@@ -122,18 +122,22 @@ def test_imported_references_name_their_item_and_invent_nothing(seed_site):
     src, html = seed_site
     bib = (src / "references.bib").read_text(encoding="utf-8")
     assert (
-        "@misc{rise-1,\n  title = {RISE 论文（RISE：沿着刚刚学会的方向，再往前走一点）},\n" in bib
+        "@misc{rise-1,\n  title     = {RISE 论文（RISE：沿着刚刚学会的方向，再往前走一点）},\n"
+        in bib
     )
+    # The editors' note of where the entry came from is kept in a field no page shows.
     assert (
-        "note  = {Juju Radar 2026-09-08 条目 rise（RISE：沿着刚刚学会的方向，再往前走一点）"
+        "  radarnote = {Juju Radar 2026-09-08 条目 rise（RISE：沿着刚刚学会的方向，再往前走一点）"
         "的来源链接“RISE 论文”},\n" in bib
     )
+    assert not re.search(r"^\s*note\s*=", bib, re.MULTILINE)
     assert bib.count("@misc{") == 7
     for field in ("doi", "url", "eprint", "author", "year", "isbn"):
         assert not re.search(rf"^\s*{field}\s*=", bib, re.MULTILINE)
     built = page_text(html / "issues/2026/2026-09-08.html")
     assert built.count("来源未给出 DOI、arXiv 编号或网址，待编辑补全。") == 7
     assert built.count("待编辑补全") == 7, "said once per entry, by the page, not the note"
+    assert "Juju Radar 2026-09-08 条目" not in built, "no editors' bookkeeping for readers"
 
 
 def test_categories_show_the_topic_label_for_an_alias(fixture_site):
@@ -170,7 +174,7 @@ def test_reimport_with_force_reuses_ids_and_references(fixture_site, tmp_path):
     # Entries an earlier version imported carry a longer note; they are reused too.
     former = re.sub(
         r"”\}", "”；由 radar import 生成，标识符（DOI、arXiv 编号或网址）待编辑补全}", bib
-    )
+    ).replace("  radarnote = {", "  note      = {")
     assert former != bib
     (src / "references.bib").write_text(former, encoding="utf-8")
     assert radar(src, "import", "--force", str(export)) == 0

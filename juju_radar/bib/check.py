@@ -50,6 +50,10 @@ class BibField:
     """Line of the field name."""
     unescaped_percent_lines: tuple[int, ...]
     """Lines of each ``%`` that pybtex would read as the start of a comment."""
+    name_start: int = 0
+    """Offset of the field name in the text."""
+    value_span: tuple[int, int] = (0, 0)
+    """Offsets of the value in the text, delimiters included."""
 
 
 @dataclass
@@ -70,6 +74,8 @@ class BibEntry:
     braces_balanced: bool = True
     closed_properly: bool = False
     """True when the field list ended at the entry's closing delimiter."""
+    closing: int = -1
+    """Offset of the entry's closing delimiter, when it was found."""
 
     @property
     def is_citable(self) -> bool:
@@ -165,6 +171,11 @@ class EntryScanner:
         self.entry = entry
         self.pos = body_start
         self.end = entry.end
+        self.value_end = body_start
+
+    def close_entry(self) -> None:
+        self.entry.closed_properly = True
+        self.entry.closing = self.pos
 
     def skip_whitespace(self) -> None:
         while self.pos < self.end and self.text[self.pos].isspace():
@@ -221,12 +232,15 @@ class EntryScanner:
             if part is None:
                 return None
             parts.append(part)
+            self.value_end = self.pos
             self.skip_whitespace()
             if self.peek() != "#":
                 return parts
             self.pos += 1
 
-    def make_field(self, name: str, name_start: int, parts: list[tuple[int, int]]) -> BibField:
+    def make_field(
+        self, name: str, name_start: int, parts: list[tuple[int, int]], value_start: int
+    ) -> BibField:
         percent_lines: list[int] = []
         for part_start, part_end in parts:
             value_part = self.text[part_start:part_end]
@@ -239,6 +253,8 @@ class EntryScanner:
             value="".join(self.text[start:end] for start, end in parts),
             line=self.lines.line_of(name_start),
             unescaped_percent_lines=tuple(percent_lines),
+            name_start=name_start,
+            value_span=(value_start, self.value_end),
         )
 
     def read_fields(self, closing: str) -> None:
@@ -246,7 +262,7 @@ class EntryScanner:
         while True:
             self.skip_whitespace()
             if self.peek() == closing:
-                self.entry.closed_properly = True
+                self.close_entry()
                 return
             name_match = _FIELD_NAME.match(self.text, self.pos, self.end)
             if not name_match:
@@ -256,17 +272,19 @@ class EntryScanner:
             if self.peek() != "=":
                 return
             self.pos += 1
+            self.skip_whitespace()
+            value_start = self.pos
             parts = self.read_value()
             if parts is None:
                 return
             self.entry.fields.append(
-                self.make_field(name_match.group().lower(), name_match.start(), parts)
+                self.make_field(name_match.group().lower(), name_match.start(), parts, value_start)
             )
             self.skip_whitespace()
             if self.peek() == ",":
                 self.pos += 1
             elif self.peek() == closing:
-                self.entry.closed_properly = True
+                self.close_entry()
                 return
             else:
                 return
@@ -316,7 +334,7 @@ def read_entry_body(text: str, lines: LineIndex, entry: BibEntry, start: re.Matc
         scanner.read_key(closing)
         scanner.skip_whitespace()
         if scanner.peek() == closing:
-            entry.closed_properly = True
+            scanner.close_entry()
             return
         if scanner.peek() != ",":
             return

@@ -13,10 +13,13 @@ It is pybtex's ``unsrt`` (numbered labels in citation order) with these changes:
   ``month`` and ``day``), the note and the web references;
 * the author is optional everywhere, and an entry missing a field its type
   requires is formatted as ``@misc`` instead of failing the build;
-* ``\\url{...}`` in ``howpublished`` or ``note`` becomes a link.
+* ``\\url{...}`` in ``howpublished`` or ``note`` becomes a link;
+* the DOI, arXiv id and URL are links labelled in Chinese ("DOI：", "arXiv 编号：",
+  "网址："), the URL left out when it only repeats the DOI's or arXiv's link;
+* the editors' bookkeeping fields (``radarnote``, ``radarsource``) are never shown.
 
 Nothing is added that the entry does not hold, apart from ``unsrt``'s own words
-("Technical Report", "URL:").  Call :func:`register` before Sphinx reads
+("Technical Report").  Call :func:`register` before Sphinx reads
 ``bibtex_default_style = "radar"``.
 """
 
@@ -43,6 +46,14 @@ from pybtex.style.template import (
     sentence,
     tag,
     words,
+)
+
+from juju_radar.bib.identifiers import (
+    arxiv_eprint,
+    arxiv_url,
+    doi_url,
+    normalize_doi,
+    web_url,
 )
 
 STYLE_NAME = "radar"
@@ -185,6 +196,32 @@ def field_with_urls(children: list[Any], context: dict[str, Any], name: str) -> 
     return latex_with_urls(value)
 
 
+def lower_case_fields(entry: Entry) -> dict[str, str]:
+    return {name.lower(): value for name, value in entry.fields.items()}
+
+
+@node
+def web_references(children: list[Any], context: dict[str, Any]) -> Text:
+    """``DOI：…；arXiv 编号：…；网址：…``, each a link, those the entry has."""
+    if children:
+        raise ValueError(children)
+    fields = lower_case_fields(context["entry"])
+    parts: list[Text] = []
+    links: set[str] = set()
+    if doi := fields.get("doi", "").strip():
+        links.add(doi_url(doi))
+        parts.append(Text("DOI：", HRef(doi_url(doi), String(normalize_doi(doi)))))
+    if (eprint := arxiv_eprint(fields)) is not None:
+        links.add(arxiv_url(eprint))
+        parts.append(Text("arXiv 编号：", HRef(arxiv_url(eprint), String(eprint))))
+    url = web_url(fields.get("url", ""))
+    if url is not None and url not in links:
+        parts.append(Text("网址：", HRef(url, String(url))))
+    if not parts:
+        raise FieldIsMissing("url", context["entry"])
+    return Text("；").join(parts)
+
+
 class RadarStyle(UnsrtStyle):
     """``unsrt`` for a Chinese newsletter archive; see the module docstring."""
 
@@ -210,6 +247,9 @@ class RadarStyle(UnsrtStyle):
 
     def format_optional_author(self) -> Any:
         return optional[sentence[self.format_names("author", as_sentence=False)]]
+
+    def format_web_refs(self, e: Entry) -> Any:
+        return optional[web_references]
 
     def format_note(self) -> Any:
         return sentence[optional[field_with_urls("note")]]

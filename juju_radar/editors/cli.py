@@ -1,4 +1,4 @@
-"""``radar``: the editors' command line (import, new, check, serve).
+"""``radar``: the editors' command line (import, new, check, links, serve, synth, refs).
 
 Problems print as ``PATH:LINE: error|warning: message [code]``, from the same model
 that the Sphinx extension uses, so ``radar check`` and ``make html`` agree.
@@ -21,6 +21,7 @@ from zoneinfo import ZoneInfo
 from tqdm import tqdm
 
 from juju_radar.bib.check import check_bib_text, parse_bib_keys, scan_entries
+from juju_radar.bib.identifiers import EDITORS_NOTE_FIELD
 from juju_radar.editors.importer import (
     FORMER_NOTE_SUFFIX,
     ExportIssue,
@@ -124,6 +125,10 @@ def build_parser() -> argparse.ArgumentParser:
     synth.add_argument("--out", required=True, help="a folder that does not exist yet")
     synth.add_argument("--seed", type=int, default=8, help="random seed (same seed, same archive)")
     synth.set_defaults(run=run_synth)
+
+    from juju_radar.editors import refs
+
+    refs.add_parser(commands, common)
     return parser
 
 
@@ -277,10 +282,12 @@ def assign_citation_keys(
     export: ExportIssue, ids: Sequence[str], bib_text: str
 ) -> tuple[list[list[str]], list[str]]:
     """One key per source label, reusing the entry an earlier import of the same item made."""
+    # Earlier versions wrote the note in ``note``; it is in ``radarnote`` now.
     key_by_note = {
-        (entry.field_value("note") or "").removesuffix(FORMER_NOTE_SUFFIX): entry.key
+        (entry.field_value(name) or "").removesuffix(FORMER_NOTE_SUFFIX): entry.key
         for entry in scan_entries(bib_text)
-        if entry.is_citable and entry.key
+        for name in ("note", EDITORS_NOTE_FIELD)
+        if entry.is_citable and entry.key and entry.field_value(name)
     }
     taken = {key.lower() for key in parse_bib_keys(bib_text)}
     keys: list[list[str]] = []
@@ -303,7 +310,7 @@ def render_bib_value_for_lookup(note: str) -> str:
     """The note as the bibliography scanner reads it back from an entry we wrote."""
     entry_text = render_bib_entry("lookup", "t", note)
     entries = scan_entries(entry_text)
-    return (entries[0].field_value("note") or "") if entries else note
+    return (entries[0].field_value(EDITORS_NOTE_FIELD) or "") if entries else note
 
 
 def append_entries(bib_text: str, entries: Sequence[str]) -> str:

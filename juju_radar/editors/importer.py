@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 import yaml
 from myst_parser.parsers.options import TokenizeError, options_to_items
 
+from juju_radar.bib.identifiers import EDITORS_NOTE_FIELD
 from juju_radar.model.anchors import PAGE_ID_PREFIXES, is_reserved_id
 from juju_radar.model.issues import (
     CJK_RE,
@@ -577,7 +578,8 @@ def citation_key_for(item_id: str, position: int, taken_folded: set[str]) -> str
     return next(key for key in candidates if key.lower() not in taken_folded)
 
 
-# Notes written by earlier imports ended so; the page itself now says what is missing.
+# Notes written by earlier imports (in ``note``, which pages show) ended so; the page
+# itself now says what is missing.
 FORMER_NOTE_SUFFIX = "；由 radar import 生成，标识符（DOI、arXiv 编号或网址）待编辑补全"
 
 
@@ -739,8 +741,11 @@ def _closing_block(title: str, paragraphs: Iterable[str]) -> str:
 
 
 def render_bib_entry(key: str, title: str, note: str) -> str:
+    """A reference holding only what the export states: its title, and the editors' note
+    of where it came from (in ``radarnote``, which no page shows)."""
     return (
-        f"@misc{{{key},\n  title = {{{bib_value(title)}}},\n  note  = {{{bib_value(note)}}},\n}}\n"
+        f"@misc{{{key},\n  title     = {{{bib_value(title)}}},\n"
+        f"  {EDITORS_NOTE_FIELD} = {{{bib_value(note)}}},\n}}\n"
     )
 
 

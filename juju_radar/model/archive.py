@@ -181,10 +181,10 @@ def shown(ref: ItemRef) -> tuple[object, ...]:
 
 
 def page_signature(
-    archive: Archive, issue: Issue, reference_digest: Callable[[str], str]
+    archive: Archive, issue: Issue, reference_digest: Callable[[str], object]
 ) -> tuple[object, ...]:
     """What an issue page shows from outside its file: neighbours, related items and
-    the references it cites."""
+    the references it cites (``reference_digest(key)``: all the page shows of one)."""
     neighbours = tuple(
         (other.docname, other.date, other.title) if other else None
         for other in archive.neighbours(issue.docname)

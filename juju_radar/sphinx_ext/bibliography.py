@@ -23,6 +23,7 @@ from pybtex.database import BibliographyData, Entry
 from pybtex.plugin import find_plugin
 
 from juju_radar.bib import check as bibcheck
+from juju_radar.bib import identifiers as bibidentifiers
 from juju_radar.bib import style as bibstyle
 from juju_radar.bib.check import (
     IDENTIFIER_FIELDS,
@@ -30,6 +31,7 @@ from juju_radar.bib.check import (
     bib_entry_texts,
     bib_macro_texts,
 )
+from juju_radar.bib.identifiers import source_url
 from juju_radar.bib.style import register as register_style
 from juju_radar.build.cache import BuildCache, build_cache, digest, source_digest
 from juju_radar.model.anchors import citation_anchor
@@ -41,7 +43,7 @@ if TYPE_CHECKING:
 
 
 STYLE_DIGEST = digest(
-    source_digest(bibstyle, sys.modules[__name__]),
+    source_digest(bibstyle, bibidentifiers, sys.modules[__name__]),
     *(version(name) for name in ("pybtex", "pybtex-docutils", "docutils")),
 )
 SCANNER_DIGEST = source_digest(bibcheck)
@@ -251,6 +253,17 @@ def citation_reference(keys: Sequence[str], numbers: dict[str, int]) -> nodes.in
         marker += nodes.reference("", str(numbers.get(key, "?")), refid=citation_id(key))
     marker += nodes.Text("]")
     return marker
+
+
+def source_link(label: str, keys: Sequence[str], bibliography: Bibliography) -> nodes.reference:
+    """An item's source label: a link straight to the first of its references that has a
+    DOI, arXiv id or URL, else to the first one's entry in the page's bibliography."""
+    for key in keys:
+        entry = bibliography.data.entries.get(key)
+        url = source_url({n.lower(): v for n, v in entry.fields.items()}) if entry else None
+        if url is not None:
+            return nodes.reference("", label, refuri=url, classes=["radar-source-link"])
+    return nodes.reference("", label, refid=citation_id(keys[0]), classes=["radar-source-entry"])
 
 
 @lru_cache(maxsize=1)

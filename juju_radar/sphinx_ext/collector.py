@@ -18,7 +18,7 @@ from juju_radar.sphinx_ext.bibliography import NodeData, keep_formatted_ahead, l
 from juju_radar.sphinx_ext.config import vocabulary
 from juju_radar.sphinx_ext.nodes import LISTING_KINDS, PERIOD_KINDS, radar_placeholder
 from juju_radar.sphinx_ext.paging import page_signature as period_signature
-from juju_radar.sphinx_ext.reference_pages import reference_groups
+from juju_radar.sphinx_ext.reference_pages import reference_groups, reference_places
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -162,9 +162,13 @@ class RadarCollector(EnvironmentCollector):
         archive = data.archive()
         listing = archive.listing_signature()
         bibliography = load_bibliography(env)
+        places = reference_places(archive, bibliography)
+
+        def shown(key: str) -> object:  # the entry, its references page and citing count
+            return bibliography.digest(key), places.get(key)
+
         pages = {
-            docname: page_signature(archive, issue, bibliography.digest)
-            for docname, issue in data.issues.items()
+            docname: page_signature(archive, issue, shown) for docname, issue in data.issues.items()
         }
         groups = reference_groups(archive, bibliography)
         for docname, (kind, attributes) in data.period_pages.items():

@@ -16,7 +16,6 @@ from juju_radar.model.issues import (
     split_emoji,
 )
 from juju_radar.sphinx_ext import render
-from juju_radar.sphinx_ext.bibliography import citation_id
 from juju_radar.sphinx_ext.config import vocabulary
 from juju_radar.sphinx_ext.nodes import placeholder
 
@@ -61,7 +60,8 @@ class ItemDirective(SphinxDirective):
         for index, source in enumerate(sources):
             if index:
                 paragraph += nodes.Text(" · ")
-            paragraph += nodes.reference("", source.label, refid=citation_id(source.keys[0]))
+            # Rendered late, from the references as they are when the page is written.
+            paragraph += placeholder("source-link", label=source.label, keys=list(source.keys))
         paragraph += nodes.Text(" ")
         paragraph += placeholder(
             "cite-refs", keys=[key for source in sources for key in source.keys]

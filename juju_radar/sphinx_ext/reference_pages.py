@@ -9,6 +9,7 @@ references it cites again, nothing else.
 from __future__ import annotations
 
 from collections import defaultdict
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from juju_radar.model.archive import Archive
@@ -33,6 +34,17 @@ def reference_groups(archive: Archive, bibliography: Bibliography) -> dict[str, 
         refs = cited_by.get(key)
         groups[f"{refs[0].issue.date:%Y-%m}" if refs else UNCITED].append(key)
     return groups
+
+
+@lru_cache(maxsize=2)  # one archive and bibliography per build: hashed by identity
+def reference_places(archive: Archive, bibliography: Bibliography) -> dict[str, tuple[str, int]]:
+    """Key -> the references page listing it and how many published items cite it."""
+    cited_by = archive.cited_by
+    return {
+        key: (selector, len(cited_by.get(key, [])))
+        for selector, keys in reference_groups(archive, bibliography).items()
+        for key in keys
+    }
 
 
 def page_signature(

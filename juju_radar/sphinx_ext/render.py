@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from functools import partial
 
 from docutils import nodes
 
@@ -24,11 +25,18 @@ from juju_radar.outputs.feeds import ALL_FEED, feed_path
 from juju_radar.sphinx_ext.bibliography import (
     Bibliography,
     bibliography_nodes,
+    citation_id,
     citation_numbers,
     citation_reference,
+    source_link,
 )
 from juju_radar.sphinx_ext.paging import RECENT, best_refs, by_year, period_refs
-from juju_radar.sphinx_ext.reference_pages import UNCITED, month_label, reference_groups
+from juju_radar.sphinx_ext.reference_pages import (
+    UNCITED,
+    month_label,
+    reference_groups,
+    reference_places,
+)
 
 # URI of a document relative to the page being written, with an optional anchor.
 Linker = Callable[[str, str], str]
@@ -328,13 +336,31 @@ def cite_refs(context: RenderContext, keys: list[str]) -> list[nodes.Node]:
     return [citation_reference(keys, numbers)]
 
 
+def source(context: RenderContext, label: str, keys: list[str]) -> list[nodes.Node]:
+    return [source_link(label, keys, context.bibliography)]
+
+
+def on_references_page(context: RenderContext, key: str) -> list[nodes.Node]:
+    """A link to the entry on the references page, with how many items cite it."""
+    place = reference_places(context.archive, context.bibliography).get(key)
+    if place is None:
+        return []
+    selector, count = place
+    line = nodes.paragraph(classes=["radar-on-references-page"])
+    text = f"在参考文献页查看（被 {count} 条引用）" if count else "在参考文献页查看"
+    line += _link(context.link(f"references/{selector}", citation_id(key)), text)
+    return [line]
+
+
 def issue_bibliography(context: RenderContext) -> list[nodes.Node]:
     issue = context.issue
     if issue is None:
         return []
     keys = issue.citation_keys
     listing = nodes.container(classes=["citation-list", "radar-bibliography"])
-    listing.extend(bibliography_nodes(keys, context.bibliography))
+    listing.extend(
+        bibliography_nodes(keys, context.bibliography, partial(on_references_page, context))
+    )
     download = nodes.paragraph(classes=["radar-bib-download"])
     name = issue.docname.rsplit("/", 1)[-1]
     download += nodes.reference("", "下载本期参考文献（.bib）", refuri=f"{name}.bib")
@@ -416,7 +442,8 @@ def references_index(context: RenderContext) -> list[nodes.Node]:
 
 def cited_by(refs: list[ItemRef], link: Linker) -> nodes.paragraph:
     line = nodes.paragraph(classes=["radar-cited-by"])
-    line += nodes.inline("", "被引用：", classes=["radar-cited-by-label"])
+    label = f"被 {len(refs)} 条引用：" if refs else "被引用："
+    line += nodes.inline("", label, classes=["radar-cited-by-label"])
     if not refs:
         line += nodes.Text("暂无已发布条目引用。")
     for index, ref in enumerate(refs):

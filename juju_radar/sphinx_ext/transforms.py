@@ -65,6 +65,7 @@ RENDERERS: dict[str, Renderer] = {
     "issue-cite": lambda context, node: render.issue_cite(context),
     "issue-bibliography": lambda context, node: render.issue_bibliography(context),
     "cite-refs": lambda context, node: render.cite_refs(context, node["keys"]),
+    "source-link": lambda context, node: render.source(context, node["label"], node["keys"]),
     "item-extras": lambda context, node: render.item_extras(context, node["item"]),
     "topic-list": lambda context, node: render.topic_list(context, node["topic"]),
     "topic-index": lambda context, node: render.topic_index(context),

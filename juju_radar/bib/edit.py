@@ -1,0 +1,94 @@
+"""Change one entry of a .bib file and keep every other byte as it was (pure Python).
+
+``radar refs accept`` and ``radar refs set`` write through :func:`set_fields`: the fields
+given replace the entry's own values in place, new fields go before its closing brace in
+the entry's own layout, and the rest of the file is untouched.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+
+from juju_radar.bib.check import BibEntry, braces_balance, citable_entries
+
+RAW_FIELDS = frozenset({"doi", "url", "eprint", "urldate"})
+"""Fields styles print as written (not LaTeX): only ``%`` is escaped in them, and not in
+``url``, which BibTeX and pybtex read verbatim."""
+
+_LATEX_SPECIAL = re.compile(r"(?<!\\)([%&#$_])")
+_TYPE_AT = re.compile(r"@[ \t]*([A-Za-z][\w\-]*)")
+
+
+class EditError(Exception):
+    """The entry cannot be edited (missing, written twice, unreadable)."""
+
+
+def find_entry(text: str, key: str) -> BibEntry:
+    """The one entry with ``key`` (keys ignore case, as in BibTeX)."""
+    found = [entry for entry in citable_entries(text) if (entry.key or "").lower() == key.lower()]
+    if not found:
+        raise EditError(f"no entry '{key}' in the bibliography")
+    if len(found) > 1:
+        raise EditError(f"entry '{key}' is written {len(found)} times: fix that first")
+    entry = found[0]
+    if not entry.closed_properly or not entry.braces_balanced or not entry.fields:
+        raise EditError(f"entry '{key}' cannot be read (line {entry.line}): run radar check")
+    return entry
+
+
+def bib_value(name: str, value: str) -> str:
+    """``value`` as the content of a braced BibTeX value of field ``name``."""
+    text = " ".join(value.split())
+    if not braces_balance(text):
+        text = text.replace("{", "｛").replace("}", "｝")
+    if name == "url":
+        return text
+    if name in RAW_FIELDS:
+        return re.sub(r"(?<!\\)%", r"\\%", text)
+    return _LATEX_SPECIAL.sub(r"\\\1", text)
+
+
+def set_fields(
+    text: str, key: str, values: Mapping[str, str], entry_type: str | None = None
+) -> str:
+    """``text`` with entry ``key`` holding ``values`` (lower-case field names to plain
+    text, escaped here) and, when given, of type ``entry_type``."""
+    entry = find_entry(text, key)
+    chunk_start, closing = entry.start, entry.closing
+    fields = {bib_field.name: bib_field for bib_field in entry.fields}
+    replacements: list[tuple[int, int, str]] = []
+    if entry_type is not None:
+        match = _TYPE_AT.match(text, chunk_start)
+        assert match is not None  # the scanner found the entry there
+        replacements.append((match.start(1), match.end(1), entry_type))
+    added: list[tuple[str, str]] = []
+    for name, value in values.items():
+        braced = "{" + bib_value(name, value) + "}"
+        if name in fields:
+            start, end = fields[name].value_span
+            replacements.append((start, end, braced))
+        else:
+            added.append((name, braced))
+    if added:
+        last = entry.fields[-1]
+        line_start = text.rfind("\n", 0, last.name_start) + 1
+        indent = text[line_start : last.name_start]
+        indent = indent if indent.strip() == "" else "  "
+        width = max(_name_width(text, entry), *(len(name) for name, _ in added))
+        newline = "\r\n" if "\r\n" in text[chunk_start:closing] else "\n"
+        lines = "".join(
+            f"{indent}{name.ljust(width)} = {braced},{newline}" for name, braced in added
+        )
+        replacements.append((last.value_span[1], closing, "," + newline + lines))
+    result = text
+    for start, end, new in sorted(replacements, reverse=True):
+        result = result[:start] + new + result[end:]
+    return result
+
+
+def _name_width(text: str, entry: BibEntry) -> int:
+    """How wide the entry pads its field names (``title        = ``)."""
+    first = entry.fields[0]
+    before_equals = text[first.name_start : first.value_span[0]].split("=", 1)[0]
+    return len(before_equals) - 1 if before_equals.endswith(" ") else len(before_equals)

@@ -1,0 +1,85 @@
+"""Where a reference can be found: its DOI, arXiv id or URL as a link (pure Python).
+
+Used by the bibliography style (the links under an entry), by the issue pages (an item's
+source label links straight to the source) and by ``radar refs``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from urllib.parse import quote
+
+DOI_RESOLVER = "https://doi.org/"
+ARXIV_ABS = "https://arxiv.org/abs/"
+
+EDITORS_NOTE_FIELD = "radarnote"
+"""The editors' bookkeeping (which issue, item and label an entry was imported for):
+kept in the .bib file, never shown on a page."""
+
+SOURCE_FIELD = "radarsource"
+"""Where ``radar refs accept`` took an entry's data from (service and record address)."""
+
+_DOI_PREFIX = re.compile(r"^\s*(?:doi:\s*|https?://(?:dx\.)?doi\.org/)", re.IGNORECASE)
+_ARXIV_PREFIX = re.compile(r"^\s*(?:arxiv:\s*|https?://arxiv\.org/abs/)", re.IGNORECASE)
+_LATEX_ESCAPE = re.compile(r"\\([_%&#$])")
+_DOI_SHAPE = re.compile(r"^10\.\d{4,9}/\S+$")
+_ARXIV_SHAPE = re.compile(r"^(?:\d{4}\.\d{4,5}|[a-z\-]+(?:\.[A-Z]{2})?/\d{7})(?:v\d+)?$")
+
+
+def _plain(value: str) -> str:
+    """A field value without braces and LaTeX escapes of ``_ % & # $``."""
+    return _LATEX_ESCAPE.sub(r"\1", value.replace("{", "").replace("}", "")).strip()
+
+
+def normalize_doi(value: str) -> str:
+    """``10.1234/abc`` from ``doi:10.1234/abc``, ``https://doi.org/10.1234/abc``…"""
+    return _DOI_PREFIX.sub("", _plain(value)).strip()
+
+
+def normalize_arxiv(value: str) -> str:
+    """``2409.01234`` from ``arXiv:2409.01234`` or ``https://arxiv.org/abs/2409.01234``."""
+    return _ARXIV_PREFIX.sub("", _plain(value)).strip()
+
+
+def is_doi(value: str) -> bool:
+    return _DOI_SHAPE.match(normalize_doi(value)) is not None
+
+
+def is_arxiv_id(value: str) -> bool:
+    return _ARXIV_SHAPE.match(normalize_arxiv(value)) is not None
+
+
+def doi_url(doi: str) -> str:
+    """The doi.org link of a DOI, with the characters a URL cannot hold encoded."""
+    return DOI_RESOLVER + quote(normalize_doi(doi), safe="/:;()[]")
+
+
+def arxiv_url(eprint: str) -> str:
+    return ARXIV_ABS + quote(normalize_arxiv(eprint), safe="/.")
+
+
+def arxiv_eprint(fields: Mapping[str, str]) -> str | None:
+    """The arXiv id of an entry: ``eprint`` with ``archiveprefix``/``eprinttype`` arXiv
+    (or neither given, BibTeX's usual reading)."""
+    eprint = fields.get("eprint", "").strip()
+    archive = (fields.get("archiveprefix") or fields.get("eprinttype") or "arxiv").strip()
+    if not eprint or _plain(archive).lower() != "arxiv":
+        return None
+    return normalize_arxiv(eprint)
+
+
+def web_url(value: str) -> str | None:
+    """An http(s) address as written, or None."""
+    url = value.strip()
+    return url if re.match(r"^https?://\S+$", url, re.IGNORECASE) else None
+
+
+def source_url(fields: Mapping[str, str]) -> str | None:
+    """Where a reader follows the reference: the DOI, else the arXiv id, else the URL.
+    ``fields`` maps lower-case field names to values as written."""
+    if doi := fields.get("doi", "").strip():
+        return doi_url(doi)
+    if (eprint := arxiv_eprint(fields)) is not None:
+        return arxiv_url(eprint)
+    return web_url(fields.get("url", ""))

@@ -1,0 +1,1 @@
+"""Finding a reference's identifiers: the services' client, their records, the ranking."""

@@ -1,0 +1,108 @@
+"""Fake Crossref, arXiv API and doi.org on 127.0.0.1, for ``radar refs`` tests.
+
+Each route answers with a fixture from ``tests/fixtures/refs`` (or a status code); every
+request is recorded so a test can check what the client asked for.
+"""
+
+from __future__ import annotations
+
+import socket
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
+
+FIXTURES = Path(__file__).parent / "fixtures" / "refs"
+CONTENT_TYPES = {".json": "application/json", ".atom": "application/atom+xml; charset=utf-8"}
+
+
+@dataclass(frozen=True)
+class Reply:
+    status: int = 200
+    fixture: str = ""
+    body: bytes = b""
+    content_type: str = "application/json"
+
+    def payload(self) -> tuple[bytes, str]:
+        if self.fixture:
+            path = FIXTURES / self.fixture
+            return path.read_bytes(), CONTENT_TYPES[path.suffix]
+        return self.body, self.content_type
+
+
+@dataclass
+class Request:
+    path: str
+    query: dict[str, list[str]]
+    headers: dict[str, str]
+
+
+@dataclass
+class FakeServices:
+    """Routes by path prefix: ``/crossref``, ``/arxiv``, ``/doi``."""
+
+    port: int = 0
+    routes: dict[str, Reply] = field(default_factory=dict)
+    requests: list[Request] = field(default_factory=list)
+
+    @property
+    def base(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def environment(self) -> dict[str, str]:
+        return {
+            "RADAR_CROSSREF_URL": f"{self.base}/crossref",
+            "RADAR_ARXIV_URL": f"{self.base}/arxiv/api",
+            "RADAR_DOI_URL": f"{self.base}/doi",
+            "RADAR_CONTACT_EMAIL": "editors@example.org",
+            "RADAR_HTTP_RETRIES": "1",
+            "RADAR_HTTP_BACKOFF": "0.01",
+            "RADAR_HTTP_TIMEOUT": "5",
+        }
+
+    def reply_for(self, path: str) -> Reply:
+        matches = [prefix for prefix in self.routes if path.startswith(prefix)]
+        return self.routes[max(matches, key=len)] if matches else Reply(404, body=b"{}")
+
+
+@contextmanager
+def fake_services() -> Iterator[FakeServices]:
+    services = FakeServices()
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:  # noqa: N802 - the standard library's name
+            parts = urlsplit(self.path)
+            services.requests.append(
+                Request(parts.path, parse_qs(parts.query), dict(self.headers.items()))
+            )
+            reply = services.reply_for(parts.path)
+            body, content_type = reply.payload()
+            self.send_response(reply.status)
+            self.send_header("Content-Type", content_type)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    services.port = server.server_address[1]
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield services
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join()
+
+
+def closed_port() -> int:
+    """A port on 127.0.0.1 that nothing listens on (connections are refused)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
