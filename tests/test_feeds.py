@@ -20,9 +20,9 @@ from publishing_site import (
     SITE_URL,
     WITH_SITE_URL,
     build_published,
-    published_sources,
     item_url,
     published_issues,
+    published_sources,
     vocabulary,
 )
 
