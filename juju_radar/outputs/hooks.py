@@ -48,6 +48,31 @@ def remove_url_outputs(outdir: Path) -> None:
         (outdir / name).unlink(missing_ok=True)
 
 
+def plural(count: int, word: str) -> str:
+    return f"{count} {word}" if count == 1 else f"{count} {word}s"
+
+
+def holdings(app: Sphinx) -> str:
+    """What the built site holds, in one sentence."""
+    data = radar_data(app.env)
+    archive = data.archive()
+    drafts = len(data.issues) - len(archive.published)
+    items = sum(len(issue.items) for issue in archive.published)
+    references = len(load_bibliography(app.env).data.entries)
+    issues = plural(len(archive.published), "published issue")
+    if drafts:
+        issues += f" (and {plural(drafts, 'draft')})"
+    return (
+        f"The site holds {issues}, {plural(items, 'item')} and {plural(references, 'reference')}."
+    )
+
+
+def say_holdings(app: Sphinx, exception: BaseException | None) -> None:
+    """The build's last words (Sphinx's closing message, after "build succeeded")."""
+    if exception is None and app.builder.format == "html":
+        app.builder.epilog = " ".join(part for part in (app.builder.epilog, holdings(app)) if part)  # type: ignore[misc]
+
+
 def write_publications(app: Sphinx, exception: BaseException | None) -> None:
     """Feeds and data, from every collected issue: the same after any build."""
     if exception is not None or app.builder.format != "html":
@@ -85,6 +110,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("html-page-context", social.add_feed_links)
     app.connect("html-page-context", social.keep_drafts_unindexed)
     app.connect("build-finished", write_publications)
+    app.connect("build-finished", say_holdings)
     app.add_directive("radar-stats", listing_directive("stats"))
     add_renderer("stats", stats.stats_page, listing=True)
     app.add_css_file("stats.css")

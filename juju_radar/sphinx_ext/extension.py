@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from juju_radar.bib.style import register as register_bib_style
 from juju_radar.build import cache as buildcache
-from juju_radar.build import memory, sphinx_internals
+from juju_radar.build import memory, quiet, sphinx_internals
 from juju_radar.build import stale_outputs as integrity
 from juju_radar.build.builder import html_builder
 from juju_radar.build.staged import STAGED_BUILD_ENV
@@ -43,6 +43,7 @@ LISTINGS = {
 
 
 def setup_extension(app: Sphinx) -> None:
+    quiet.quiet_console(app)
     config.add_config_values(app)
     siteurl.apply_environment(app)
     app.connect("config-inited", config.check_config)
