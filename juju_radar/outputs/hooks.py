@@ -70,7 +70,8 @@ def holdings(app: Sphinx) -> str:
 def say_holdings(app: Sphinx, exception: BaseException | None) -> None:
     """The build's last words (Sphinx's closing message, after "build succeeded")."""
     if exception is None and app.builder.format == "html":
-        app.builder.epilog = " ".join(part for part in (app.builder.epilog, holdings(app)) if part)  # type: ignore[misc]
+        said = (str(app.builder.epilog or ""), holdings(app))  # Sphinx's is a lazy translation
+        app.builder.epilog = " ".join(part for part in said if part)  # type: ignore[misc]
 
 
 def write_publications(app: Sphinx, exception: BaseException | None) -> None:
