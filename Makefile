@@ -3,42 +3,54 @@ PYTHON  ?= python3
 VENV    := .venv
 BIN     := $(VENV)/bin
 SPHINXOPTS ?= -j auto
-STAMP   := $(VENV)/.installed
+PIP     := $(BIN)/pip install -q --no-compile --disable-pip-version-check
+# What building needs (`make html`), then the preview server, then the test tools.
+BUILD_STAMP   := $(VENV)/.installed-build
+PREVIEW_STAMP := $(VENV)/.installed-preview
+TEST_STAMP    := $(VENV)/.installed
 
 .PHONY: html test test-fast check-content lint clean serve bench
 
-$(STAMP): pyproject.toml
+$(BUILD_STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install -q --disable-pip-version-check -e '.[test]'
-	touch $(STAMP)
+	$(PIP) -e .
+	touch $@
 
-html: $(STAMP)
+$(PREVIEW_STAMP): $(BUILD_STAMP)
+	$(PIP) -e '.[preview]'
+	touch $@
+
+$(TEST_STAMP): $(BUILD_STAMP)
+	$(PIP) -e '.[test]'
+	touch $@
+
+html: $(BUILD_STAMP)
 	$(BIN)/python -m juju_radar.build.staged $(SPHINXOPTS)
 
-test: $(STAMP)
+test: $(TEST_STAMP)
 	$(BIN)/python -m pytest -q
 
 # The suite without the browser and the slow builds, for editing: one worker a core,
 # each test file on one worker (some files build one site step by step).
-test-fast: $(STAMP)
+test-fast: $(TEST_STAMP)
 	$(BIN)/python -m pytest -q -n auto --dist loadfile -m "not browser and not slow"
 
 # The live archive's own checks, true of any valid archive: no errors, it builds, and
 # every page and link of the built site resolves.
-check-content: $(STAMP)
+check-content: $(BUILD_STAMP)
 	$(BIN)/radar check
 	$(BIN)/python -m juju_radar.build.staged $(SPHINXOPTS)
 	$(BIN)/radar links _build/html
 
-lint: $(STAMP)
+lint: $(TEST_STAMP)
 	$(BIN)/ruff check juju_radar tests bench tools
 	$(BIN)/mypy
 
-bench: $(STAMP)
+bench: $(TEST_STAMP)
 	$(BIN)/python bench/build_bench.py
 	$(BIN)/python bench/search_bench.py
 
-serve: $(STAMP)
+serve: $(PREVIEW_STAMP)
 	$(BIN)/radar serve
 
 clean:

@@ -102,48 +102,48 @@ BAD = [
     (
         "category line without its verdict",
         GOOD.replace("· 9/10｜建议深挖", "· 9/10"),
-        "11: error: the category line must read 'CATEGORY[ / TAGS] · SCORE/10｜VERDICT': there is no '｜' and verdict after the score [bad-category]",
+        "9: error: item '第一条', line 11: the category line must read 'CATEGORY[ / TAGS] · SCORE/10｜VERDICT': there is no '｜' and verdict after the score [bad-category]",
     ),
     (
         "category line with the score in words",
         GOOD.replace("· 9/10｜建议深挖", "· 9 分｜建议深挖"),
-        "11: error: the category line must read 'CATEGORY[ / TAGS] · SCORE/10｜VERDICT': the score '9 分' is not written as SCORE/10 [bad-category]",
+        "9: error: item '第一条', line 11: the category line must read 'CATEGORY[ / TAGS] · SCORE/10｜VERDICT': the score '9 分' is not written as SCORE/10 [bad-category]",
     ),
     (
         "category line without the dot before the score",
         GOOD.replace("Coding Agent · 9/10", "Coding Agent 9/10"),
-        "11: error: the category line must read 'CATEGORY[ / TAGS] · SCORE/10｜VERDICT': there is no ' · ' between the category and the score [bad-category]",
+        "9: error: item '第一条', line 11: the category line must read 'CATEGORY[ / TAGS] · SCORE/10｜VERDICT': there is no ' · ' between the category and the score [bad-category]",
     ),
     (
         "unknown topic",
         GOOD.replace("Agent / Coding", "Agnet / Coding"),
-        "11: error: unknown topic 'Agnet' (did you mean 'Agent'?) [unknown-topic]",
+        "9: error: item '第一条', line 11: unknown topic 'Agnet' (did you mean 'Agent'?) [unknown-topic]",
     ),
     (
         "topic nothing like a known one",
         GOOD.replace("Agent / Coding", "机器人 / Coding"),
-        "11: error: unknown topic '机器人' (one of: agent (Agent), training (模型训练), 3d (3D 生成), "
+        "9: error: item '第一条', line 11: unknown topic '机器人' (one of: agent (Agent), training (模型训练), 3d (3D 生成), "
         "ai-for-science (AI for Science), governance (治理)) [unknown-topic]",
     ),
     (
         "unknown verdict",
         GOOD.replace("9/10｜建议深挖", "9/10｜建议深究"),
-        "11: error: unknown verdict '建议深究' (did you mean '建议深挖'?) [unknown-verdict]",
+        "9: error: item '第一条', line 11: unknown verdict '建议深究' (did you mean '建议深挖'?) [unknown-verdict]",
     ),
     (
         "score above 10",
         GOOD.replace("9/10", "11/10"),
-        "11: error: score '11' must be a number from 0 to 10 in halves [bad-score]",
+        "9: error: item '第一条', line 11: score '11' must be a number from 0 to 10 in halves [bad-score]",
     ),
     (
         "score not a number",
         GOOD.replace("9/10", "九/10"),
-        "11: error: score '九' must be a number from 0 to 10 in halves [bad-score]",
+        "9: error: item '第一条', line 11: score '九' must be a number from 0 to 10 in halves [bad-score]",
     ),
     (
         "score not in halves",
         GOOD.replace("9/10", "8.3/10"),
-        "11: error: score '8.3' must be a number from 0 to 10 in halves [bad-score]",
+        "9: error: item '第一条', line 11: score '8.3' must be a number from 0 to 10 in halves [bad-score]",
     ),
     (
         "two items with the same title",
@@ -169,39 +169,39 @@ BAD = [
     (
         "item without source labels",
         GOOD.replace("论文 · 代码\n\n", ""),
-        "13: error: an item must end with its line of source link labels, separated by ' · ' "
+        "9: error: item '第一条', line 13: an item must end with its line of source link labels, separated by ' · ' "
         "(found '正文一。') [missing-sources]",
     ),
     (
         "labels line missing, the last paragraph a short clause",
         GOOD.replace("正文一。\n\n论文 · 代码\n", "正文一。\n\n数字暂时无法复现，值得持续观察\n"),
-        "15: error: an item must end with its line of source link labels, separated by ' · ' "
+        "9: error: item '第一条', line 15: an item must end with its line of source link labels, separated by ' · ' "
         "(found '数字暂时无法复现，值得持续观察': labels have no '，', '；' or '：') "
         "[missing-sources]",
     ),
     (
         "the same label twice in an item",
         GOOD.replace("论文 · 代码\n", "论文 · 论文\n"),
-        "15: error: source labels '论文 · 论文': the label '论文' is given twice; "
+        "9: error: item '第一条', line 15: source labels '论文 · 论文': the label '论文' is given twice; "
         "each label names its own link [bad-label]",
     ),
     (
         "stray separator after the labels",
         GOOD.replace("论文 · 代码\n", "论文 · 代码 · \n"),
-        "15: error: source labels '论文 · 代码 ·': '代码 ·' starts or ends with '·' "
+        "9: error: item '第一条', line 15: source labels '论文 · 代码 ·': '代码 ·' starts or ends with '·' "
         "(a stray separator?) [bad-label]",
     ),
     (
         "source label too long",
         GOOD.replace("论文 · 代码\n", "论文 · " + "长" * 61 + "\n"),
-        "15: error: source labels '论文 · 长长长长长长长长长长长长长长长长长长长长长长长长长长长长长长长长长长…': "
+        "9: error: item '第一条', line 15: source labels '论文 · 长长长长长长长长长长长长长长长长长长长长长长长长长长长长长长长长长长…': "
         "a label has at most 60 characters, '长长长长长长长长长长长长长长长长长长长长长长长长长长长长长长长长长长长长长长长…' "
         "has 61 [bad-label]",
     ),
     (
         "tag with an ASCII comma",
         GOOD.replace("Coding Agent", "Coding, Agent"),
-        "11: error: tag 'Coding, Agent' must be non-empty text without ','; separate tags with ' / ' "
+        "9: error: item '第一条', line 11: tag 'Coding, Agent' must be non-empty text without ','; separate tags with ' / ' "
         "[bad-tag]",
     ),
     (

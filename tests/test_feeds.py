@@ -5,10 +5,14 @@ from __future__ import annotations
 import hashlib
 import os
 import shutil
+import uuid
 from pathlib import Path
+from urllib.parse import urljoin
+from urllib.request import urlopen
 
 import feedparser
 import pytest
+from browser.site_server import serve
 from bs4 import BeautifulSoup
 from conftest import ROOTS, copy_site, sphinx_build
 from publishing_site import (
@@ -18,6 +22,7 @@ from publishing_site import (
     build_published,
     item_url,
     published_issues,
+    published_sources,
     vocabulary,
 )
 
@@ -46,7 +51,7 @@ def test_the_archive_feed_has_one_entry_per_published_issue_newest_first(site):
     for entry, issue in zip(feed.entries, issues, strict=True):
         url = f"{SITE_URL}{issue.docname}.html"
         assert entry.link == url
-        assert entry.id == url
+        assert entry.id == stable_id(f"{issue.docname}.html")
         assert entry.summary.split("\n") == [plain_text(paragraph) for paragraph in issue.lead]
         assert entry.published == f"{issue.date.isoformat()}T08:00:00+08:00"
         assert entry.updated == entry.published
@@ -106,7 +111,7 @@ def test_each_topic_feed_has_the_items_of_that_topic_newest_first(site):
         ]
         assert [entry.title for entry in feed.entries] == [item.heading for _, item in expected]
         for entry, (issue, item) in zip(feed.entries, expected, strict=True):
-            assert entry.id == entry.link
+            assert entry.id == stable_id(f"{issue.docname}.html#{item.id}")
             assert entry.published.startswith(f"{issue.date}T08:00:00+08:00")
             assert entry.summary == plain_text(item.body[0])
     assert read_feed(outdir, "training").feed.title == "Juju Radar 归档 · 模型训练 · Training"
@@ -147,14 +152,79 @@ def test_the_feed_limit_keeps_the_newest_entries(tmp_path):
     assert len(read_feed(outdir, "agent").entries) == 1
 
 
-def test_without_a_site_url_there_are_no_feeds_and_the_build_passes(tmp_path):
-    srcdir = copy_site(tmp_path / "src")
-    result = sphinx_build(srcdir, tmp_path / "html")
-    assert result.returncode == 0
-    assert not (tmp_path / "html" / "feeds").exists()
-    assert "application/atom+xml" not in (tmp_path / "html" / "index.html").read_text("utf-8")
-    for page in ("index.html", "topics/3d.html"):
-        assert "radar-feed-link" not in (tmp_path / "html" / page).read_text("utf-8")
+def stable_id(path: str) -> str:
+    """What an entry id must be (hard-coded namespace: ids never change)."""
+    return uuid.uuid5(uuid.UUID("5045f685-b1fa-444e-af68-885a110767bd"), path).urn
+
+
+@pytest.fixture(scope="module")
+def site_without_address(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    base = tmp_path_factory.mktemp("feeds-no-address")
+    srcdir = published_sources(base / "src")
+    env = {key: value for key, value in os.environ.items() if key != "RADAR_SITE_URL"}
+    sphinx_build(srcdir, base / "html", env=env)
+    return base / "html"
+
+
+def test_without_an_address_feeds_link_relatively_and_readers_land_on_the_stories(
+    site_without_address,
+):
+    outdir = site_without_address
+    with serve(outdir) as base:
+        for name in ["all", *(topic.key for topic in vocabulary().topics)]:
+            feed_url = f"{base}feeds/{name}.atom.xml"
+            feed = feedparser.parse(feed_url)  # fetched over HTTP, as a feed reader does
+            assert not feed.bozo, feed.get("bozo_exception")
+            assert feed.entries, name
+            assert DRAFT_DATE not in str(feed)
+            for entry in feed.entries:
+                assert entry.link.startswith(base), entry.link  # resolved against the feed
+                assert entry.id.startswith("urn:uuid:")
+                links = [entry.link]
+                if name == "all":
+                    links += [
+                        a["href"]
+                        for a in BeautifulSoup(entry.content[0].value, "html.parser").select("a")
+                    ]
+                for link in links:
+                    target = urljoin(feed_url, link)
+                    page, _, anchor = target.partition("#")
+                    with urlopen(page) as response:
+                        soup = BeautifulSoup(response.read(), "html.parser")
+                    if anchor:
+                        story = soup.find(id=anchor)
+                        assert story is not None, target
+                        assert "radar-item" in " ".join(story.get("class", [])), target
+                    else:
+                        assert soup.select_one("h1").get_text().startswith(entry.title), target
+
+
+def test_entry_ids_do_not_depend_on_the_address(site, site_without_address):
+    _, with_address = site
+    for name in ["all", "agent"]:
+        ids = [entry.id for entry in read_feed(site_without_address, name).entries]
+        assert ids == [entry.id for entry in read_feed(with_address, name).entries]
+        assert (
+            read_feed(site_without_address, name).feed.id == read_feed(with_address, name).feed.id
+        )
+
+
+def test_without_an_address_pages_announce_and_link_the_feeds(site_without_address):
+    outdir = site_without_address
+    for page, names in [("index.html", ["all"]), ("topics/3d.html", ["all", "3d"])]:
+        soup = BeautifulSoup((outdir / page).read_text(encoding="utf-8"), "html.parser")
+        heads = [
+            link["href"]
+            for link in soup.select('head link[rel="alternate"]')
+            if link.get("type") == "application/atom+xml"
+        ]
+        targets = [((outdir / page).parent / href).resolve() for href in heads]
+        assert targets == [(outdir / "feeds" / f"{name}.atom.xml").resolve() for name in names]
+        visible = soup.select("article a.radar-feed-link")
+        assert len(visible) == 1 and "订阅" in visible[0].get_text()
+        target = ((outdir / page).parent / visible[0]["href"]).resolve()
+        assert target == (outdir / "feeds" / f"{names[-1]}.atom.xml").resolve()
+    assert not (outdir / "sitemap.xml").exists() and not (outdir / "robots.txt").exists()
 
 
 def digest(path: Path) -> str:

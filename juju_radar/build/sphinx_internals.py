@@ -14,6 +14,12 @@ written for.
 - An exception in the build: Sphinx prints a traceback and a crash report naming no
   page. ``report_crashes_as_one_line`` replaces its private ``handle_exception`` with
   ``crash.report``, one error line naming the file.
+- "The configuration has changed": Sphinx compares the pickled configuration with a
+  fresh one (``BuildEnvironment._config_status``, private) before the theme's
+  ``builder-inited`` handlers complete the fresh one (``templates_path``,
+  ``html_theme_options``, ``html_permalinks_icon``, ``html_sourcelink_suffix``), so it
+  said so on every build. ``defer_config_report`` keeps Sphinx's decision and reports
+  what differs once the theme has run: nothing, when nothing changed.
 - Reading a handful of changed pages in the main process: Sphinx decides to read in
   parallel from ``app.parallel`` after ``env-before-read-docs``, and to write in parallel
   from it after ``env-updated``; ``read_few_pages_serially`` relies on that order.
@@ -31,6 +37,7 @@ from typing import TYPE_CHECKING, Any
 
 import sphinx
 from sphinx.builders.html import StandaloneHTMLBuilder
+from sphinx.environment import BuildEnvironment
 from sphinx.locale import __
 from sphinx.util import logging
 from sphinx.util.build_phase import BuildPhase
@@ -46,7 +53,7 @@ if TYPE_CHECKING:
     from pathlib import Path
 
     from sphinx.application import Sphinx
-    from sphinx.environment import BuildEnvironment
+    from sphinx.config import Config
 
 logger = logging.getLogger(__name__)
 
@@ -55,6 +62,8 @@ WRITTEN_FOR_SPHINX = "9.0.4"
 STOCK_BUILDER_ENV = "RADAR_STOCK_BUILDER"
 SERIAL_READ_BELOW = 8
 SAVED_PARALLEL = "_radar_parallel"
+SAVED_OLD_CONFIG = "_radar_old_config"
+SPHINX_CONFIG_STATUS = BuildEnvironment._config_status  # before any build replaced it
 
 HandedBack = tuple[dict[str, str], Additions]
 
@@ -191,10 +200,46 @@ def report_crashes_as_one_line(srcdir: Path) -> None:
     errors.handle_exception = handle_exception  # type: ignore[assignment]
 
 
+def defer_config_report(app: Sphinx) -> None:
+    """Sphinx's comparison of the configurations, without its report (see above)."""
+
+    def quiet_compare(*, old_config: Config | None, new_config: Config, verbosity: int):
+        setattr(app, SAVED_OLD_CONFIG, old_config)
+        with logging.suppress_logging():
+            return SPHINX_CONFIG_STATUS(
+                old_config=old_config, new_config=new_config, verbosity=verbosity
+            )
+
+    BuildEnvironment._config_status = staticmethod(quiet_compare)  # type: ignore[method-assign]
+
+
+def report_config_changes(app: Sphinx) -> None:
+    """After the theme completed the configuration: what really differs from the last
+    build's, in Sphinx's words."""
+    from sphinx.environment import _differing_config_keys
+
+    old = getattr(app, SAVED_OLD_CONFIG, None)
+    if hasattr(app, SAVED_OLD_CONFIG):
+        delattr(app, SAVED_OLD_CONFIG)
+    if old is None or old.extensions != app.config.extensions:
+        return  # a new environment, or Sphinx's own "[extensions changed]"
+    changed = sorted(_differing_config_keys(old, app.config))
+    if len(changed) == 1:
+        logger.info(__("The configuration has changed (1 option: %r)"), changed[0])
+    elif changed:
+        logger.info(
+            __("The configuration has changed (%d options: %s)"),
+            len(changed),
+            ", ".join(map(repr, changed)),
+        )
+
+
 def connect(app: Sphinx) -> None:
-    """Connect the event-order workaround; on another Sphinx, say once that none is used."""
+    """Connect the event-order workarounds; on another Sphinx, say once that none is used."""
     if not supported():
         logger.info(fallback_notice())
         return
+    defer_config_report(app)
+    app.connect("builder-inited", report_config_changes, priority=990)
     app.connect("env-before-read-docs", read_few_pages_serially, priority=900)
     app.connect("env-updated", restore_parallel)

@@ -90,6 +90,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     importing.add_argument("files", nargs="+", metavar="FILE")
     importing.add_argument("--force", action="store_true", help="replace existing issues")
+    importing.add_argument(
+        "--draft", action="store_true", help="import as status: draft, for review before publishing"
+    )
     importing.set_defaults(run=run_import)
 
     new = commands.add_parser("new", parents=[common], help="scaffold a draft issue")
@@ -178,12 +181,15 @@ def run_import(args: argparse.Namespace) -> int:
     counts = {"imported": 0, "skipped": 0, "failed": 0}
     with tqdm(files, desc="importing", unit="file", disable=len(files) < 2, file=sys.stderr) as bar:
         for name in bar:
-            outcome = import_export(site, archive_ids, Path(name), name, args.force)
+            outcome = import_export(
+                site, archive_ids, Path(name), name, args.force, draft=args.draft
+            )
             counts[outcome.status] += 1
             for problem in outcome.problems:
                 tqdm.write(problem.format(), file=sys.stderr)
             if outcome.written:
-                tqdm.write(f"{name}: imported as {outcome.written}", file=sys.stdout)
+                as_draft = " (status: draft)" if args.draft else ""
+                tqdm.write(f"{name}: imported as {outcome.written}{as_draft}", file=sys.stdout)
     print(
         f"{counts['imported']} imported, {counts['skipped']} skipped, {counts['failed']} failed",
         file=sys.stderr,
@@ -203,7 +209,7 @@ def broken_bibliography(site: Site) -> list[Problem]:
 
 
 def import_export(
-    site: Site, archive_ids: ArchiveIds, file: Path, display: str, force: bool
+    site: Site, archive_ids: ArchiveIds, file: Path, display: str, force: bool, draft: bool = False
 ) -> Outcome:
     """Import one export file; write nothing unless the page and its references are valid."""
     try:
@@ -232,7 +238,7 @@ def import_export(
     ids = assign_item_ids(export, archive_ids.taken(relative))
     bib_text = read_text(site.bib_path) if site.bib_path.exists() else ""
     keys, new_entries = assign_citation_keys(export, ids, bib_text)
-    issue = to_issue(export, ids, keys, relative)
+    issue = to_issue(export, ids, keys, relative, status="draft" if draft else "published")
     page = render_page(issue)
     invalid = validation_problems(page, relative, issue, new_entries, site, display)
     if invalid:

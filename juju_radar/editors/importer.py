@@ -137,6 +137,24 @@ class _Report:
         return any(problem.severity == "error" for problem in self.problems)
 
 
+@dataclass
+class _ItemReport(_Report):
+    """Errors about one item, reported at its heading line (where an editor looks for
+    the item); the message names the line of the part at fault."""
+
+    heading_line: int = 0
+    title: str = ""
+
+    def error(self, line: int, code: str, message: str) -> None:
+        if line != self.heading_line:
+            message = f"item '{_shorten(self.title)}', line {line}: {message}"
+        super().error(self.heading_line, code, message)
+
+
+def _about_item(report: _Report, heading: _Block) -> _ItemReport:
+    return _ItemReport(report.path, report.problems, heading.line, split_emoji(heading.text)[1])
+
+
 # --- reading ----------------------------------------------------------------------------
 
 
@@ -172,6 +190,23 @@ def split_blocks(text: str) -> list[_Block]:
     return blocks
 
 
+def split_item_heads(blocks: list[_Block]) -> list[_Block]:
+    """An item heading directly followed by its category line (no blank line between, as
+    editors often write them) reads as the two blocks it would be with one; so do lines
+    after the category line."""
+    result: list[_Block] = []
+    for block in blocks:
+        head = _Block(block.line, block.lines[:1])
+        category = _Block(block.line + 1, block.lines[1:2])
+        if len(block.lines) > 1 and _looks_like_heading(head) and _tries_to_be_category(category):
+            result += [head, category]
+            if len(block.lines) > 2:
+                result.append(_Block(block.line + 2, block.lines[2:]))
+        else:
+            result.append(block)
+    return result
+
+
 def _forbidden_characters(text: str, report: _Report) -> None:
     for number, line in enumerate(text.replace("\r\n", "\n").replace("\r", "\n").split("\n"), 1):
         for char in line:
@@ -202,7 +237,7 @@ def parse_export(
     if header is None:
         return None, report.problems
     title, date, date_line, stated_length = header
-    rest = blocks[3:]
+    rest = split_item_heads(blocks[3:])
     closing_index = _closing_index(rest)
     if closing_index is None:
         last_line = blocks[-1].line + len(blocks[-1].lines) - 1
@@ -320,7 +355,7 @@ def _read_items(
         elif index not in heading_indexes and _looks_like_heading(block):
             following = blocks[index + 1] if index + 1 < len(blocks) else None
             if following is not None and _tries_to_be_category(following):
-                report.error(
+                _about_item(report, block).error(
                     following.line,
                     "bad-category",
                     f"{CATEGORY_FORM}: {_category_problem(following.text)}",
@@ -334,7 +369,9 @@ def _read_items(
                 "a category line 'CATEGORY[ / TAGS] · SCORE/10｜VERDICT'",
             )
     if not starts:
-        where = blocks[0].line if blocks else length_block.line
+        # At the first thing that looks like an item, else where the items should be.
+        heads = [block.line for block in blocks if split_emoji(block.lines[0])[0]]
+        where = heads[0] if heads else blocks[0].line if blocks else length_block.line
         report.error(
             where,
             "no-items",
@@ -345,7 +382,7 @@ def _read_items(
     bounds = [*starts, len(blocks)]
     for start, end in zip(bounds, bounds[1:], strict=False):
         heading, category, content = blocks[start], blocks[start + 1], blocks[start + 2 : end]
-        item = _read_item(heading, category, content, vocabulary, report)
+        item = _read_item(heading, category, content, vocabulary, _about_item(report, heading))
         if item is not None:
             items.append(item)
     _check_unique_titles(items, report)
@@ -596,7 +633,11 @@ def source_title(title: str, label: str) -> str:
 
 
 def to_issue(
-    export: ExportIssue, ids: Sequence[str], keys: Sequence[Sequence[str]], path: str
+    export: ExportIssue,
+    ids: Sequence[str],
+    keys: Sequence[Sequence[str]],
+    path: str,
+    status: str = "published",
 ) -> Issue:
     """The model's issue, with each item's id and one citation key per source label."""
     items = tuple(
@@ -619,7 +660,7 @@ def to_issue(
     return Issue(
         date=export.date,
         title=export.title,
-        status="published",
+        status=status,
         stated_length=export.stated_length,
         lead=export.lead,
         items=items,

@@ -53,7 +53,12 @@ async def refuse(scope: dict, send: Any) -> None:
 
 
 def main(argv: list[str]) -> None:
-    import sphinx_autobuild.__main__ as autobuild
+    try:
+        import sphinx_autobuild.__main__ as autobuild
+    except ImportError:
+        sys.exit(
+            "radar serve needs sphinx-autobuild (not installed by `make html`): run `make serve`"
+        )
 
     create_app = autobuild._create_app
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import datetime as dt
 import os
+import uuid
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,6 +28,8 @@ ALL_FEED = "all"
 BEIJING = dt.timezone(dt.timedelta(hours=8), "Asia/Shanghai")
 PUBLICATION_TIME = dt.time(8, 0)
 LANGUAGE = "zh-CN"
+# Chosen once at random and fixed forever: every feed and entry id derives from it.
+ID_NAMESPACE = uuid.UUID("5045f685-b1fa-444e-af68-885a110767bd")
 
 # docname -> output file name (``issues/2026/2026-09-08.html``)
 TargetUri = Callable[[str], str]
@@ -45,10 +48,27 @@ class FeedContext:
     limit: int
 
     def page_url(self, docname: str, anchor: str = "") -> str:
-        return self.site.url(self.target_uri(docname), anchor)
+        """Absolute with a site URL; else relative to the feed's own location (RFC 4287
+        lets a feed reader resolve it against the feed's URL)."""
+        return self._url(self.target_uri(docname), anchor)
 
     def feed_url(self, name: str) -> str:
-        return self.site.url(feed_path(name))
+        return self._url(feed_path(name))
+
+    def _url(self, target: str, anchor: str = "") -> str:
+        if self.site:
+            return self.site.url(target, anchor)
+        relative = "../" * FEED_DIR.count("/") + f"../{target}"
+        return f"{relative}#{anchor}" if anchor else relative
+
+    def entry_id(self, docname: str, anchor: str = "") -> str:
+        return stable_id(self.target_uri(docname) + (f"#{anchor}" if anchor else ""))
+
+
+def stable_id(path: str) -> str:
+    """A feed or entry id from its path in the site (``issues/2026/2026-09-08.html#x``):
+    the same whatever the site's address, so a reader never sees an entry twice."""
+    return uuid.uuid5(ID_NAMESPACE, path).urn
 
 
 def feed_path(name: str) -> str:
@@ -72,7 +92,7 @@ def _new_feed(
     context: FeedContext, name: str, title: str, subtitle: str, page: str
 ) -> FeedGenerator:
     feed = FeedGenerator()
-    feed.id(context.feed_url(name))
+    feed.id(stable_id(feed_path(name)))
     feed.title(title)
     feed.subtitle(subtitle)
     feed.author({"name": context.author})
@@ -126,7 +146,7 @@ def all_issues_feed(context: FeedContext) -> FeedGenerator:
     for issue in context.archive.published[: context.limit]:
         entry = feed.add_entry(order="append")
         url = context.page_url(issue.docname)
-        entry.id(url)
+        entry.id(context.entry_id(issue.docname))
         entry.title(issue.title)
         entry.link(href=url, rel="alternate", type="text/html")
         entry.summary("\n".join(plain_text(paragraph) for paragraph in issue.lead))
@@ -150,7 +170,7 @@ def topic_feed(context: FeedContext, topic: Topic) -> FeedGenerator:
     for ref in context.archive.topic_items(topic.key)[: context.limit]:
         entry = feed.add_entry(order="append")
         url = context.page_url(ref.docname, ref.item.id)
-        entry.id(url)
+        entry.id(context.entry_id(ref.docname, ref.item.id))
         entry.title(ref.item.heading)
         entry.link(href=url, rel="alternate", type="text/html")
         entry.summary(plain_text(ref.item.body[0]) if ref.item.body else ref.item.title)

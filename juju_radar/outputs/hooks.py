@@ -1,13 +1,13 @@
 """Publishing: feeds, data export, statistics page, sitemap, social meta and 404 page.
 
 ``setup(app)`` is called from ``extension.setup_extension`` after the configuration
-values are declared. Without ``radar_site_url`` nothing that needs absolute URLs is
-made (feeds, sitemap, social meta); the build says so in one info line.
+values are declared. Feeds and the export are written by every build (with relative
+links while the site's address is unknown); the sitemap, ``robots.txt`` and social meta
+need the address, and the build says in one info line when they are left out.
 """
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -15,8 +15,8 @@ from sphinx.util import logging
 
 from juju_radar.outputs import sitemap, social, stats
 from juju_radar.outputs.export import ExportContext, write_export
-from juju_radar.outputs.feeds import FEED_DIR, FeedContext, write_feeds
-from juju_radar.outputs.sitemap import SITEMAP_FILE
+from juju_radar.outputs.feeds import FeedContext, write_feeds
+from juju_radar.outputs.sitemap import ROBOTS_FILE, SITEMAP_FILE
 from juju_radar.outputs.siteurl import SiteUrl
 from juju_radar.sphinx_ext.bibliography import load_bibliography
 from juju_radar.sphinx_ext.collector import radar_data
@@ -36,13 +36,42 @@ def citation_identifiers(app: Sphinx) -> dict[str, dict[str, str]]:
 
 def say_without_site_url(app: Sphinx) -> None:
     if not SiteUrl.from_config(app.config):
-        logger.info("radar_site_url is not set: no feeds, sitemap or social meta tags are written")
+        logger.info(
+            "the site's address is not set (RADAR_SITE_URL or radar_site_url): no sitemap, "
+            "robots.txt or social meta tags; feeds and the export use relative links"
+        )
 
 
 def remove_url_outputs(outdir: Path) -> None:
     """What a build with a site URL wrote and a build without one does not write."""
-    shutil.rmtree(outdir / FEED_DIR, ignore_errors=True)
-    (outdir / SITEMAP_FILE).unlink(missing_ok=True)
+    for name in (SITEMAP_FILE, ROBOTS_FILE):
+        (outdir / name).unlink(missing_ok=True)
+
+
+def plural(count: int, word: str) -> str:
+    return f"{count} {word}" if count == 1 else f"{count} {word}s"
+
+
+def holdings(app: Sphinx) -> str:
+    """What the built site holds, in one sentence."""
+    data = radar_data(app.env)
+    archive = data.archive()
+    drafts = len(data.issues) - len(archive.published)
+    items = sum(len(issue.items) for issue in archive.published)
+    references = len(load_bibliography(app.env).data.entries)
+    issues = plural(len(archive.published), "published issue")
+    if drafts:
+        issues += f" (and {plural(drafts, 'draft')})"
+    return (
+        f"The site holds {issues}, {plural(items, 'item')} and {plural(references, 'reference')}."
+    )
+
+
+def say_holdings(app: Sphinx, exception: BaseException | None) -> None:
+    """The build's last words (Sphinx's closing message, after "build succeeded")."""
+    if exception is None and app.builder.format == "html":
+        said = (str(app.builder.epilog or ""), holdings(app))  # Sphinx's is a lazy translation
+        app.builder.epilog = " ".join(part for part in said if part)  # type: ignore[misc]
 
 
 def write_publications(app: Sphinx, exception: BaseException | None) -> None:
@@ -56,9 +85,6 @@ def write_publications(app: Sphinx, exception: BaseException | None) -> None:
     words = vocabulary(app.config)
     identifiers = citation_identifiers(app)
     write_export(ExportContext(archive, words, site, target_uri, identifiers), outdir)
-    if not site:
-        remove_url_outputs(outdir)
-        return
     feed_context = FeedContext(
         archive=archive,
         vocabulary=words,
@@ -69,7 +95,10 @@ def write_publications(app: Sphinx, exception: BaseException | None) -> None:
         limit=app.config.radar_feed_limit,
     )
     write_feeds(feed_context, outdir)
-    sitemap.write_sitemap(app, site, outdir)
+    if site:
+        sitemap.write_sitemap(app, site, outdir)
+    else:
+        remove_url_outputs(outdir)
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
@@ -82,6 +111,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("html-page-context", social.add_feed_links)
     app.connect("html-page-context", social.keep_drafts_unindexed)
     app.connect("build-finished", write_publications)
+    app.connect("build-finished", say_holdings)
     app.add_directive("radar-stats", listing_directive("stats"))
     add_renderer("stats", stats.stats_page, listing=True)
     app.add_css_file("stats.css")

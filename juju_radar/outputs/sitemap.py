@@ -1,12 +1,18 @@
-"""The sitemap lists every published page, in a fixed order, after any build.
+"""The sitemap lists every published page, in a fixed order, and ``robots.txt`` names it.
 
-It is written from the collected pages, not from the pages written in this build (an
-incremental build writes a few, in any order under ``-j``), so every build of the same
-sources writes the same file. Drafts and the 404 page are left out.
+Both need the site's address (a sitemap's URLs are absolute). The sitemap is written
+from the collected pages, not from the pages written in this build (an incremental build
+writes a few, in any order under ``-j``), so every build of the same sources writes the
+same file. Drafts and the 404 page are left out.
+
+``<lastmod>`` is the date the page last changed with the archive: an issue page's own
+date; for every other page (listings, topics, references, stats) the date of the newest
+published issue, since each issue adds to them.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 from pathlib import Path
 from typing import TYPE_CHECKING
 from xml.etree import ElementTree
@@ -18,25 +24,42 @@ if TYPE_CHECKING:
     from sphinx.application import Sphinx
 
 SITEMAP_FILE = "sitemap.xml"
+ROBOTS_FILE = "robots.txt"
 SITEMAP_NS = "http://www.sitemaps.org/schemas/sitemap/0.9"
 
 
-def published_pages(app: Sphinx) -> list[str]:
-    """Output paths of every page except drafts and the 404 page: home first."""
+def published_pages(app: Sphinx) -> list[tuple[str, dt.date | None]]:
+    """(output path, last change) of every page except drafts and the 404 page: home
+    first."""
     issues = radar_data(app.env).issues
     drafts = {docname for docname, issue in issues.items() if not issue.published}
+    newest = max((issue.date for issue in issues.values() if issue.published), default=None)
     hidden = drafts | {app.config.notfound_pagename}
     docnames = sorted(app.env.found_docs - hidden, key=lambda name: (name != "index", name))
-    return [app.builder.get_target_uri(docname) for docname in docnames]
+    return [
+        (
+            app.builder.get_target_uri(docname),
+            issues[docname].date if docname in issues else newest,
+        )
+        for docname in docnames
+    ]
 
 
-def sitemap_xml(site: SiteUrl, pages: list[str]) -> bytes:
+def sitemap_xml(site: SiteUrl, pages: list[tuple[str, dt.date | None]]) -> bytes:
     root = ElementTree.Element("urlset", xmlns=SITEMAP_NS)
-    for page in pages:
+    for page, changed in pages:
         url = ElementTree.SubElement(root, "url")
         ElementTree.SubElement(url, "loc").text = site.url(page)
+        if changed is not None:
+            ElementTree.SubElement(url, "lastmod").text = changed.isoformat()
     return ElementTree.tostring(root, encoding="utf-8", xml_declaration=True)
+
+
+def robots_txt(site: SiteUrl) -> str:
+    """Every page may be crawled (drafts carry their own noindex); the sitemap is named."""
+    return f"User-agent: *\nAllow: /\n\nSitemap: {site.url(SITEMAP_FILE)}\n"
 
 
 def write_sitemap(app: Sphinx, site: SiteUrl, outdir: Path) -> None:
     (outdir / SITEMAP_FILE).write_bytes(sitemap_xml(site, published_pages(app)))
+    (outdir / ROBOTS_FILE).write_text(robots_txt(site), encoding="utf-8")

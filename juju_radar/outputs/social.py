@@ -105,21 +105,24 @@ def keep_drafts_unindexed(
 
 
 def feed_links(app: Sphinx, pagename: str) -> list[tuple[str, str]]:
-    """(title, absolute URL) of the feeds a page announces."""
-    site = SiteUrl.from_config(app.config)
+    """(title, output path) of the feeds a page announces."""
     title = app.config.html_title or app.config.project
-    links = [(f"{title} · 全部期刊", site.url(feed_path(ALL_FEED)))]
+    links = [(f"{title} · 全部期刊", feed_path(ALL_FEED))]
     topic = vocabulary(app.config).topic(pagename.removeprefix(TOPIC_PAGE_PREFIX))
     if pagename.startswith(TOPIC_PAGE_PREFIX) and topic is not None:
-        links.append((f"{title} · {topic.title}", site.url(feed_path(topic.key))))
+        links.append((f"{title} · {topic.title}", feed_path(topic.key)))
     return links
 
 
 def add_feed_links(
     app: Sphinx, pagename: str, templatename: str, context: dict[str, Any], doctree: Any
 ) -> None:
-    if not SiteUrl.from_config(app.config) or "metatags" not in context:
+    """Absolute with the site's address, else relative to the page (every build has
+    feeds)."""
+    if "metatags" not in context:
         return
+    site = SiteUrl.from_config(app.config)
     context["metatags"] += "".join(
-        str(FEED_LINK.format(title, url)) for title, url in feed_links(app, pagename)
+        str(FEED_LINK.format(title, site.url(path) if site else context["pathto"](path, 1)))
+        for title, path in feed_links(app, pagename)
     )

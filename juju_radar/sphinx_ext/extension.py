@@ -7,11 +7,11 @@ from typing import TYPE_CHECKING
 
 from juju_radar.bib.style import register as register_bib_style
 from juju_radar.build import cache as buildcache
-from juju_radar.build import memory, sphinx_internals
+from juju_radar.build import memory, quiet, sphinx_internals
 from juju_radar.build import stale_outputs as integrity
 from juju_radar.build.builder import html_builder
 from juju_radar.build.staged import STAGED_BUILD_ENV
-from juju_radar.outputs import downloads
+from juju_radar.outputs import downloads, siteurl
 from juju_radar.outputs import hooks as publishing
 from juju_radar.outputs.search import page as search
 from juju_radar.sphinx_ext import archive_checks as checks
@@ -43,7 +43,9 @@ LISTINGS = {
 
 
 def setup_extension(app: Sphinx) -> None:
+    quiet.quiet_console(app)
     config.add_config_values(app)
+    siteurl.apply_environment(app)
     app.connect("config-inited", config.check_config)
     app.connect("config-inited", config.add_theme_files)
     app.connect("config-inited", config.exclude_non_site)

@@ -123,10 +123,8 @@ def _link(uri: str, text: str, classes: Iterable[str] = ()) -> nodes.reference:
 
 
 def _feed_link(context: RenderContext, name: str, text: str) -> list[nodes.Node]:
-    """A link to a feed, for readers without a feed-aware browser; feeds are written only
-    with a site URL."""
-    if not context.site_url:
-        return []
+    """A link to a feed, for readers without a feed-aware browser (every build writes
+    the feeds)."""
     return [_link("../" * context.docname.count("/") + feed_path(name), text, ["radar-feed-link"])]
 
 

@@ -1,0 +1,72 @@
+"""What `make html` prints: true, quiet, and ending with where the site is and what it
+holds."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import deprecations_fail
+from publishing_site import published_sources
+
+NOISE = (
+    "_build/spare",
+    "_build/trees",
+    "/trees/",
+    "configuration has changed",
+    "MdParserConfig",
+    "Writing evaluated template result",
+    "build_info mismatch",
+)
+
+
+def make_html(srcdir: Path, *options: str) -> list[str]:
+    """The staged build, as `make html` runs it; its output lines (stdout and stderr)."""
+    env = {**os.environ, "PYTHONWARNINGS": deprecations_fail(), "SOURCE_DATE_EPOCH": "1788000000"}
+    env.pop("RADAR_SITE_URL", None)
+    result = subprocess.run(
+        [sys.executable, "-m", "juju_radar.build.staged", "-j", "auto", *options],
+        cwd=srcdir,
+        capture_output=True,
+        text=True,
+        env=env,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    return (result.stdout + result.stderr).splitlines()
+
+
+@pytest.fixture(scope="module")
+def builds(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[list[str]]]:
+    """Three builds of the same sources: fresh, first incremental, second incremental."""
+    srcdir = published_sources(tmp_path_factory.mktemp("output") / "src")
+    return srcdir, [make_html(srcdir) for _ in range(3)]
+
+
+def test_no_build_names_the_build_trees_or_dumps_configuration(builds):
+    _, outputs = builds
+    for number, lines in enumerate(outputs, 1):
+        noisy = [line for line in lines if any(noise in line for noise in NOISE)]
+        assert noisy == [], f"build {number}: {noisy}"
+
+
+def test_the_last_lines_say_where_the_site_is_and_what_it_holds(builds):
+    srcdir, outputs = builds
+    for lines in outputs:
+        assert lines[-1] == f"site built in {srcdir / '_build' / 'html'}"
+        # The seed issue has 5 stories, the second 2 (the draft's are not counted);
+        # references.bib has 8 entries.
+        assert lines[-2] == (
+            "The site holds 2 published issues (and 1 draft), 7 items and 8 references."
+        )
+    assert (srcdir / "_build" / "html" / "feeds" / "all.atom.xml").is_file()
+
+
+def test_a_real_configuration_change_is_still_reported(builds):
+    srcdir, _ = builds
+    lines = make_html(srcdir, "-D", "html_title=另一个标题")
+    # html_short_title defaults to html_title: Sphinx counts both.
+    expected = "The configuration has changed (2 options: 'html_short_title', 'html_title')"
+    assert expected in lines

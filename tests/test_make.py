@@ -1,0 +1,82 @@
+"""`make html` installs only what building needs; `make test` adds the test tools."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+import pytest
+from conftest import ROOT, copy_site
+
+TEST_TOOLS = {"pytest", "playwright", "hypothesis", "ruff", "mypy", "beautifulsoup4", "feedparser"}
+# Half the .venv that `make html` made when it installed the test tools too (657 MB).
+BUILD_VENV_LIMIT_MB = 328
+
+
+def requirement_names(requirements: list[str]) -> set[str]:
+    return {requirement.split("=")[0].split("[")[0].strip().lower() for requirement in requirements}
+
+
+def dry_run(target: str, folder: Path) -> list[str]:
+    result = subprocess.run(
+        ["make", "-n", target], cwd=folder, capture_output=True, text=True, check=True
+    )
+    return result.stdout.splitlines()
+
+
+def test_make_html_installs_the_package_without_extras_and_make_test_adds_them(tmp_path):
+    for name in ("Makefile", "pyproject.toml"):
+        shutil.copy(ROOT / name, tmp_path / name)
+    html = dry_run("html", tmp_path)
+    installs = [line for line in html if "pip install" in line]
+    assert len(installs) == 1 and installs[0].endswith("-e .")
+    assert html[-1].endswith("-m juju_radar.build.staged -j auto")
+    test = dry_run("test", tmp_path)
+    assert any(line.endswith("-e '.[test]'") for line in test)
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    assert not requirement_names(project["dependencies"]) & TEST_TOOLS
+    assert requirement_names(project["optional-dependencies"]["test"]) >= TEST_TOOLS
+
+
+@pytest.mark.slow
+def test_a_build_only_venv_is_at_most_half_the_old_size_and_builds_the_site(tmp_path):
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+    subprocess.run(
+        [
+            str(venv / "bin/pip"),
+            "install",
+            "-q",
+            "--no-compile",
+            "--disable-pip-version-check",
+            "-e",
+            str(ROOT),
+        ],
+        check=True,
+    )
+    srcdir = copy_site(tmp_path / "src")
+    subprocess.run(
+        [
+            str(venv / "bin/python"),
+            "-m",
+            "juju_radar.build.sphinxbuild",
+            "-b",
+            "html",
+            "-q",
+            "-W",
+            str(srcdir),
+            str(tmp_path / "html"),
+        ],
+        check=True,
+    )
+    assert (tmp_path / "html" / "feeds" / "all.atom.xml").is_file()
+    size = sum(path.lstat().st_blocks * 512 for path in venv.rglob("*"))  # as du counts
+    assert size / 2**20 <= BUILD_VENV_LIMIT_MB, f"{size / 2**20:.0f} MB"
+    print(f"build-only .venv: {size / 2**20:.0f} MB")
+    missing = subprocess.run(
+        [str(venv / "bin/python"), "-c", "import playwright"], capture_output=True
+    )
+    assert missing.returncode != 0

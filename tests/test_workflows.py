@@ -1,0 +1,107 @@
+"""The deploy workflow: linted by actionlint and zizmor, and doing what README says."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+from conftest import ROOT
+
+WORKFLOWS = ROOT / ".github" / "workflows"
+DEPLOY = WORKFLOWS / "deploy.yml"
+PINNED = re.compile(r"^[\w.-]+/[\w./-]+@[0-9a-f]{40} # v\d+\.\d+\.\d+$")
+
+
+def tool(name: str) -> str | None:
+    """The tool from this environment's bin folder, else from PATH."""
+    beside = Path(sys.executable).parent / name
+    return str(beside) if beside.exists() else shutil.which(name)
+
+
+def workflow() -> dict:
+    return yaml.safe_load(DEPLOY.read_text(encoding="utf-8"))
+
+
+def steps(job: str) -> list[dict]:
+    return workflow()["jobs"][job]["steps"]
+
+
+def test_zizmor_reports_nothing():
+    zizmor = tool("zizmor")
+    assert zizmor, "zizmor is a test dependency"
+    result = subprocess.run(
+        [zizmor, "--offline", "--no-progress", str(WORKFLOWS)], capture_output=True, text=True
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "No findings to report" in result.stdout
+
+
+def test_actionlint_reports_nothing():
+    actionlint = tool("actionlint")
+    if actionlint is None:
+        pytest.skip("actionlint is not installed: pip install -e '.[workflows]' (needs GitHub)")
+    result = subprocess.run(
+        [actionlint, "-no-color", *sorted(map(str, WORKFLOWS.glob("*.yml")))],
+        capture_output=True,
+        text=True,
+    )
+    assert (result.returncode, result.stdout) == (0, ""), result.stdout + result.stderr
+
+
+def test_every_action_is_pinned_to_a_commit_with_its_version_named():
+    uses = re.findall(r"uses: (.+)", DEPLOY.read_text(encoding="utf-8"))
+    assert len(uses) >= 6
+    for use in uses:
+        assert PINNED.match(use), use
+        assert use.startswith("actions/"), "only GitHub's own actions"
+
+
+def test_the_build_gets_the_address_from_pages_and_refuses_to_deploy_without_it():
+    build = steps("build")
+    pages = next(step for step in build if step.get("id") == "pages")
+    assert pages["uses"].startswith("actions/configure-pages@")
+    make = next(step for step in build if step.get("run") == "make html")
+    assert make["env"] == {
+        "RADAR_SITE_URL": "${{ steps.pages.outputs.base_url }}",
+        "RADAR_DEPLOY": "1",
+    }
+    assert build.index(pages) < build.index(make)
+
+
+def test_the_build_caches_are_restored_before_and_saved_after_the_build():
+    build = steps("build")
+    names = [step.get("uses", "").split("@")[0] or step.get("run") for step in build]
+    restore = names.index("actions/cache/restore")
+    save = names.index("actions/cache/save")
+    assert restore < names.index("make html") < save
+    assert build[restore]["with"]["path"] == build[save]["with"]["path"] == "_build"
+    assert build[restore]["with"]["restore-keys"]  # yesterday's cache when today's is new
+
+
+def test_the_upload_takes_the_folder_html_links_to_and_deploy_publishes_it():
+    build = steps("build")
+    locate = next(step for step in build if step.get("id") == "site")
+    assert "readlink -f _build/html" in locate["run"]
+    upload = next(step for step in build if "upload-pages-artifact" in step.get("uses", ""))
+    assert upload["with"]["path"] == "${{ steps.site.outputs.path }}"
+    jobs = workflow()["jobs"]
+    assert jobs["build"]["needs"] == "test"
+    assert jobs["deploy"]["needs"] == "build"
+    assert steps("deploy")[0]["uses"].startswith("actions/deploy-pages@")
+    assert jobs["deploy"]["permissions"] == {"pages": "write", "id-token": "write"}
+
+
+def test_links_are_checked_on_a_schedule_and_tests_run_on_push():
+    flow = workflow()
+    triggers = flow[True]  # YAML 1.1 reads the key `on` as true
+    assert triggers["push"]["branches"] == ["main"]
+    assert triggers["schedule"]
+    links = flow["jobs"]["links"]
+    assert links["if"] == "github.event_name == 'schedule'"
+    assert steps("links")[-1]["run"] == ".venv/bin/radar links _build/html"
+    assert any(step.get("run") == "bash .ci/run" for step in steps("test"))
