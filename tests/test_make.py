@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from conftest import ROOT, copy_site
 
-TEST_TOOLS = {"pytest", "playwright", "hypothesis", "ruff", "mypy", "beautifulsoup4", "feedparser"}
+TEST_TOOLS = {"pytest", "playwright", "hypothesis", "ruff", "mypy", "beautifulsoup4"}
 # Half the .venv that `make html` made when it installed the test tools too (657 MB).
 BUILD_VENV_LIMIT_MB = 328
 
