@@ -1,4 +1,5 @@
-"""Per-issue downloads written beside each issue page: the ``.bib`` of what it cites.
+"""Per-issue downloads written beside each issue page: what it cites, as the entries of
+``references.bib`` (``.bib``), RIS (``.ris``) and CSL-JSON (``.csl.json``).
 
 Written with the page, and at the end of every build wherever one is missing: a page
 that was not rewritten still links its download (deleted output, an interrupted build).
@@ -9,6 +10,15 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from juju_radar.bib.exchange import (
+    BIBTEX_SUFFIX,
+    CSL_JSON_SUFFIX,
+    DOWNLOAD_SUFFIXES,
+    RIS_SUFFIX,
+    csl_json,
+    csl_records,
+    ris_text,
+)
 from juju_radar.sphinx_ext.bibliography import load_bibliography
 from juju_radar.sphinx_ext.collector import radar_data
 
@@ -24,11 +34,11 @@ def write_issue_bib(
     issue = radar_data(app.env).issues.get(pagename)
     if issue is None or app.builder.format != "html":
         return
-    target = Path(app.outdir, f"{pagename}.bib")
     if not issue.citation_keys:
-        target.unlink(missing_ok=True)  # written when the issue still cited something
+        for target in _targets(app, pagename):
+            target.unlink(missing_ok=True)  # written when the issue still cited something
         return
-    _write(app, issue, target)
+    _write(app, issue, pagename)
 
 
 def write_missing_issue_bibs(app: Sphinx, exception: BaseException | None) -> None:
@@ -37,13 +47,24 @@ def write_missing_issue_bibs(app: Sphinx, exception: BaseException | None) -> No
     if exception is not None or app.builder.format != "html":
         return
     for docname, issue in sorted(radar_data(app.env).issues.items()):
-        target = Path(app.outdir, f"{docname}.bib")
-        if issue.citation_keys and not target.is_file():
-            _write(app, issue, target)
+        missing = not all(target.is_file() for target in _targets(app, docname))
+        if issue.citation_keys and missing:
+            _write(app, issue, docname)
 
 
-def _write(app: Sphinx, issue: Issue, target: Path) -> None:
-    entries = load_bibliography(app.env).texts
-    text = "\n".join(entries[key] for key in issue.citation_keys if key in entries)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_text(text, encoding="utf-8")
+def _targets(app: Sphinx, docname: str) -> list[Path]:
+    return [Path(app.outdir, f"{docname}{suffix}") for suffix in DOWNLOAD_SUFFIXES]
+
+
+def _write(app: Sphinx, issue: Issue, docname: str) -> None:
+    bibliography = load_bibliography(app.env)
+    entries, keys = bibliography.texts, issue.citation_keys
+    records = csl_records(keys, bibliography.data)
+    texts = {
+        BIBTEX_SUFFIX: "\n".join(entries[key] for key in keys if key in entries),
+        RIS_SUFFIX: ris_text(records),
+        CSL_JSON_SUFFIX: csl_json(records),
+    }
+    Path(app.outdir, docname).parent.mkdir(parents=True, exist_ok=True)
+    for suffix, text in texts.items():
+        Path(app.outdir, f"{docname}{suffix}").write_text(text, encoding="utf-8", newline="")
