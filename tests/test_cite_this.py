@@ -178,3 +178,10 @@ def test_hostile_titles_round_trip_through_pybtex_and_latex(title):
 def test_any_mix_of_latex_specials_round_trips(title):
     title = " ".join(title.split()) or "a"
     assert round_trip(title) == title
+
+
+@given(st.text(alphabet='ab 中文-!?<>.,:;()[]*+=|/@"\n\t1', max_size=40))
+def test_text_without_latex_specials_reads_as_pylatexenc_reads_it(value):
+    from juju_radar.bib.exchange import _decoder
+
+    assert latex_text(value) == " ".join(_decoder().latex_to_text(value).split())

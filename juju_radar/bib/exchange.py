@@ -9,12 +9,11 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable
 from functools import lru_cache
 from typing import Any
 
 import rispy
-from pybtex.database import BibliographyData, Entry, Person
+from pybtex.database import Entry, Person
 from pylatexenc.latex2text import LatexNodes2Text, MacroTextSpec, get_default_latex_context_db
 
 # The files written beside an issue page: what it cites, in three formats.
@@ -99,10 +98,17 @@ def _decoder() -> LatexNodes2Text:
     return LatexNodes2Text(latex_context=context, math_mode="verbatim", strict_latex_spaces=True)
 
 
+# Characters that make LaTeX text read otherwise than written (commands, groups, math,
+# ties, alignment, ligatures such as -- and ``); a value without any is its own text.
+LATEX_SIGNIFICANT = re.compile(r"[\\{}$~%&#_^'`]|--")
+
+
 def latex_text(value: str) -> str:
     """A BibTeX field as a reader would see it typeset: braces, escapes and accents
     decoded, whitespace runs made one space."""
-    return " ".join(_decoder().latex_to_text(value).split())
+    if LATEX_SIGNIFICANT.search(value):
+        value = _decoder().latex_to_text(value)
+    return " ".join(value.split())
 
 
 def _field(entry: Entry, name: str) -> str:
@@ -207,10 +213,6 @@ def csl_record(key: str, entry: Entry) -> dict[str, Any]:
     if entry.fields.get("note"):
         record["note"] = _field(entry, "note")
     return record
-
-
-def csl_records(keys: Iterable[str], data: BibliographyData) -> list[dict[str, Any]]:
-    return [csl_record(key, data.entries[key]) for key in keys if key in data.entries]
 
 
 def csl_json(records: list[dict[str, Any]]) -> str:

@@ -22,10 +22,9 @@ from typing import TYPE_CHECKING, Any
 from markupsafe import Markup
 
 from juju_radar.bib.cite_this import PUBLISHER
-from juju_radar.bib.exchange import csl_records
 from juju_radar.model.issues import Issue
+from juju_radar.outputs.downloads import cited_records
 from juju_radar.outputs.siteurl import SiteUrl
-from juju_radar.sphinx_ext.bibliography import load_bibliography
 from juju_radar.sphinx_ext.collector import radar_data
 
 if TYPE_CHECKING:
@@ -174,7 +173,7 @@ def add_citation_meta(
         return
     site = SiteUrl.from_config(app.config)
     url = site.url(app.builder.get_target_uri(pagename)) if site else ""
-    references = csl_records(issue.citation_keys, load_bibliography(app.env).data)
+    references = cited_records(app, issue)
     language = language_tag(app)
     tags = highwire_tags(issue, language, url, references)
     context["metatags"] += "".join(str(META.format(name, value)) for name, value in tags)

@@ -7,6 +7,7 @@ that was not rewritten still links its download (deleted output, an interrupted 
 
 from __future__ import annotations
 
+from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -16,10 +17,10 @@ from juju_radar.bib.exchange import (
     DOWNLOAD_SUFFIXES,
     RIS_SUFFIX,
     csl_json,
-    csl_records,
+    csl_record,
     ris_text,
 )
-from juju_radar.sphinx_ext.bibliography import load_bibliography
+from juju_radar.sphinx_ext.bibliography import Bibliography, load_bibliography
 from juju_radar.sphinx_ext.collector import radar_data
 
 if TYPE_CHECKING:
@@ -56,10 +57,23 @@ def _targets(app: Sphinx, docname: str) -> list[Path]:
     return [Path(app.outdir, f"{docname}{suffix}") for suffix in DOWNLOAD_SUFFIXES]
 
 
-def _write(app: Sphinx, issue: Issue, docname: str) -> None:
+@lru_cache(maxsize=16384)
+def _record(bibliography: Bibliography, key: str) -> dict[str, Any]:
+    """One entry as CSL-JSON, made once per version of the .bib files (a Bibliography
+    is one object per version). Not to be changed by callers."""
+    return csl_record(key, bibliography.data.entries[key])
+
+
+def cited_records(app: Sphinx, issue: Issue) -> list[dict[str, Any]]:
+    """The CSL-JSON records of what an issue cites, in order of first citation."""
     bibliography = load_bibliography(app.env)
-    entries, keys = bibliography.texts, issue.citation_keys
-    records = csl_records(keys, bibliography.data)
+    entries = bibliography.data.entries
+    return [_record(bibliography, key) for key in issue.citation_keys if key in entries]
+
+
+def _write(app: Sphinx, issue: Issue, docname: str) -> None:
+    entries, keys = load_bibliography(app.env).texts, issue.citation_keys
+    records = cited_records(app, issue)
     texts = {
         BIBTEX_SUFFIX: "\n".join(entries[key] for key in keys if key in entries),
         RIS_SUFFIX: ris_text(records),
