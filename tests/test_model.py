@@ -222,8 +222,9 @@ def test_model_imports_neither_sphinx_nor_docutils():
 def test_the_bibtex_for_citing_an_issue_escapes_its_title_in_one_pass(vocab):
     import dataclasses
 
-    from juju_radar.bib.cite_this import issue_bibtex
+    from juju_radar.bib.cite_this import bibtex, issue_work
 
     issue, _ = parse_issue(page(item()), "issues/2026/2026-09-09.md", vocab)
-    entry = issue_bibtex(dataclasses.replace(issue, title="C:\\x {a} 5%"), "https://e.org/")
-    assert "  title        = {C:\\textbackslash{}x \\{a\\} 5\\%}," in entry.splitlines()
+    work = issue_work(dataclasses.replace(issue, title="C:\\x {a} 5%"), "https://e.org/")
+    expected = "  title        = {C:\\textbackslash{}x \\textbraceleft{}a\\textbraceright{} 5\\%},"
+    assert expected in bibtex(work, "2026-09-10").splitlines()

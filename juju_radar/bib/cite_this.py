@@ -1,53 +1,138 @@
-"""BibTeX entries for citing the archive itself: an issue, or one item of it."""
+"""Citing the archive itself, an issue or one item of it: BibTeX, GB/T 7714-2025 and APA 7.
+
+Two kinds of work only, both published online by Juju Radar on the issue's date, so
+the plain-text styles are written out here rather than through a CSL processor
+(``tests/test_cite_this.py`` checks them against hand-worked examples and against the
+official CSL styles). The access date is the reader's: callers pass the text to put in
+its place (a date, or a marker the page replaces).
+
+Nothing is invented: without the site's URL, no URL (and no ``urldate``) is given.
+"""
 
 from __future__ import annotations
 
+import datetime as dt
 import re
+from dataclasses import dataclass
 
 from juju_radar.model.issues import Issue, Item
 
 PUBLISHER = "Juju Radar"
+LANGUAGE = "zh-CN"
 
 
-# Braces would end the field, ``%`` starts a comment and ``\`` a command in BibTeX.
-ESCAPES = {"\\": "\\textbackslash{}", "{": "\\{", "}": "\\}", "%": "\\%"}
-ESCAPED_RE = re.compile(r"[\\{}%]")
+@dataclass(frozen=True)
+class ArchiveWork:
+    """An issue or an item, as a citable work."""
 
-
-def _escape(value: str) -> str:
-    """In one pass, so that the braces of ``\\textbackslash{}`` stay as they are."""
-    return ESCAPED_RE.sub(lambda match: ESCAPES[match.group()], value)
-
-
-def _entry(key: str, fields: list[tuple[str, str]]) -> str:
-    body = ",\n".join(f"  {name:<12} = {{{value}}}" for name, value in fields if value)
-    return f"@misc{{{key},\n{body},\n}}"
+    key: str
+    title: str
+    date: dt.date
+    howpublished: str
+    url: str = ""  # "" when the site URL is not configured
 
 
 def issue_key(issue: Issue) -> str:
     return f"jujuradar-{issue.date.isoformat()}"
 
 
-def _archive_entry(key: str, title: str, howpublished: str, issue: Issue, url: str) -> str:
-    return _entry(
-        key,
-        [
-            ("title", _escape(title)),
-            ("author", f"{{{PUBLISHER}}}"),
-            ("howpublished", howpublished),
-            ("year", str(issue.date.year)),
-            ("month", str(issue.date.month)),
-            ("day", str(issue.date.day)),
-            ("url", url),
-        ],
-    )
-
-
-def issue_bibtex(issue: Issue, url: str) -> str:
+def issue_work(issue: Issue, url: str) -> ArchiveWork:
     howpublished = f"{PUBLISHER} · {issue.date:%Y.%m.%d}"
-    return _archive_entry(issue_key(issue), issue.title, howpublished, issue, url)
+    return ArchiveWork(issue_key(issue), issue.title, issue.date, howpublished, url)
 
 
-def item_bibtex(issue: Issue, item: Item, url: str) -> str:
-    howpublished = f"{PUBLISHER} · {issue.date:%Y.%m.%d} · {_escape(issue.title)}"
-    return _archive_entry(f"jujuradar-{item.id}", item.title, howpublished, issue, url)
+def item_work(issue: Issue, item: Item, url: str) -> ArchiveWork:
+    howpublished = f"{PUBLISHER} · {issue.date:%Y.%m.%d} · {issue.title}"
+    return ArchiveWork(f"jujuradar-{item.id}", item.title, issue.date, howpublished, url)
+
+
+# --- BibTeX ------------------------------------------------------------------------
+
+# Every character LaTeX gives a meaning: ``{}`` group, ``%`` comments, ``\`` starts a
+# command, ``&`` aligns, ``_``/``^`` sub- and superscript, ``#`` a parameter, ``$`` math,
+# ``~`` a non-breaking space. Braces are written as commands: BibTeX counts ``\{`` as a
+# brace too, so one unbalanced brace in a title would end the field.
+LATEX_ESCAPES = {
+    "\\": "\\textbackslash{}",
+    "{": "\\textbraceleft{}",
+    "}": "\\textbraceright{}",
+    "%": "\\%",
+    "&": "\\&",
+    "_": "\\_",
+    "#": "\\#",
+    "$": "\\$",
+    "^": "\\textasciicircum{}",
+    "~": "\\textasciitilde{}",
+}
+LATEX_SPECIAL_RE = re.compile("[" + re.escape("".join(LATEX_ESCAPES)) + "]")
+# In a URL (read verbatim by biblatex) only what would end the field or start a comment.
+URL_ESCAPES = {"{": "%7B", "}": "%7D", "%": "\\%", "\\": "%5C"}
+URL_SPECIAL_RE = re.compile(r"[{}%\\]")
+
+
+def latex_escape(value: str) -> str:
+    """In one pass, so that the braces of ``\\textbackslash{}`` stay as they are."""
+    return LATEX_SPECIAL_RE.sub(lambda match: LATEX_ESCAPES[match.group()], value)
+
+
+def _url_escape(value: str) -> str:
+    return URL_SPECIAL_RE.sub(lambda match: URL_ESCAPES[match.group()], value)
+
+
+def bibtex(work: ArchiveWork, accessed: str) -> str:
+    """A biblatex-style ``@misc`` entry (``date``, ``url``, ``urldate``)."""
+    fields = [
+        ("title", latex_escape(work.title)),
+        ("author", f"{{{PUBLISHER}}}"),  # an institution: braced, never split into names
+        ("howpublished", latex_escape(work.howpublished)),
+        ("date", work.date.isoformat()),
+        ("langid", "chinese"),
+    ]
+    if work.url:
+        fields += [("url", _url_escape(work.url)), ("urldate", accessed)]
+    body = ",\n".join(f"  {name:<12} = {{{value}}}" for name, value in fields)
+    return f"@misc{{{work.key},\n{body},\n}}"
+
+
+# --- GB/T 7714-2025 ------------------------------------------------------------------
+
+
+def gbt7714(work: ArchiveWork, accessed: str) -> str:
+    """GB/T 7714-2025 §8.11 (websites and web pages): 主要责任者. 题名[EB/OL].
+    （发布日期）[引用日期]. 获取和访问路径."""
+    parts = [PUBLISHER, f"{work.title}[EB/OL]", f"（{work.date.isoformat()}）[{accessed}]"]
+    if work.url:
+        parts.append(work.url)
+    return ". ".join(parts) + "."
+
+
+# --- APA 7 -----------------------------------------------------------------------------
+
+MONTH_NAMES = (
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+)
+# A title ending in one of these takes no period after it (APA 7 §9.19).
+TERMINAL_PUNCTUATION = tuple("?!？！")
+
+
+def apa(work: ArchiveWork) -> str:
+    """APA 7 §10.16 (webpage on a news website): Author. (Year, Month Day). Title. URL
+
+    The site name is left out because it is the author (§10.16); no retrieval date,
+    because the page is dated and does not change (§9.16); no period after the URL
+    (§9.35). Italics (the title) are lost in plain text."""
+    date = f"({work.date.year}, {MONTH_NAMES[work.date.month - 1]} {work.date.day})"
+    title = work.title if work.title.endswith(TERMINAL_PUNCTUATION) else f"{work.title}."
+    citation = f"{PUBLISHER}. {date}. {title}"
+    return f"{citation} {work.url}" if work.url else citation

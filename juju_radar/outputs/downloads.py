@@ -1,4 +1,5 @@
-"""Per-issue downloads written beside each issue page: the ``.bib`` of what it cites.
+"""Per-issue downloads written beside each issue page: what it cites, as the entries of
+``references.bib`` (``.bib``), RIS (``.ris``) and CSL-JSON (``.csl.json``).
 
 Written with the page, and at the end of every build wherever one is missing: a page
 that was not rewritten still links its download (deleted output, an interrupted build).
@@ -6,10 +7,20 @@ that was not rewritten still links its download (deleted output, an interrupted 
 
 from __future__ import annotations
 
+from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from juju_radar.sphinx_ext.bibliography import load_bibliography
+from juju_radar.bib.exchange import (
+    BIBTEX_SUFFIX,
+    CSL_JSON_SUFFIX,
+    DOWNLOAD_SUFFIXES,
+    RIS_SUFFIX,
+    csl_json,
+    csl_record,
+    ris_text,
+)
+from juju_radar.sphinx_ext.bibliography import Bibliography, load_bibliography
 from juju_radar.sphinx_ext.collector import radar_data
 
 if TYPE_CHECKING:
@@ -24,11 +35,11 @@ def write_issue_bib(
     issue = radar_data(app.env).issues.get(pagename)
     if issue is None or app.builder.format != "html":
         return
-    target = Path(app.outdir, f"{pagename}.bib")
     if not issue.citation_keys:
-        target.unlink(missing_ok=True)  # written when the issue still cited something
+        for target in _targets(app, pagename):
+            target.unlink(missing_ok=True)  # written when the issue still cited something
         return
-    _write(app, issue, target)
+    _write(app, issue, pagename)
 
 
 def write_missing_issue_bibs(app: Sphinx, exception: BaseException | None) -> None:
@@ -37,13 +48,37 @@ def write_missing_issue_bibs(app: Sphinx, exception: BaseException | None) -> No
     if exception is not None or app.builder.format != "html":
         return
     for docname, issue in sorted(radar_data(app.env).issues.items()):
-        target = Path(app.outdir, f"{docname}.bib")
-        if issue.citation_keys and not target.is_file():
-            _write(app, issue, target)
+        missing = not all(target.is_file() for target in _targets(app, docname))
+        if issue.citation_keys and missing:
+            _write(app, issue, docname)
 
 
-def _write(app: Sphinx, issue: Issue, target: Path) -> None:
-    entries = load_bibliography(app.env).texts
-    text = "\n".join(entries[key] for key in issue.citation_keys if key in entries)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_text(text, encoding="utf-8")
+def _targets(app: Sphinx, docname: str) -> list[Path]:
+    return [Path(app.outdir, f"{docname}{suffix}") for suffix in DOWNLOAD_SUFFIXES]
+
+
+@lru_cache(maxsize=16384)
+def _record(bibliography: Bibliography, key: str) -> dict[str, Any]:
+    """One entry as CSL-JSON, made once per version of the .bib files (a Bibliography
+    is one object per version). Not to be changed by callers."""
+    return csl_record(key, bibliography.data.entries[key])
+
+
+def cited_records(app: Sphinx, issue: Issue) -> list[dict[str, Any]]:
+    """The CSL-JSON records of what an issue cites, in order of first citation."""
+    bibliography = load_bibliography(app.env)
+    entries = bibliography.data.entries
+    return [_record(bibliography, key) for key in issue.citation_keys if key in entries]
+
+
+def _write(app: Sphinx, issue: Issue, docname: str) -> None:
+    entries, keys = load_bibliography(app.env).texts, issue.citation_keys
+    records = cited_records(app, issue)
+    texts = {
+        BIBTEX_SUFFIX: "\n".join(entries[key] for key in keys if key in entries),
+        RIS_SUFFIX: ris_text(records),
+        CSL_JSON_SUFFIX: csl_json(records),
+    }
+    Path(app.outdir, docname).parent.mkdir(parents=True, exist_ok=True)
+    for suffix, text in texts.items():
+        Path(app.outdir, f"{docname}{suffix}").write_text(text, encoding="utf-8", newline="")

@@ -1,4 +1,5 @@
-"""Publishing: feeds, data export, statistics page, sitemap, social meta and 404 page.
+"""Publishing: feeds, data export, statistics page, sitemap, social and citation meta,
+404 page.
 
 ``setup(app)`` is called from ``extension.setup_extension`` after the configuration
 values are declared. Feeds and the export are written by every build (with relative
@@ -13,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from sphinx.util import logging
 
-from juju_radar.outputs import sitemap, social, stats
+from juju_radar.outputs import citation_meta, sitemap, social, stats
 from juju_radar.outputs.export import ExportContext, write_export
 from juju_radar.outputs.feeds import FeedContext, write_feeds
 from juju_radar.outputs.sitemap import ROBOTS_FILE, SITEMAP_FILE
@@ -110,6 +111,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("html-page-context", social.describe_page, priority=400)
     app.connect("html-page-context", social.add_feed_links)
     app.connect("html-page-context", social.keep_drafts_unindexed)
+    app.connect("html-page-context", citation_meta.add_citation_meta)
     app.connect("build-finished", write_publications)
     app.connect("build-finished", say_holdings)
     app.add_directive("radar-stats", listing_directive("stats"))

@@ -27,7 +27,15 @@ from juju_radar.sphinx_ext.directives import (
     listing_directive,
 )
 from juju_radar.sphinx_ext.headings import FlattenHeadings
-from juju_radar.sphinx_ext.nodes import radar_placeholder
+from juju_radar.sphinx_ext.nodes import (
+    depart_disclosure,
+    depart_disclosure_summary,
+    disclosure,
+    disclosure_summary,
+    radar_placeholder,
+    visit_disclosure,
+    visit_disclosure_summary,
+)
 from juju_radar.sphinx_ext.transforms import IssuePageTransform, PlaceholderTransform
 
 if TYPE_CHECKING:
@@ -54,6 +62,8 @@ def setup_extension(app: Sphinx) -> None:
     staged = bool(os.environ.get(STAGED_BUILD_ENV))
     app.add_builder(html_builder(staged), override=True)
     app.add_node(radar_placeholder)
+    app.add_node(disclosure, html=(visit_disclosure, depart_disclosure))
+    app.add_node(disclosure_summary, html=(visit_disclosure_summary, depart_disclosure_summary))
     app.add_directive("radar-item", ItemDirective)
     app.add_directive("radar-closing", ClosingDirective)
     app.add_directive("radar-topic", TopicDirective)

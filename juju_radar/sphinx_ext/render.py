@@ -12,6 +12,7 @@ from functools import partial
 from docutils import nodes
 
 from juju_radar.bib import cite_this as cite
+from juju_radar.bib.exchange import BIBTEX_SUFFIX, CSL_JSON_SUFFIX, DOWNLOAD_SUFFIXES, RIS_SUFFIX
 from juju_radar.model.archive import Archive, ItemRef, related
 from juju_radar.model.issues import (
     Issue,
@@ -30,6 +31,7 @@ from juju_radar.sphinx_ext.bibliography import (
     citation_reference,
     source_link,
 )
+from juju_radar.sphinx_ext.cite_as import cite_boxes, cite_disclosure
 from juju_radar.sphinx_ext.paging import RECENT, best_refs, by_year, period_refs
 from juju_radar.sphinx_ext.reference_pages import (
     UNCITED,
@@ -321,14 +323,6 @@ def issue_nav(context: RenderContext) -> list[nodes.Node]:
     return [nav]
 
 
-def _bibtex_block(caption: str, bibtex: str) -> nodes.container:
-    box = nodes.container(classes=["radar-cite"])
-    box += nodes.paragraph("", caption, classes=["radar-cite-caption"])
-    # Not highlighted: a BibTeX block under every item would cost a Pygments run each.
-    box += nodes.literal_block(bibtex, bibtex, classes=["radar-bibtex"], language="none")
-    return box
-
-
 def cite_refs(context: RenderContext, keys: list[str]) -> list[nodes.Node]:
     numbers = citation_numbers(context.issue.citation_keys) if context.issue else {}
     return [citation_reference(keys, numbers)]
@@ -359,18 +353,31 @@ def issue_bibliography(context: RenderContext) -> list[nodes.Node]:
     listing.extend(
         bibliography_nodes(keys, context.bibliography, partial(on_references_page, context))
     )
+    return [listing, issue_downloads(issue)]
+
+
+DOWNLOAD_LABELS = {BIBTEX_SUFFIX: "BibTeX", RIS_SUFFIX: "RIS", CSL_JSON_SUFFIX: "CSL-JSON"}
+
+
+def issue_downloads(issue: Issue) -> nodes.paragraph:
+    """Links to the files of what the issue cites (``outputs/downloads.py``)."""
     download = nodes.paragraph(classes=["radar-bib-download"])
+    download += nodes.Text("下载本期参考文献：")
     name = issue.docname.rsplit("/", 1)[-1]
-    download += nodes.reference("", "下载本期参考文献（.bib）", refuri=f"{name}.bib")
-    return [listing, download]
+    for index, suffix in enumerate(DOWNLOAD_SUFFIXES):
+        if index:
+            download += nodes.Text(" · ")
+        download += nodes.reference(
+            "", f"{DOWNLOAD_LABELS[suffix]}（{suffix}）", refuri=f"{name}{suffix}"
+        )
+    return download
 
 
 def issue_cite(context: RenderContext) -> list[nodes.Node]:
     issue = context.issue
     if issue is None:
         return []
-    url = context.absolute(issue.docname)
-    return [_bibtex_block("本期的 BibTeX 条目：", cite.issue_bibtex(issue, url))]
+    return cite_boxes(cite.issue_work(issue, context.absolute(issue.docname)))
 
 
 def item_extras(context: RenderContext, item_id: str) -> list[nodes.Node]:
@@ -397,7 +404,7 @@ def item_extras(context: RenderContext, item_id: str) -> list[nodes.Node]:
             also += _link(context.link(ref.docname, ref.item.id), f"{ref.date} {ref.item.heading}")
         result.append(also)
     url = context.absolute(issue.docname, item.id)
-    result.append(_bibtex_block("引用此条（BibTeX）", cite.item_bibtex(issue, item, url)))
+    result.append(cite_disclosure(cite.item_work(issue, item, url)))
     return [nodes.container("", *result, classes=["radar-item-extras"])]
 
 

@@ -1,0 +1,279 @@
+"""The archive's references in the formats reference managers import: CSL-JSON and RIS.
+
+One CSL-JSON record per ``references.bib`` entry, read from pybtex's parse with LaTeX
+decoded to text (pylatexenc); RIS (rispy) is written from that record. Only what the
+entry states is carried: no identifier, author or date is added.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from functools import lru_cache
+from typing import Any
+
+import rispy
+from pybtex.database import Entry, Person
+from pylatexenc.latex2text import LatexNodes2Text, MacroTextSpec, get_default_latex_context_db
+
+# The files written beside an issue page: what it cites, in three formats.
+BIBTEX_SUFFIX = ".bib"
+RIS_SUFFIX = ".ris"
+CSL_JSON_SUFFIX = ".csl.json"
+DOWNLOAD_SUFFIXES = (BIBTEX_SUFFIX, RIS_SUFFIX, CSL_JSON_SUFFIX)
+
+# BibTeX entry type -> CSL type (CSL 1.0.2 item types); anything else is a "document",
+# or a "webpage" when it has a URL only, or an "article" (a preprint) with an arXiv id.
+CSL_TYPES = {
+    "article": "article-journal",
+    "book": "book",
+    "inbook": "chapter",
+    "incollection": "chapter",
+    "inproceedings": "paper-conference",
+    "conference": "paper-conference",
+    "proceedings": "book",
+    "techreport": "report",
+    "report": "report",
+    "phdthesis": "thesis",
+    "mastersthesis": "thesis",
+    "thesis": "thesis",
+    "online": "webpage",
+    "software": "software",
+    "dataset": "dataset",
+}
+# CSL type -> RIS reference type (the RIS specification's list).
+RIS_TYPES = {
+    "article-journal": "JOUR",
+    "article": "JOUR",
+    "book": "BOOK",
+    "chapter": "CHAP",
+    "paper-conference": "CPAPER",
+    "report": "RPRT",
+    "thesis": "THES",
+    "webpage": "ELEC",
+    "software": "COMP",
+    "dataset": "DATA",
+    "document": "GEN",
+}
+MONTHS = {
+    name: number
+    for number, names in enumerate(
+        [
+            ("jan", "january"),
+            ("feb", "february"),
+            ("mar", "march"),
+            ("apr", "april"),
+            ("may",),
+            ("jun", "june"),
+            ("jul", "july"),
+            ("aug", "august"),
+            ("sep", "sept", "september"),
+            ("oct", "october"),
+            ("nov", "november"),
+            ("dec", "december"),
+        ],
+        start=1,
+    )
+    for name in names
+}
+ISO_DATE = re.compile(r"^(\d{4})(?:-(\d{1,2})(?:-(\d{1,2}))?)?$")
+ARXIV = "arxiv"
+
+
+@lru_cache(maxsize=1)
+def _decoder() -> LatexNodes2Text:
+    # pylatexenc reads \textasciicircum as U+02C6 (LaTeX prints the ASCII circumflex) and
+    # does not know the brace commands. (A replacement text is %-formatted, which turns
+    # "{" into nothing: functions.)
+    context = get_default_latex_context_db().filter_context()
+    macros = [
+        MacroTextSpec(name, lambda node, text=text: text)
+        for name, text in (
+            ("textasciicircum", "^"),
+            ("textbraceleft", "{"),
+            ("textbraceright", "}"),
+        )
+    ]
+    context.add_context_category("radar", prepend=True, macros=macros)
+    return LatexNodes2Text(latex_context=context, math_mode="verbatim", strict_latex_spaces=True)
+
+
+# Characters that make LaTeX text read otherwise than written (commands, groups, math,
+# ties, alignment, ligatures such as -- and ``); a value without any is its own text.
+LATEX_SIGNIFICANT = re.compile(r"[\\{}$~%&#_^'`]|--")
+
+
+def latex_text(value: str) -> str:
+    """A BibTeX field as a reader would see it typeset: braces, escapes and accents
+    decoded, whitespace runs made one space."""
+    if LATEX_SIGNIFICANT.search(value):
+        value = _decoder().latex_to_text(value)
+    return " ".join(value.split())
+
+
+def _field(entry: Entry, name: str) -> str:
+    value = entry.fields.get(name, "")
+    return latex_text(value) if value else ""
+
+
+def _raw(entry: Entry, name: str) -> str:
+    """An identifier field, whose characters are taken as written (a DOI's ``_``)."""
+    value = entry.fields.get(name, "")
+    return " ".join(value.replace("\\_", "_").replace("\\%", "%").strip("{} ").split())
+
+
+def date_parts(entry: Entry, name: str = "date") -> list[int] | None:
+    """``date`` (``2026``, ``2026-09``, ``2026-09-07``), or ``year`` with ``month``/``day``;
+    None when the entry states no year."""
+    explicit = ISO_DATE.match(_raw(entry, name))
+    if explicit:
+        return [int(part) for part in explicit.groups() if part]
+    if name != "date":
+        return None
+    year = _raw(entry, "year")
+    if not year.isdigit():
+        return None
+    parts = [int(year)]
+    month = _raw(entry, "month").lower()
+    month_number = int(month) if month.isdigit() else MONTHS.get(month)
+    if month_number and 1 <= month_number <= 12:
+        parts.append(month_number)
+        day = _raw(entry, "day")
+        if day.isdigit() and 1 <= int(day) <= 31:
+            parts.append(int(day))
+    return parts
+
+
+def _name(person: Person) -> dict[str, str]:
+    """An institutional name in braces (``{{最高人民法院}}``) stays whole, as a literal."""
+    family = latex_text(" ".join(person.prelast_names + person.last_names))
+    given = latex_text(" ".join(person.first_names + person.middle_names))
+    if not given and len(person.last_names) == 1 and person.last_names[0].startswith("{"):
+        return {"literal": family}
+    name = {"family": family}
+    if given:
+        name["given"] = given
+    if person.lineage_names:
+        name["suffix"] = latex_text(" ".join(person.lineage_names))
+    return name
+
+
+def arxiv_id(entry: Entry) -> str:
+    """The arXiv id an entry states (``eprint`` with ``archiveprefix = arXiv``), or ""."""
+    prefix = _raw(entry, "archiveprefix") or _raw(entry, "eprinttype")
+    return _raw(entry, "eprint") if prefix.lower() == ARXIV else ""
+
+
+def csl_type(entry: Entry) -> str:
+    known = CSL_TYPES.get(entry.type.lower())
+    if known:
+        return known
+    if arxiv_id(entry):
+        return "article"
+    return "webpage" if entry.fields.get("url") else "document"
+
+
+def csl_record(key: str, entry: Entry) -> dict[str, Any]:
+    """The entry as a CSL-JSON item (CSL-JSON schema 1.0)."""
+    record: dict[str, Any] = {"id": key, "type": csl_type(entry)}
+    if entry.fields.get("title"):
+        record["title"] = _field(entry, "title")
+    for role, variable in (("author", "author"), ("editor", "editor")):
+        if entry.persons.get(role):
+            record[variable] = [_name(person) for person in entry.persons[role]]
+    container = _field(entry, "journal") or _field(entry, "booktitle")
+    if container:
+        record["container-title"] = container
+    publisher = next(
+        (
+            _field(entry, name)
+            for name in ("publisher", "organization", "institution", "school")
+            if entry.fields.get(name)
+        ),
+        "",
+    )
+    if publisher:
+        record["publisher"] = publisher
+    for bib_name, csl_name in (("volume", "volume"), ("number", "issue"), ("pages", "page")):
+        if entry.fields.get(bib_name):
+            record[csl_name] = _field(entry, bib_name)
+    issued = date_parts(entry)
+    if issued:
+        record["issued"] = {"date-parts": [issued]}
+    accessed = date_parts(entry, "urldate")
+    if accessed:
+        record["accessed"] = {"date-parts": [accessed]}
+    for bib_name, csl_name in (("doi", "DOI"), ("url", "URL"), ("isbn", "ISBN"), ("issn", "ISSN")):
+        if entry.fields.get(bib_name):
+            record[csl_name] = _raw(entry, bib_name)
+    arxiv = arxiv_id(entry)
+    if arxiv:
+        record["archive"] = "arXiv"
+        record["number"] = f"arXiv:{arxiv}"
+    if entry.fields.get("note"):
+        record["note"] = _field(entry, "note")
+    return record
+
+
+def csl_json(records: list[dict[str, Any]]) -> str:
+    return json.dumps(records, ensure_ascii=False, indent=2) + "\n"
+
+
+def _ris_date(parts: list[int]) -> str:
+    """RIS dates are ``YYYY/MM/DD/`` with empty parts left out but their slashes kept."""
+    padded = [f"{parts[0]:04d}", *(f"{part:02d}" for part in parts[1:])]
+    return "/".join(padded + [""] * (3 - len(padded))) + "/"
+
+
+def ris_record(record: dict[str, Any]) -> dict[str, Any]:
+    """A CSL-JSON record as a rispy record."""
+    ris: dict[str, Any] = {
+        "type_of_reference": RIS_TYPES.get(record["type"], "GEN"),
+        "id": record["id"],
+    }
+    if "title" in record:
+        ris["title"] = record["title"]
+    authors = [
+        name.get("literal") or ", ".join(filter(None, (name.get("family"), name.get("given"))))
+        for name in record.get("author", [])
+    ]
+    if authors:
+        ris["authors"] = authors
+    simple = {
+        "container-title": "secondary_title",
+        "publisher": "publisher",
+        "volume": "volume",
+        "issue": "number",
+        "DOI": "doi",
+        "ISSN": "issn",
+        "number": "accession_number",
+    }
+    for csl_name, ris_name in simple.items():
+        if csl_name in record:
+            ris[ris_name] = record[csl_name]
+    if "ISBN" in record:
+        ris["issn"] = record["ISBN"]  # RIS's SN holds an ISBN or an ISSN
+    if "issued" in record:
+        parts = record["issued"]["date-parts"][0]
+        ris["year"] = f"{parts[0]:04d}"
+        ris["date"] = _ris_date(parts)
+    if "accessed" in record:
+        ris["access_date"] = _ris_date(record["accessed"]["date-parts"][0])
+    if "URL" in record:
+        ris["urls"] = [record["URL"]]
+    if "note" in record:
+        ris["notes"] = [record["note"]]
+    return ris
+
+
+class RisWriter(rispy.RisWriter):
+    """rispy's writer without the record numbers ("1.") it puts between records, which
+    are not RIS."""
+
+    def set_header(self, count: int) -> str:
+        return ""
+
+
+def ris_text(records: list[dict[str, Any]]) -> str:
+    ris = [ris_record(record) for record in records]
+    return rispy.dumps(ris, implementation=RisWriter) if ris else ""

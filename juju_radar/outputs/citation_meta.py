@@ -1,0 +1,181 @@
+"""Citation metadata in every issue page's head, for reference managers and search engines.
+
+- Highwire Press tags (``citation_*``), which Zotero's "Embedded Metadata" translator
+  and Google Scholar read, with one ``citation_reference`` per cited work;
+- ``DC.type`` = ``newspaperArticle``: that translator takes a ``DC.type`` naming a
+  Zotero item type as the page's type (RDF.js ``detectType``: ``t.dc``), which wins over
+  its guess from ``citation_title`` (a journal article) as long as no
+  ``citation_journal_title`` is given; ``prism.publicationName`` fills "Publication";
+- schema.org JSON-LD: a ``NewsArticle`` with ``isPartOf``, ``datePublished`` and
+  ``citation``.
+
+Nothing is invented: the page's URL appears only when ``radar_site_url`` is set, and a
+cited work carries only the identifiers its entry states.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
+
+from markupsafe import Markup
+
+from juju_radar.bib.cite_this import PUBLISHER
+from juju_radar.model.issues import Issue
+from juju_radar.outputs.downloads import cited_records
+from juju_radar.outputs.siteurl import SiteUrl
+from juju_radar.sphinx_ext.collector import radar_data
+
+if TYPE_CHECKING:
+    from sphinx.application import Sphinx
+
+ZOTERO_ITEM_TYPE = "newspaperArticle"
+META = Markup('\n<meta name="{}" content="{}" />')
+DOI_RESOLVER = "https://doi.org/"
+ARXIV_ABSTRACT = "https://arxiv.org/abs/"
+SCHOLARLY_TYPES = frozenset({"article-journal", "article", "paper-conference"})
+
+
+def highwire_date(parts: list[int]) -> str:
+    """Highwire dates are ``YYYY/MM/DD`` (as much of it as is known)."""
+    return "/".join([f"{parts[0]:04d}", *(f"{part:02d}" for part in parts[1:])])
+
+
+def iso_date(parts: list[int]) -> str:
+    return "-".join([f"{parts[0]:04d}", *(f"{part:02d}" for part in parts[1:])])
+
+
+def _names(record: dict[str, Any]) -> list[str]:
+    return [
+        name.get("literal") or " ".join(filter(None, (name.get("given"), name.get("family"))))
+        for name in record.get("author", [])
+    ]
+
+
+def _arxiv(record: dict[str, Any]) -> str:
+    return str(record.get("number", "")).removeprefix("arXiv:") if "archive" in record else ""
+
+
+def reference_content(record: dict[str, Any]) -> str:
+    """One cited work as Google Scholar's ``citation_reference`` value: ``name=value``
+    pairs joined by ``; `` (a ``;`` inside a value becomes ``,``)."""
+    pairs: list[tuple[str, str]] = [("citation_title", record.get("title", ""))]
+    pairs += [("citation_author", name) for name in _names(record)]
+    if "container-title" in record:
+        pairs.append(("citation_journal_title", record["container-title"]))
+    if "issued" in record:
+        issued = highwire_date(record["issued"]["date-parts"][0])
+        pairs.append(("citation_publication_date", issued))
+    pairs += [
+        ("citation_doi", record.get("DOI", "")),
+        ("citation_arxiv_id", _arxiv(record)),
+        ("citation_isbn", record.get("ISBN", "")),
+        ("citation_public_url", record.get("URL", "")),
+    ]
+    return "; ".join(f"{name}={value.replace(';', ',')}" for name, value in pairs if value)
+
+
+def highwire_tags(
+    issue: Issue, language: str, url: str, references: Iterable[dict[str, Any]]
+) -> list[tuple[str, str]]:
+    date = highwire_date([issue.date.year, issue.date.month, issue.date.day])
+    tags = [
+        ("citation_title", issue.title),
+        ("citation_author", PUBLISHER),
+        ("citation_publication_date", date),
+        ("citation_online_date", date),
+        ("citation_language", language),
+        ("citation_publisher", PUBLISHER),
+    ]
+    if url:
+        tags.append(("citation_fulltext_html_url", url))
+    tags += [("citation_reference", reference_content(record)) for record in references]
+    tags += [("DC.type", ZOTERO_ITEM_TYPE), ("prism.publicationName", PUBLISHER)]
+    return tags
+
+
+def schema_work(record: dict[str, Any]) -> dict[str, Any]:
+    """A cited work as a schema.org ``CreativeWork`` (or ``ScholarlyArticle``)."""
+    kind = "ScholarlyArticle" if record["type"] in SCHOLARLY_TYPES else "CreativeWork"
+    work: dict[str, Any] = {"@type": kind, "name": record.get("title", "")}
+    authors = [
+        {"@type": "Organization" if "literal" in name else "Person", "name": text}
+        for name, text in zip(record.get("author", []), _names(record), strict=True)
+    ]
+    if authors:
+        work["author"] = authors
+    if "issued" in record:
+        work["datePublished"] = iso_date(record["issued"]["date-parts"][0])
+    if "container-title" in record:
+        work["isPartOf"] = {"@type": "Periodical", "name": record["container-title"]}
+    if "publisher" in record:
+        work["publisher"] = {"@type": "Organization", "name": record["publisher"]}
+    identifiers = [
+        {"@type": "PropertyValue", "propertyID": name, "value": value}
+        for name, value in (("DOI", record.get("DOI")), ("arXiv", _arxiv(record)))
+        if value
+    ]
+    if identifiers:
+        work["identifier"] = identifiers
+    same_as = [
+        f"{DOI_RESOLVER}{record['DOI']}" if "DOI" in record else "",
+        f"{ARXIV_ABSTRACT}{_arxiv(record)}" if _arxiv(record) else "",
+    ]
+    if any(same_as):
+        work["sameAs"] = [link for link in same_as if link]
+    if "URL" in record:
+        work["url"] = record["URL"]
+    return work
+
+
+def json_ld(
+    issue: Issue, language: str, site: SiteUrl, url: str, references: Iterable[dict[str, Any]]
+) -> dict[str, Any]:
+    organisation = {"@type": "Organization", "name": PUBLISHER}
+    periodical: dict[str, Any] = {"@type": "Periodical", "name": PUBLISHER}
+    if site:
+        periodical["url"] = site.base
+    document: dict[str, Any] = {
+        "@context": "https://schema.org",
+        "@type": "NewsArticle",
+        "headline": issue.title,
+        "datePublished": issue.date.isoformat(),
+        "inLanguage": language,
+        "author": organisation,
+        "publisher": organisation,
+        "isPartOf": periodical,
+        "citation": [schema_work(record) for record in references],
+    }
+    if url:
+        document["url"] = url
+        document["mainEntityOfPage"] = url
+    return document
+
+
+def script_json(document: dict[str, Any]) -> str:
+    """JSON that cannot end its ``<script>`` element or open another (``<``, ``>`` and
+    ``&`` as ``\\u`` escapes, which JSON parsers read back as the same characters)."""
+    text = json.dumps(document, ensure_ascii=False, separators=(",", ":"))
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+
+
+def language_tag(app: Sphinx) -> str:
+    """``conf.py``'s ``language`` as a BCP 47 tag (``zh_CN`` -> ``zh-CN``)."""
+    return str(app.config.language or "zh_CN").replace("_", "-")
+
+
+def add_citation_meta(
+    app: Sphinx, pagename: str, templatename: str, context: dict[str, Any], doctree: Any
+) -> None:
+    issue = radar_data(app.env).issues.get(pagename)
+    if issue is None or "metatags" not in context:
+        return
+    site = SiteUrl.from_config(app.config)
+    url = site.url(app.builder.get_target_uri(pagename)) if site else ""
+    references = cited_records(app, issue)
+    language = language_tag(app)
+    tags = highwire_tags(issue, language, url, references)
+    context["metatags"] += "".join(str(META.format(name, value)) for name, value in tags)
+    document = json_ld(issue, language, site, url, references)
+    context["metatags"] += f'\n<script type="application/ld+json">{script_json(document)}</script>'

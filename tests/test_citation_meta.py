@@ -1,0 +1,249 @@
+"""What reference managers and researchers get from a built issue page: Highwire tags,
+DC.type and JSON-LD in its head, the cite-as boxes, and the .ris and CSL-JSON downloads;
+read from the built site, as Zotero and a researcher read it."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from pathlib import Path
+
+import jsonschema
+import pytest
+import rispy
+from bs4 import BeautifulSoup
+from conftest import site_with_root, sphinx_build
+
+from juju_radar.bib.exchange import ris_record
+from juju_radar.outputs.citation_meta import script_json
+from juju_radar.sphinx_ext.safety import check_page_html
+
+SITE = "https://example.org/radar/"
+PAGE = "issues/2026/2026-09-08"
+PAGE_URL = f"{SITE}{PAGE}.html"
+CSL_SCHEMA = Path(__file__).resolve().parent / "fixtures" / "csl" / "csl-data.json"
+DOI = "10.5555/radar-test.0001"
+SEED_TITLES = [
+    "τ^τ-Bench: 论文与完整实验",
+    "τ^τ-Bench: 代码与任务",
+    "RISE 论文",
+    "WorldSculpt 论文",
+    "WorldSculpt 项目代码",
+    "rentosertib 二期早期试验的蛋白质衰老时钟分析：原始论文与方法",
+    "最高人民法院发布《关于依法审理涉人工智能纠纷案件的意见》的说明",
+    "关于依法审理涉人工智能纠纷案件的意见",
+]
+# Highwire tags that make Zotero's Embedded Metadata translator decide the item type
+# itself ("hwType": journalArticle, report, conferencePaper, bookSection, thesis),
+# overriding DC.type. An issue page carries none of them.
+TYPE_FORCING_TAGS = {
+    "citation_journal_title",
+    "citation_technical_report_institution",
+    "citation_conference_title",
+    "citation_conference",
+    "citation_book_title",
+    "citation_inbook_title",
+    "citation_dissertation_institution",
+}
+
+
+@pytest.fixture(scope="module")
+def completed_site(tmp_path_factory) -> Path:
+    """The seed site with one reference completed, built with a site URL."""
+    base = tmp_path_factory.mktemp("completed")
+    srcdir = site_with_root("completed-refs", base / "src")
+    sphinx_build(srcdir, base / "html", "-D", f"radar_site_url={SITE}")
+    return base / "html"
+
+
+def soup_of(outdir: Path) -> BeautifulSoup:
+    return BeautifulSoup((outdir / f"{PAGE}.html").read_text(encoding="utf-8"), "html.parser")
+
+
+def meta(soup: BeautifulSoup) -> list[tuple[str, str]]:
+    return [(tag["name"], tag["content"]) for tag in soup.head.find_all("meta") if tag.get("name")]
+
+
+def values(soup: BeautifulSoup, name: str) -> list[str]:
+    return [content for tag, content in meta(soup) if tag == name]
+
+
+def reference_pairs(content: str) -> list[tuple[str, str]]:
+    return [tuple(part.split("=", 1)) for part in content.split("; ")]
+
+
+def test_the_seed_page_is_a_zotero_readable_newspaper_article(built_seed_site):
+    soup = soup_of(built_seed_site)
+    assert values(soup, "citation_title") == ["让 AI 造一个客服，难在代码之外"]
+    assert values(soup, "citation_author") == ["Juju Radar"]
+    assert values(soup, "citation_publication_date") == ["2026/09/08"]
+    assert values(soup, "citation_online_date") == ["2026/09/08"]
+    assert values(soup, "citation_language") == ["zh-CN"]
+    assert values(soup, "citation_publisher") == ["Juju Radar"]
+    # Without a site URL the page does not know its own address.
+    assert values(soup, "citation_fulltext_html_url") == []
+    # Zotero takes a DC.type naming one of its item types (RDF.js detectType) ...
+    assert values(soup, "DC.type") == ["newspaperArticle"]
+    assert values(soup, "prism.publicationName") == ["Juju Radar"]
+    # ... unless a Highwire tag forces another type.
+    assert not TYPE_FORCING_TAGS & {name for name, _ in meta(soup)}
+    references = [dict(reference_pairs(value)) for value in values(soup, "citation_reference")]
+    assert [reference["citation_title"] for reference in references] == SEED_TITLES
+    assert references[5]["citation_journal_title"] == "Nature Biotechnology"
+    assert references[6]["citation_author"] == "最高人民法院"
+    assert references[0]["citation_publication_date"] == "2026/09"
+    assert not any("citation_doi" in reference for reference in references)  # none stated
+
+
+def test_the_page_with_a_site_url_names_itself_and_a_completed_reference(completed_site):
+    soup = soup_of(completed_site)
+    assert values(soup, "citation_fulltext_html_url") == [PAGE_URL]
+    rise = reference_pairs(values(soup, "citation_reference")[2])
+    assert rise == [
+        ("citation_title", "RISE 论文"),
+        ("citation_author", "San Zhang"),
+        ("citation_author", "Si Li"),
+        ("citation_publication_date", "2026"),
+        ("citation_doi", DOI),
+        ("citation_arxiv_id", "2609.00001"),
+        ("citation_public_url", "https://example.org/papers/rise"),
+    ]
+
+
+def json_ld(soup: BeautifulSoup) -> dict:
+    (script,) = soup.head.find_all("script", type="application/ld+json")
+    return json.loads(script.string)
+
+
+def test_the_json_ld_is_a_news_article_citing_each_work(completed_site, built_seed_site):
+    document = json_ld(soup_of(completed_site))
+    assert document["@context"] == "https://schema.org"
+    assert document["@type"] == "NewsArticle"
+    assert document["headline"] == "让 AI 造一个客服，难在代码之外"
+    assert document["datePublished"] == "2026-09-08"
+    assert document["isPartOf"] == {"@type": "Periodical", "name": "Juju Radar", "url": SITE}
+    assert document["url"] == PAGE_URL
+    assert [work["name"] for work in document["citation"]] == SEED_TITLES
+    rise = document["citation"][2]
+    assert rise["@type"] == "ScholarlyArticle"  # a preprint
+    assert rise["sameAs"] == [f"https://doi.org/{DOI}", "https://arxiv.org/abs/2609.00001"]
+    assert rise["url"] == "https://example.org/papers/rise"
+    seed = json_ld(soup_of(built_seed_site))
+    assert "url" not in seed and "url" not in seed["isPartOf"]
+
+
+def test_json_ld_cannot_leave_its_script_element_and_passes_the_page_check():
+    hostile = "</script><script>alert(1)</script><!-- & -->"
+    text = script_json({"headline": hostile})
+    assert "<" not in text and ">" not in text
+    assert json.loads(text) == {"headline": hostile}
+    html = f'<head><script type="application/ld+json">{text}</script></head>'
+    refused: list[str] = []
+    assert check_page_html(html, refused.append) == html
+    assert refused == []
+
+
+def cite_text(box) -> str:
+    return box.select_one(".radar-copyable").get_text()
+
+
+def test_every_item_has_one_closed_cite_control(built_seed_site):
+    soup = soup_of(built_seed_site)
+    items = soup.select("section.radar-item")
+    assert len(items) == 5
+    for item in items:
+        (details,) = item.select("details.radar-cite-details")
+        assert details.summary.get_text() == "引用"
+        assert not details.has_attr("open")
+        captions = [caption.get_text() for caption in details.select(".radar-cite-caption")]
+        assert captions == ["GB/T 7714-2025", "APA（第 7 版）", "BibTeX"]
+    first = soup.select_one("section.radar-item details")
+    # Without a site URL: no URL is made up, and the reader is told why there is none.
+    assert cite_text(first.select_one(".radar-cite-gbt7714")) == (
+        "Juju Radar. 客服能跑起来，不代表能处理好客户的问题[EB/OL]. （2026-09-08）[引用日期]."
+    )
+    assert (
+        first.select_one(".radar-cite-no-url").get_text() == "本站网址尚未确定，以上引用不含网址。"
+    )
+    bibtex = cite_text(first.select_one(".radar-cite-bibtex"))
+    assert "date         = {2026-09-08}" in bibtex
+    assert "url" not in bibtex
+
+
+def test_the_issue_cite_section_gives_the_page_url(completed_site):
+    section = soup_of(completed_site).select_one("#cite-this")
+    assert cite_text(section.select_one(".radar-cite-gbt7714")) == (
+        f"Juju Radar. 让 AI 造一个客服，难在代码之外[EB/OL]. （2026-09-08）[引用日期]. {PAGE_URL}."
+    )
+    assert cite_text(section.select_one(".radar-cite-apa")) == (
+        f"Juju Radar. (2026, September 8). 让 AI 造一个客服，难在代码之外. {PAGE_URL}"
+    )
+    bibtex = cite_text(section.select_one(".radar-cite-bibtex"))
+    assert f"url          = {{{PAGE_URL}}}" in bibtex
+    assert "urldate      = {引用日期}" in bibtex  # filled with the reading day by radar.js
+    assert section.select_one(".radar-cite-no-url") is None
+
+
+def test_the_downloads_are_linked_and_written(built_seed_site):
+    links = soup_of(built_seed_site).select(".radar-bib-download a")
+    assert [link["href"] for link in links] == [
+        "2026-09-08.bib",
+        "2026-09-08.ris",
+        "2026-09-08.csl.json",
+    ]
+    for link in links:
+        assert (built_seed_site / "issues/2026" / link["href"]).is_file()
+
+
+def test_the_csl_json_download_is_valid_and_carries_the_identifiers(completed_site):
+    records = json.loads((completed_site / f"{PAGE}.csl.json").read_text(encoding="utf-8"))
+    schema = json.loads(CSL_SCHEMA.read_text(encoding="utf-8"))
+    jsonschema.validate(records, schema, cls=jsonschema.Draft7Validator)
+    assert [record["title"] for record in records] == SEED_TITLES
+    assert records[2] == {
+        "id": "rise2026paper",
+        "type": "article",
+        "title": "RISE 论文",
+        "author": [{"family": "Zhang", "given": "San"}, {"family": "Li", "given": "Si"}],
+        "issued": {"date-parts": [[2026]]},
+        "accessed": {"date-parts": [[2026, 9, 10]]},
+        "DOI": DOI,
+        "URL": "https://example.org/papers/rise",
+        "archive": "arXiv",
+        "number": "arXiv:2609.00001",
+        "note": "从模型当前版本与较早版本的训练变化中外推构造老师的训练方法",
+    }
+    assert records[6]["author"] == [{"literal": "最高人民法院"}]
+    assert records[5]["container-title"] == "Nature Biotechnology"
+
+
+def test_the_ris_download_reads_back_as_written(completed_site):
+    text = (completed_site / f"{PAGE}.ris").read_text(encoding="utf-8")
+    assert text.startswith("TY  - GEN\n")  # RIS: every record starts with its type
+    read = rispy.loads(text)
+    records = json.loads((completed_site / f"{PAGE}.csl.json").read_text(encoding="utf-8"))
+    assert read == [ris_record(record) for record in records]
+    rise = read[2]
+    assert rise["type_of_reference"] == "JOUR"
+    assert rise["doi"] == DOI
+    assert rise["authors"] == ["Zhang, San", "Li, Si"]
+    assert rise["urls"] == ["https://example.org/papers/rise"]
+    assert rise["access_date"] == "2026/09/10/"
+    assert read[5]["secondary_title"] == "Nature Biotechnology"
+
+
+def test_the_data_exports_carry_the_completed_identifiers(completed_site):
+    completed = {
+        "doi": DOI,
+        "eprint": "2609.00001",
+        "archiveprefix": "arXiv",
+        "url": "https://example.org/papers/rise",
+        "note": "从模型当前版本与较早版本的训练变化中外推构造老师的训练方法",
+    }
+    data = json.loads((completed_site / "data/items.json").read_text(encoding="utf-8"))
+    (rise,) = [item for item in data["items"] if item["item_id"] == "rise-self-extrapolation"]
+    assert rise["citations"] == [{"key": "rise2026paper", "identifiers": completed}]
+    rows = csv.DictReader(io.StringIO((completed_site / "data/items.csv").read_text("utf-8")))
+    (row,) = [row for row in rows if row["item_id"] == "rise-self-extrapolation"]
+    assert json.loads(row["citation_identifiers"]) == {"rise2026paper": completed}
