@@ -138,6 +138,10 @@ def test_imported_references_name_their_item_and_invent_nothing(seed_site):
     assert built.count("来源未给出 DOI、arXiv 编号或网址，待编辑补全。") == 7
     assert built.count("待编辑补全") == 7, "said once per entry, by the page, not the note"
     assert "Juju Radar 2026-09-08 条目" not in built, "no editors' bookkeeping for readers"
+    for suffix in (".bib", ".ris", ".csl.json"):
+        download = (html / f"issues/2026/2026-09-08{suffix}").read_text(encoding="utf-8")
+        assert "RISE 论文（RISE：" in download
+        assert "radarnote" not in download and "2026-09-08 条目" not in download, suffix
 
 
 def test_categories_show_the_topic_label_for_an_alias(fixture_site):

@@ -16,6 +16,9 @@ import rispy
 from pybtex.database import Entry, Person
 from pylatexenc.latex2text import LatexNodes2Text, MacroTextSpec, get_default_latex_context_db
 
+from juju_radar.bib.check import scan_entries
+from juju_radar.bib.identifiers import EDITORS_NOTE_FIELD
+
 # The files written beside an issue page: what it cites, in three formats.
 BIBTEX_SUFFIX = ".bib"
 RIS_SUFFIX = ".ris"
@@ -277,3 +280,24 @@ class RisWriter(rispy.RisWriter):
 def ris_text(records: list[dict[str, Any]]) -> str:
     ris = [ris_record(record) for record in records]
     return rispy.dumps(ris, implementation=RisWriter) if ris else ""
+
+
+def published_entry_text(entry_text: str) -> str:
+    """An entry as written, without the editors' bookkeeping field (``radarnote``),
+    for the per-issue ``.bib`` download."""
+    (entry,) = scan_entries(entry_text) or (None,)
+    if entry is None:
+        return entry_text
+    kept, position = [], 0
+    for bib_field in entry.fields:
+        if bib_field.name != EDITORS_NOTE_FIELD:
+            continue
+        line_start = entry_text.rfind("\n", 0, bib_field.name_start) + 1
+        starts_line = not entry_text[line_start : bib_field.name_start].strip()
+        start = line_start if starts_line else bib_field.name_start
+        after = re.match(r"[ \t]*,?[ \t]*\n?", entry_text[bib_field.value_span[1] :])
+        end = bib_field.value_span[1] + (after.end() if after else 0)
+        kept.append(entry_text[position:start])
+        position = end
+    kept.append(entry_text[position:])
+    return "".join(kept)

@@ -18,6 +18,7 @@ from juju_radar.bib.exchange import (
     RIS_SUFFIX,
     csl_json,
     csl_record,
+    published_entry_text,
     ris_text,
 )
 from juju_radar.sphinx_ext.bibliography import Bibliography, load_bibliography
@@ -75,7 +76,9 @@ def _write(app: Sphinx, issue: Issue, docname: str) -> None:
     entries, keys = load_bibliography(app.env).texts, issue.citation_keys
     records = cited_records(app, issue)
     texts = {
-        BIBTEX_SUFFIX: "\n".join(entries[key] for key in keys if key in entries),
+        BIBTEX_SUFFIX: "\n".join(
+            published_entry_text(entries[key]) for key in keys if key in entries
+        ),
         RIS_SUFFIX: ris_text(records),
         CSL_JSON_SUFFIX: csl_json(records),
     }
