@@ -108,7 +108,7 @@ def feed_links(app: Sphinx, pagename: str) -> list[tuple[str, str]]:
     """(title, absolute URL) of the feeds a page announces."""
     site = SiteUrl.from_config(app.config)
     title = app.config.html_title or app.config.project
-    links = [(f"{title} · 全部期刊", site.url(feed_path(ALL_FEED)))]
+    links = [(f"{title} · 全部各期", site.url(feed_path(ALL_FEED)))]
     topic = vocabulary(app.config).topic(pagename.removeprefix(TOPIC_PAGE_PREFIX))
     if pagename.startswith(TOPIC_PAGE_PREFIX) and topic is not None:
         links.append((f"{title} · {topic.title}", site.url(feed_path(topic.key))))

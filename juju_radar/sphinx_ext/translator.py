@@ -55,6 +55,11 @@ def is_searchable(env: Any, docname: str) -> bool:
 
 
 class RadarHTMLTranslator(HTML5Translator):
+    def __init__(self, document: nodes.document, builder: Any) -> None:
+        super().__init__(document, builder)
+        # docutils adds a viewport tag to every page; Sphinx's layout has one already.
+        self.meta = [tag for tag in self.meta if 'name="viewport"' not in tag]
+
     def starttag(
         self,
         node: nodes.Element,
