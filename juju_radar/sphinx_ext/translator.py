@@ -76,6 +76,12 @@ class RadarHTMLTranslator(HTML5Translator):
             attributes["lang"] = "en"  # read aloud as English on a Chinese page
         return super().starttag(node, tagname, suffix, empty, **attributes)
 
+    def visit_citation(self, node: nodes.Element) -> None:
+        # docutils marks each entry of its role="list" as "doc-biblioentry", a role that
+        # DPUB-ARIA 1.1 deprecates and that is no list item (axe: aria-required-children).
+        super().visit_citation(node)
+        self.body[-1] = self.body[-1].replace('role="doc-biblioentry"', 'role="listitem"')
+
     def add_permalink_ref(self, node: nodes.Element, title: str) -> None:
         before = len(self.body)
         super().add_permalink_ref(node, title)
