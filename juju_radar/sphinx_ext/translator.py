@@ -58,7 +58,7 @@ class RadarHTMLTranslator(HTML5Translator):
     def __init__(self, document: nodes.document, builder: Any) -> None:
         super().__init__(document, builder)
         # docutils adds a viewport tag to every page; Sphinx's layout has one already.
-        self.meta = [tag for tag in self.meta if 'name="viewport"' not in tag]
+        self.meta: list[str] = [tag for tag in self.meta if 'name="viewport"' not in tag]
 
     def starttag(
         self,

@@ -209,11 +209,14 @@ def test_a_search_result_leads_to_its_story_with_the_searched_words_marked(
     reader.wait_for_url(re.compile(r"#tau-bench-customer-service$"))
     reader.wait_for_selector("#tau-bench-customer-service mark.pagefind-highlight")
     marked = reader.eval_on_selector_all(
-        "mark.pagefind-highlight", "marks => marks.map(m => [m.textContent, m.closest('section').id])"
+        "mark.pagefind-highlight",
+        "marks => marks.map(m => [m.textContent, m.closest('section').id])",
     )
     assert marked and all(text == "客服" for text, _ in marked)
     assert {section for _, section in marked} == {STORY}, "marks outside the story reached"
-    colour = reader.eval_on_selector("mark.pagefind-highlight", "m => getComputedStyle(m).backgroundColor")
+    colour = reader.eval_on_selector(
+        "mark.pagefind-highlight", "m => getComputedStyle(m).backgroundColor"
+    )
     assert colour not in ("rgba(0, 0, 0, 0)", "transparent")
     assert reader.script_errors == []
 
@@ -229,9 +232,7 @@ def all_results(tab: Any, base: str, query: str) -> list[dict[str, str]]:
     while more.is_visible():
         count = tab.locator(".radar-search-result").count()
         more.click()
-        tab.wait_for_function(
-            f"document.querySelectorAll('.radar-search-result').length > {count}"
-        )
+        tab.wait_for_function(f"document.querySelectorAll('.radar-search-result').length > {count}")
     return tab.eval_on_selector_all(
         ".radar-search-result",
         """items => items.map(item => ({
@@ -294,7 +295,9 @@ def test_the_issue_page_reads_as_a_chinese_page(reader: Any, archive: tuple[str,
     assert not [url for url in requests if url.endswith("/favicon.ico")]
     # The stated and the counted length say whose they are.
     meta = reader.inner_text(".radar-issue-meta")
-    assert re.search(r"编辑标注 约 2,500 字 · 阅读约 9 分钟；正文实计 2,\d{3} 字，阅读约 \d+ 分钟", meta)
+    assert re.search(
+        r"编辑标注 约 2,500 字 · 阅读约 9 分钟；正文实计 2,\d{3} 字，阅读约 \d+ 分钟", meta
+    )
     # Chinese entries in Chinese punctuation (GB/T 7714 in Chinese text).
     entry = reader.inner_text(f"#{REFERENCE} p")
     assert entry.startswith("RISE 论文。从模型") and entry.endswith("。"), entry
