@@ -144,9 +144,12 @@ def edit_reference_title(srcdir: Path) -> None:
     bib.write_text(text.replace("title = {合成文献 ", "title = {合成文献（修订） ", 1), "utf-8")
 
 
-def first_visit(browser: Any, base: str, outdir: Path, path: str) -> dict[str, int]:
-    """Bytes a first visit of ``path`` downloads: raw, and gzipped file by file."""
-    context = browser.new_context()
+def first_visit(
+    browser: Any, base: str, outdir: Path, path: str, viewport: dict[str, int] | None = None
+) -> dict[str, Any]:
+    """Bytes a first visit of ``path`` downloads: raw, and gzipped file by file (and the
+    files, relative to ``outdir``). ``tests/browser/test_reader.py`` holds it to 150 KB."""
+    context = browser.new_context(**({"viewport": viewport} if viewport else {}))
     page = context.new_page()
     fetched = served_paths(page, base, outdir)
     page.goto(f"{base}{path}")
@@ -157,6 +160,7 @@ def first_visit(browser: Any, base: str, outdir: Path, path: str) -> dict[str, i
         "requests": len(bodies),
         "raw": sum(len(body) for body in bodies),
         "gzip": sum(len(gzip.compress(body, 6)) for body in bodies),
+        "files": [file.relative_to(outdir).as_posix() for file in fetched],
     }
 
 

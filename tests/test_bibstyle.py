@@ -46,9 +46,9 @@ def test_register_is_idempotent_and_finds_the_radar_style() -> None:
 
 def test_seed_entries_in_citation_order() -> None:
     assert formatted(SEED) == [
-        "[1] τ^τ-Bench 论文与完整实验. Sierra and Princeton University, 2026. "
-        "arXiv 公告 2026-09-07.",
-        "[2] 最高人民法院. 关于依法审理涉人工智能纠纷案件的意见. 2026-09-07.",
+        "[1] τ^τ-Bench 论文与完整实验。Sierra and Princeton University，2026。"
+        "arXiv 公告 2026-09-07。",
+        "[2] 最高人民法院。关于依法审理涉人工智能纠纷案件的意见。2026-09-07。",
     ]
 
 
@@ -65,7 +65,7 @@ def test_labels_follow_citation_order_not_author_order() -> None:
 
 def test_institutional_chinese_author_is_kept_whole_in_html() -> None:
     html = formatted(SEED, backend="html")[1]
-    assert html.startswith('[2] <span class="bibtex-protected">最高人民法院</span>.')
+    assert html.startswith('[2] <span class="bibtex-protected">最高人民法院</span>。')
 
 
 def test_title_case_is_kept_as_written() -> None:
@@ -83,17 +83,32 @@ def test_chinese_authors_are_joined_with_enumeration_comma() -> None:
         "@article{k, author = {张三 and 李四 and 王五}, title = {大模型评测}, "
         "journal = {计算机学报}, volume = {3}, pages = {1--9}, year = {2026}}"
     )
-    assert only_entry(bibtex) == "张三、李四、王五. 大模型评测. 计算机学报, 3:1–9, 2026."
+    assert only_entry(bibtex) == "张三、李四、王五。大模型评测。计算机学报，3:1–9，2026。"
 
 
 def test_two_chinese_authors_have_no_and() -> None:
     bibtex = "@misc{k, author = {张三 and 李四}, title = {报告}, year = {2026}}"
-    assert only_entry(bibtex) == "张三、李四. 报告. 2026."
+    assert only_entry(bibtex) == "张三、李四。报告。2026。"
 
 
 def test_chinese_name_with_comma_is_family_then_given_without_space() -> None:
     bibtex = "@misc{k, author = {张, 三丰}, title = {太极}, year = {2026}}"
-    assert only_entry(bibtex) == "张三丰. 太极. 2026."
+    assert only_entry(bibtex) == "张三丰。太极。2026。"
+
+
+def test_chinese_entries_use_chinese_punctuation_latin_entries_keep_theirs() -> None:
+    """GB/T 7714 in Chinese text: "，" within a part, "。" ending it, no space between
+    parts; an English entry of the same bibliography keeps ", " and ". "."""
+    bibtex = (
+        "@misc{zh, title = {RISE 论文}, organization = {某大学}, year = {2026},"
+        " note = {训练方法}}\n"
+        "@misc{en, title = {DevDay Recap}, organization = {OpenAI}, year = {2026},"
+        " note = {Keynote summary}}\n"
+    )
+    assert formatted(bibtex) == [
+        "[1] RISE 论文。某大学，2026。训练方法。",
+        "[2] DevDay Recap. OpenAI, 2026. Keynote summary.",
+    ]
 
 
 def test_latin_authors_are_joined_as_unsrt_does() -> None:
@@ -176,7 +191,7 @@ def test_book_missing_required_fields_falls_back_to_misc() -> None:
 
 
 def test_entry_with_only_a_title() -> None:
-    assert only_entry("@misc{k, title = {RISE 论文}, note = {训练方法}}") == "RISE 论文. 训练方法."
+    assert only_entry("@misc{k, title = {RISE 论文}, note = {训练方法}}") == "RISE 论文。训练方法。"
 
 
 @pytest.mark.parametrize(

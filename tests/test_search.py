@@ -89,6 +89,7 @@ def test_every_story_is_its_own_record_with_filters_and_metadata(built_seed_site
     assert story["meta"]["date"] == "2026-09-08"
     assert story["meta"]["issue"] == "让 AI 造一个客服，难在代码之外"
     assert story["filters"] == {
+        "kind": ["story"],
         "topic": ["AI for Science"],
         "verdict": ["持续观察"],
         "year": ["2026"],
@@ -98,10 +99,24 @@ def test_every_story_is_its_own_record_with_filters_and_metadata(built_seed_site
     assert "客服" not in content, "a story record holds another story's text"
 
 
+def test_record_text_joins_headings_to_what_follows_in_chinese(built_seed_site: Path) -> None:
+    """Pagefind joins a block that ends no sentence to the next with ". "; the records
+    end such blocks with "。" first, so excerpts read "……问题。Agent / Coding Agent……"."""
+    records = pagefind_records(built_seed_site)
+    joined = [
+        r["meta"]["link"]
+        for r in records
+        if re.search(r"[\u3400-\u9fff][\u200b\s]*\.\s", r["content"])
+    ]
+    assert joined == []
+    story = stories_by_link(built_seed_site)[f"{ISSUE_HTML}#tau-bench-customer-service"]
+    assert "客服能跑起来，不代表能处理好客户的问题。 Agent" in plain(story["content"])
+
+
 def test_an_issue_record_holds_its_bibliography(built_seed_site: Path) -> None:
     (issue,) = [r for r in pagefind_records(built_seed_site) if r["meta"].get("kind") == "issue"]
     assert "RISE 论文" in plain(issue["content"])
-    assert issue["filters"] == {}, "topic, verdict and year counts all count stories"
+    assert issue["filters"] == {"kind": ["issue"]}, "topic, verdict and year count stories"
     references_pages = [r for r in pagefind_records(built_seed_site) if "references" in r["url"]]
     assert all("RISE 论文" not in plain(r["content"]) for r in references_pages)
 

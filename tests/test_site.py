@@ -93,7 +93,7 @@ def test_issue_header_shows_stated_and_computed_length(built_seed_site):
     text = page_text(built_seed_site / ISSUE)
     assert "Juju Radar · 2026.09.08" in text
     assert "约 2,500 字 · 阅读约 9 分钟" in text
-    assert re.search(r"本站统计：2,\d{3} 字，阅读约 \d+ 分钟", text)
+    assert re.search(r"正文实计 2,\d{3} 字，阅读约 \d+ 分钟", text)
 
 
 def test_references_index_links_one_page_per_month_of_first_citation(built_seed_site):
@@ -105,7 +105,7 @@ def test_references_index_links_one_page_per_month_of_first_citation(built_seed_
     ]
     assert months == [
         ("2026 年 9 月", "references/2026-09.html", "2026 年 9 月（8 条）"),
-        ("未被已发布期刊引用", "references/uncited.html", "未被已发布期刊引用（0 条）"),
+        ("未被已发布的任何一期引用", "references/uncited.html", "未被已发布的任何一期引用（0 条）"),
     ]
     assert "这一页暂无文献。" in page_text(built_seed_site / "references/uncited.html")
 

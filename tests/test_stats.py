@@ -111,7 +111,7 @@ def test_the_verdict_table_and_chart_show_the_same_counts(stats_page):
 
 
 def test_drafts_are_not_counted(stats_page):
-    assert "统计范围：2 期已发布期刊，共 7 条；草稿不计入。" in stats_page.get_text()
+    assert "统计范围：2 期已发布，共 7 条；草稿不计入。" in stats_page.get_text()
     assert DRAFT_DATE not in str(stats_page)
 
 

@@ -16,7 +16,10 @@ It is pybtex's ``unsrt`` (numbered labels in citation order) with these changes:
 * ``\\url{...}`` in ``howpublished`` or ``note`` becomes a link;
 * the DOI, arXiv id and URL are links labelled in Chinese ("DOI：", "arXiv 编号：",
   "网址："), the URL left out when it only repeats the DOI's or arXiv's link;
-* the editors' bookkeeping fields (``radarnote``, ``radarsource``) are never shown.
+* the editors' bookkeeping fields (``radarnote``, ``radarsource``) are never shown;
+* a Chinese entry (its title, or every author, written in CJK) is punctuated in
+  Chinese, as GB/T 7714 entries are in Chinese text: its parts are joined with "，"
+  and each part ends with "。" ("RISE 论文。从模型……方法。"), with no space between.
 
 Nothing is added that the entry does not hold, apart from ``unsrt``'s own words
 ("Technical Report").  Call :func:`register` before Sphinx reads
@@ -26,13 +29,13 @@ Nothing is added that the entry does not hold, apart from ``unsrt``'s own words
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from typing import Any
 
 from pybtex.database import Entry, Person
 from pybtex.plugin import register_plugin
-from pybtex.richtext import HRef, String, Text
+from pybtex.richtext import HRef, String, Symbol, Text
 from pybtex.style import FormattedEntry
-from pybtex.style.formatting import toplevel
 from pybtex.style.formatting.unsrt import Style as UnsrtStyle
 from pybtex.style.formatting.unsrt import pages
 from pybtex.style.template import (
@@ -43,7 +46,6 @@ from pybtex.style.template import (
     node,
     optional,
     optional_field,
-    sentence,
     tag,
     words,
 )
@@ -76,6 +78,36 @@ MISC_LIKE_TYPES = frozenset({"misc", "online", "software", "electronic", "www", 
 
 URL_COMMAND = re.compile(r"\\url\s*\{([^{}]*)\}")
 NUMERIC = re.compile(r"\d{1,2}")
+
+
+@dataclass(frozen=True)
+class Punctuation:
+    """How an entry's parts read: joined within a part, ending it, between parts."""
+
+    within: str
+    end: str
+    between: Any  # a string, or pybtex's "newblock" symbol (a space, a line in HTML)
+
+
+WESTERN = Punctuation(within=", ", end=".", between=Symbol("newblock"))
+CHINESE = Punctuation(within="，", end="。", between="")
+TERMINATORS = (".", "?", "!", "。", "？", "！")
+
+
+@node
+def clause(children: list[Any], context: dict[str, Any]) -> Text:
+    """pybtex's ``sentence`` in the entry's punctuation (``context["punctuation"]``)."""
+    punctuation = context.get("punctuation", WESTERN)
+    text = join(sep=punctuation.within)[children].format_data(context)
+    if text and not text.endswith(TERMINATORS):
+        text = Text(text, punctuation.end)
+    return text
+
+
+@node
+def entry_parts(children: list[Any], context: dict[str, Any]) -> Text:
+    """pybtex's ``toplevel``: the parts, "newblock" between them or, in Chinese, nothing."""
+    return join(sep=context.get("punctuation", WESTERN).between)[children].format_data(context)
 
 
 def contains_cjk(text: str) -> bool:
@@ -126,6 +158,15 @@ def author_names(children: list[Any], context: dict[str, Any], role: str) -> Tex
     ]
     separators = CJK_NAME_SEPARATORS if all_cjk else LATIN_NAME_SEPARATORS
     return join(**separators)[formatted_names].format_data(context)
+
+
+def is_chinese_entry(entry: Entry) -> bool:
+    """A CJK title, or (without one) authors who all have CJK names."""
+    title = entry.fields.get("title", "")
+    if title.strip():
+        return contains_cjk(title)
+    persons = entry.persons.get("author", [])
+    return bool(persons) and all(is_cjk_person(person) for person in persons)
 
 
 def entry_field(entry: Entry, name: str) -> str | None:
@@ -222,47 +263,53 @@ def web_references(children: list[Any], context: dict[str, Any]) -> Text:
     return Text("；").join(parts)
 
 
+@node
+def issuer_list(children: list[Any], context: dict[str, Any]) -> Text:
+    return join(sep=context.get("punctuation", WESTERN).within)[children].format_data(context)
+
+
 class RadarStyle(UnsrtStyle):
     """``unsrt`` for a Chinese newsletter archive; see the module docstring."""
 
     def format_names(self, role: str, as_sentence: bool = True) -> Any:
         formatted_names = author_names(role)
         if as_sentence:
-            return sentence[formatted_names]
+            return clause[formatted_names]
         return formatted_names
 
     def format_title(self, e: Entry, which_field: str, as_sentence: bool = True) -> Any:
         title_as_written = field(which_field)
         if as_sentence:
-            return sentence[title_as_written]
+            return clause[title_as_written]
         return title_as_written
 
     def format_issuer(self) -> Any:
         """Organization, institution and publisher, those present, comma-separated."""
-        return join(sep=", ")[
+        return issuer_list[
             optional_field("organization"),
             optional_field("institution"),
             optional_field("publisher"),
         ]
 
     def format_optional_author(self) -> Any:
-        return optional[sentence[self.format_names("author", as_sentence=False)]]
+        return optional[clause[self.format_names("author", as_sentence=False)]]
 
     def format_web_refs(self, e: Entry) -> Any:
-        return optional[web_references]
+        """The entry's identifiers as links, a clause in the entry's punctuation."""
+        return clause[optional[web_references]]
 
     def format_note(self) -> Any:
-        return sentence[optional[field_with_urls("note")]]
+        return clause[optional[field_with_urls("note")]]
 
     def get_article_template(self, e: Entry) -> Any:
         volume_and_pages = first_of[
             optional[join[field("volume"), optional["(", field("number"), ")"], ":", pages]],
             optional[words["pages", pages]],
         ]
-        return toplevel[
+        return entry_parts[
             self.format_optional_author(),
             self.format_title(e, "title"),
-            sentence[
+            clause[
                 optional[tag("em")[field("journal")]],
                 volume_and_pages,
                 self.format_issuer(),
@@ -273,10 +320,10 @@ class RadarStyle(UnsrtStyle):
         ]
 
     def get_misc_template(self, e: Entry) -> Any:
-        return toplevel[
+        return entry_parts[
             self.format_optional_author(),
             optional[self.format_title(e, "title")],
-            sentence[
+            clause[
                 self.format_issuer(),
                 optional[field_with_urls("howpublished")],
                 optional[date],
@@ -292,10 +339,10 @@ class RadarStyle(UnsrtStyle):
         return self.get_misc_template(e)
 
     def get_techreport_template(self, e: Entry) -> Any:
-        return toplevel[
+        return entry_parts[
             self.format_optional_author(),
             self.format_title(e, "title"),
-            sentence[
+            clause[
                 words[
                     first_of[optional_field("type"), "Technical Report"], optional_field("number")
                 ],
@@ -315,7 +362,8 @@ class RadarStyle(UnsrtStyle):
         return entry_type
 
     def format_entry(self, label: str, entry: Entry, bib_data: Any = None) -> FormattedEntry:
-        context = {"entry": entry, "style": self, "bib_data": bib_data}
+        punctuation = CHINESE if is_chinese_entry(entry) else WESTERN
+        context = {"entry": entry, "style": self, "bib_data": bib_data, "punctuation": punctuation}
         get_template = getattr(self, f"get_{self.template_type(entry)}_template")
         try:
             text = get_template(entry).format_data(context)

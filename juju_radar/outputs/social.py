@@ -107,7 +107,7 @@ def keep_drafts_unindexed(
 def feed_links(app: Sphinx, pagename: str) -> list[tuple[str, str]]:
     """(title, output path) of the feeds a page announces."""
     title = app.config.html_title or app.config.project
-    links = [(f"{title} · 全部期刊", feed_path(ALL_FEED))]
+    links = [(f"{title} · 全部各期", feed_path(ALL_FEED))]
     topic = vocabulary(app.config).topic(pagename.removeprefix(TOPIC_PAGE_PREFIX))
     if pagename.startswith(TOPIC_PAGE_PREFIX) and topic is not None:
         links.append((f"{title} · {topic.title}", feed_path(topic.key)))

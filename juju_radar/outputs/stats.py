@@ -258,7 +258,7 @@ def summary_node(archive: Archive) -> nodes.paragraph:
     items = sum(len(issue.items) for issue in archive.published)
     return nodes.paragraph(
         "",
-        f"统计范围：{len(archive.published)} 期已发布期刊，共 {items} 条；草稿不计入。",
+        f"统计范围：{len(archive.published)} 期已发布，共 {items} 条；草稿不计入。",
         classes=["radar-count"],
     )
 

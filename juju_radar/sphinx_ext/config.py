@@ -63,6 +63,9 @@ def note_interface_translations(app: Sphinx, config: Config) -> None:
     )
 
 
+FAVICON = "favicon.svg"
+
+
 def add_theme_files(app: Sphinx, config: Config) -> None:
     """The extension's templates and static files come first from the package; a site's
     own ``templates_path`` entries and later ``html_static_path`` entries override them."""
@@ -73,6 +76,8 @@ def add_theme_files(app: Sphinx, config: Config) -> None:
     templates, static = (os.path.relpath(path, app.confdir) for path in (TEMPLATES_DIR, STATIC_DIR))
     config.templates_path = [*config.templates_path, templates]
     config.html_static_path = [static, *config.html_static_path]
+    if not config.html_favicon:  # without one every first visit asks for /favicon.ico: 404
+        config.html_favicon = os.path.join(static, FAVICON)
 
 
 def exclude_non_site(app: Sphinx, config: Config) -> None:

@@ -15,7 +15,7 @@ from juju_radar.outputs import downloads, siteurl
 from juju_radar.outputs import hooks as publishing
 from juju_radar.outputs.search import page as search
 from juju_radar.sphinx_ext import archive_checks as checks
-from juju_radar.sphinx_ext import bibliography, config, content, paging, safety
+from juju_radar.sphinx_ext import bibliography, config, content, paging, safety, sidebar
 from juju_radar.sphinx_ext.collector import RadarCollector, init_env
 from juju_radar.sphinx_ext.directives import (
     BestYearDirective,
@@ -100,6 +100,7 @@ def setup_extension(app: Sphinx) -> None:
     app.connect("build-finished", integrity.remove_stale_outputs)
     app.connect("html-page-context", downloads.write_issue_bib)
     app.connect("build-finished", downloads.write_missing_issue_bibs, priority=300)
+    app.connect("html-page-context", sidebar.issue_period)
     app.add_css_file("radar.css")
     app.add_js_file("radar.js")
     search.setup(app)

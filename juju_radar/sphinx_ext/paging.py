@@ -99,7 +99,7 @@ def wanted_stubs(srcdir: Path, vocab: Vocabulary, cache: BuildCache) -> dict[Pat
     files = published_issue_files(srcdir, vocab, cache)
     stubs: dict[Path, str] = {}
     for month in sorted({file.month for file in files}) + [UNCITED]:
-        title = "未被已发布期刊引用" if month == UNCITED else month_label(month)
+        title = "未被已发布的任何一期引用" if month == UNCITED else month_label(month)
         stubs[srcdir / "references" / f"{month}.md"] = stub_text(
             f"参考文献 · {title}", "radar-references", month
         )

@@ -5,6 +5,7 @@ The interface text is Chinese; topic names carry their English label beside them
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import partial
@@ -130,6 +131,11 @@ def _feed_link(context: RenderContext, name: str, text: str) -> list[nodes.Node]
     return [_link("../" * context.docname.count("/") + feed_path(name), text, ["radar-feed-link"])]
 
 
+def _date(date: dt.date) -> nodes.inline:
+    """A date that never breaks across lines (``.radar-date`` is ``nowrap``)."""
+    return nodes.inline("", date.isoformat(), classes=["radar-date"])
+
+
 def _empty(text: str) -> nodes.paragraph:
     return nodes.paragraph("", text, classes=["radar-empty"])
 
@@ -227,7 +233,7 @@ def topic_index(context: RenderContext) -> list[nodes.Node]:
 
 def archive_listing(context: RenderContext) -> list[nodes.Node]:
     if not context.archive.published:
-        return [_empty("暂无已发布的期刊。")]
+        return [_empty("暂无已发布的一期。")]
     result: list[nodes.Node] = []
     for year, months in context.archive.by_year_month():
         result.append(nodes.rubric("", f"{year} 年", classes=["radar-year"], ids=[f"y{year}"]))
@@ -255,7 +261,7 @@ def archive_listing(context: RenderContext) -> list[nodes.Node]:
 def latest_issue(context: RenderContext) -> list[nodes.Node]:
     issue, link = context.archive.latest, context.link
     if issue is None:
-        return [_empty("暂无已发布的期刊。")]
+        return [_empty("暂无已发布的一期。")]
     box = nodes.container(classes=["radar-latest"])
     heading = nodes.paragraph(classes=["radar-latest-title"])
     heading += nodes.inline("", f"最新一期 · {issue.date.isoformat()} · ", classes=["radar-date"])
@@ -295,13 +301,15 @@ def issue_header(context: RenderContext) -> list[nodes.Node]:
         result.append(note)
     line = nodes.paragraph(classes=["radar-issue-meta"])
     line += nodes.inline("", f"Juju Radar · {issue.date:%Y.%m.%d}", classes=["radar-date"])
-    if issue.stated_length:
-        line += nodes.Text(" · ")
-        line += nodes.inline("", issue.stated_length, classes=["radar-stated-length"])
-    stats = issue.stats
+    # The editors' stated length and the length the build counts differ; each says whose
+    # it is, so a reader does not take one for a typo of the other.
     line += nodes.Text(" · ")
+    if issue.stated_length:
+        line += nodes.inline("", f"编辑标注 {issue.stated_length}", classes=["radar-stated-length"])
+        line += nodes.Text("；")
+    stats = issue.stats
     line += nodes.inline(
-        "", f"本站统计：{stats.words:,} 字，阅读约 {stats.minutes} 分钟", classes=["radar-stats"]
+        "", f"正文实计 {stats.words:,} 字，阅读约 {stats.minutes} 分钟", classes=["radar-stats"]
     )
     result.append(line)
     return result
@@ -313,13 +321,15 @@ def issue_nav(context: RenderContext) -> list[nodes.Node]:
         return []
     nav = nodes.paragraph(classes=["radar-issue-nav"])
     if older is not None:
-        text = f"← 上一期：{older.date.isoformat()} {older.title}"
-        nav += _link(context.link(older.docname, ""), text, ["radar-prev"])
+        prev = _link(context.link(older.docname, ""), "← 上一期：", ["radar-prev"])
+        prev += [_date(older.date), nodes.Text(f" {older.title}")]
+        nav += prev
     if older is not None and newer is not None:
         nav += nodes.Text(" ｜ ")
     if newer is not None:
-        text = f"下一期：{newer.date.isoformat()} {newer.title} →"
-        nav += _link(context.link(newer.docname, ""), text, ["radar-next"])
+        following = _link(context.link(newer.docname, ""), "下一期：", ["radar-next"])
+        following += [_date(newer.date), nodes.Text(f" {newer.title} →")]
+        nav += following
     return [nav]
 
 
@@ -435,7 +445,7 @@ def references_index(context: RenderContext) -> list[nodes.Node]:
     months = sorted((name for name in groups if name != UNCITED), reverse=True)
     listing = nodes.bullet_list(classes=["radar-reference-months"])
     for selector in [*months, UNCITED]:
-        label = "未被已发布期刊引用" if selector == UNCITED else month_label(selector)
+        label = "未被已发布的任何一期引用" if selector == UNCITED else month_label(selector)
         line = nodes.paragraph()
         line += _link(context.link(f"references/{selector}", ""), label)
         line += nodes.Text(f"（{len(groups.get(selector, []))} 条）")

@@ -55,6 +55,11 @@ def is_searchable(env: Any, docname: str) -> bool:
 
 
 class RadarHTMLTranslator(HTML5Translator):
+    def __init__(self, document: nodes.document, builder: Any) -> None:
+        super().__init__(document, builder)
+        # docutils adds a viewport tag to every page; Sphinx's layout has one already.
+        self.meta: list[str] = [tag for tag in self.meta if 'name="viewport"' not in tag]
+
     def starttag(
         self,
         node: nodes.Element,
@@ -70,6 +75,12 @@ class RadarHTMLTranslator(HTML5Translator):
         if ENGLISH_LABEL_CLASS in node.get("classes", []):
             attributes["lang"] = "en"  # read aloud as English on a Chinese page
         return super().starttag(node, tagname, suffix, empty, **attributes)
+
+    def visit_citation(self, node: nodes.Element) -> None:
+        # docutils marks each entry of its role="list" as "doc-biblioentry", a role that
+        # DPUB-ARIA 1.1 deprecates and that is no list item (axe: aria-required-children).
+        super().visit_citation(node)
+        self.body[-1] = self.body[-1].replace('role="doc-biblioentry"', 'role="listitem"')
 
     def add_permalink_ref(self, node: nodes.Element, title: str) -> None:
         before = len(self.body)

@@ -31,6 +31,9 @@ from juju_radar.outputs.search.bundle import canonicalize_bundle, remove_unrefer
 BUNDLE_DIR = "pagefind"
 # Weight of everything that is not a story: it summarises stories or lists sources.
 SUMMARY_WEIGHT = "0.3"
+# The filter naming each record's kind ("story", "issue", "page"); search.js lists the
+# stories of a query before every other record.
+KIND_FILTER = "kind"
 
 
 @dataclass(frozen=True)
@@ -174,6 +177,29 @@ def site_records(
     return records
 
 
+# Pagefind joins a block that does not end a sentence (a heading, a meta line) to the
+# next with an ASCII ". " in its excerpts ("RISE 论文. 从模型……"). Ending such blocks
+# with "。" first makes the excerpts read as Chinese. Permalinks (``#``) are dropped:
+# they are not indexed, yet they would hide how the heading's text ends.
+HEADERLINK_RE = re.compile(r'<a class="headerlink"[^>]*>.*?</a>', re.DOTALL)
+BLOCK_END_RE = re.compile(
+    r"(?P<last>[^\s>])(?P<inline>(?:\s*</(?:a|span|em|strong|code|abbr|cite)>)*)"
+    r"(?P<close>\s*</(?:h[1-6]|p|li|dt|dd|th|td|caption|figcaption)>)"
+)
+SENTENCE_END = frozenset("。！？；：…!?.;:")
+
+
+def end_blocks_in_chinese(body_html: str) -> str:
+    """``body_html`` with "。" closing each block whose text ends without punctuation."""
+
+    def close(match: re.Match[str]) -> str:
+        last = match["last"]
+        mark = "" if last in SENTENCE_END else "。"
+        return f"{last}{match['inline']}{mark}{match['close']}"
+
+    return BLOCK_END_RE.sub(close, HEADERLINK_RE.sub("", body_html))
+
+
 def _meta_tags(name: str, values: dict[str, str]) -> Iterator[str]:
     for key, value in sorted(values.items()):
         yield f'<meta {name}="{html.escape(key)}[content]" content="{html.escape(value)}">'
@@ -182,17 +208,20 @@ def _meta_tags(name: str, values: dict[str, str]) -> Iterator[str]:
 def record_document(record: SearchRecord, lang: str) -> str:
     """The scratch HTML page Pagefind indexes for one record."""
     meta = {**record.meta, "title": record.title, "link": record.link, "kind": record.kind}
+    # Every record has a kind filter, so search.js can ask for the stories first.
+    filters = {**record.filters, KIND_FILTER: record.kind}
     weight = "" if record.kind == "story" else f' data-pagefind-weight="{SUMMARY_WEIGHT}"'
     head = "\n".join(
         [
             *_meta_tags("data-pagefind-meta", meta),
-            *_meta_tags("data-pagefind-filter", record.filters),
+            *_meta_tags("data-pagefind-filter", filters),
         ]
     )
     return (
         f'<!DOCTYPE html>\n<html lang="{html.escape(lang)}">\n<head>\n<meta charset="utf-8">\n'
         f"<title>{html.escape(record.title)}</title>\n{head}\n</head>\n"
-        f"<body><main data-pagefind-body><div{weight}>\n{record.body_html}\n</div></main></body>\n"
+        f"<body><main data-pagefind-body><div{weight}>\n{end_blocks_in_chinese(record.body_html)}\n"
+        "</div></main></body>\n"
         "</html>\n"
     )
 

@@ -1,3 +1,25 @@
+// The page reached from a search result marks the words searched for: search.js adds
+// them to the result's address as ?pagefind-highlight=…, and Pagefind's highlighter
+// (loaded only then) marks them in the story the address's #anchor names.
+(() => {
+  const PARAM = "pagefind-highlight";
+  const script = document.currentScript;
+  if (!script || !new URLSearchParams(window.location.search).has(PARAM)) return;
+  const highlighter = new URL("../pagefind/pagefind-highlight.js", script.src).href;
+  const mark = async () => {
+    try {
+      const { default: PagefindHighlight } = await import(highlighter);
+      const anchor = decodeURIComponent(window.location.hash.slice(1));
+      const story = anchor ? document.getElementById(anchor) : null;
+      new PagefindHighlight({ highlightParam: PARAM, markContext: story, addStyles: false });
+    } catch (error) {
+      console.warn("radar highlight:", error);
+    }
+  };
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", mark);
+  else mark();
+})();
+
 // "Cite as": the access date is the day the reader reads the page (in the reader's
 // time zone, as GB/T 7714 and BibTeX's urldate write it: YYYY-MM-DD); each citation
 // gets a copy button.
@@ -29,4 +51,47 @@ document.addEventListener("DOMContentLoaded", () => {
     });
     block.before(button);
   }
+});
+
+// The sidebar drawers (pydata-sphinx-theme's <dialog>s, opened by the ☰ and contents
+// buttons on narrow screens): Tab and Shift+Tab cycle inside the open drawer instead of
+// leaving the page, and a link followed within the page closes the drawer so that the
+// story it leads to is not hidden behind it.
+document.addEventListener("DOMContentLoaded", () => {
+  const FOCUSABLE = "a[href], button:not([disabled]), input:not([disabled]), summary, [tabindex]:not([tabindex='-1'])";
+  for (const id of ["pst-primary-sidebar-modal", "pst-secondary-sidebar-modal"]) {
+    const drawer = document.getElementById(id);
+    if (!drawer) continue;
+    drawer.addEventListener("keydown", (event) => {
+      if (event.key !== "Tab") return;
+      const stops = Array.from(drawer.querySelectorAll(FOCUSABLE)).filter((el) => el.checkVisibility());
+      if (!stops.length) return;
+      const first = stops[0];
+      const last = stops[stops.length - 1];
+      if (event.shiftKey && document.activeElement === first) {
+        event.preventDefault();
+        last.focus();
+      } else if (!event.shiftKey && document.activeElement === last) {
+        event.preventDefault();
+        first.focus();
+      }
+    });
+    drawer.addEventListener("click", (event) => {
+      const link = event.target.closest("a[href]");
+      if (link && link.hash && link.pathname === window.location.pathname) drawer.close();
+    });
+  }
+});
+
+// A statistics table wider than a phone scrolls sideways: it takes the keyboard focus so
+// that it can be scrolled without a mouse (as the theme does for code blocks).
+document.addEventListener("DOMContentLoaded", () => {
+  const tables = document.querySelectorAll(".radar-stats-table");
+  const update = () => tables.forEach((table) => {
+    if (table.scrollWidth > table.clientWidth) table.tabIndex = 0;
+    else table.removeAttribute("tabindex");
+  });
+  if (!tables.length) return;
+  update();
+  window.addEventListener("resize", update);
 });

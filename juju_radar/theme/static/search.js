@@ -17,6 +17,8 @@
   // Stories are short and similar in length; an issue page's long bibliography should not
   // count against it, so the length penalty is mild (Pagefind's default is 0.75).
   const RANKING = { pageLength: 0.3, termFrequency: 1.0, termSaturation: 1.4, termSimilarity: 1.0 };
+  const HIGHLIGHT_PARAM = "pagefind-highlight";
+  const OTHER_KINDS = ["issue", "page"]; // records that are not stories (records.py)
   const DIALOG_LIMIT = 8;
   const PAGE_LIMIT = 10;
   const TYPING_DELAY_MS = 120;
@@ -57,15 +59,22 @@
     return pagefindLoading;
   }
 
-  /** Search; null when a newer search of the same `owner` started meanwhile. */
+  /** Search; null when a newer search of the same `owner` started meanwhile. Every story
+   *  found comes before every other record (the rest of an issue page, a listing): two
+   *  searches, the stories, then the others (only without filters, which name stories). */
   async function runSearch(owner, query, filters, limit) {
     const ticket = (owner.ticket = (owner.ticket || 0) + 1);
     const pagefind = await loadPagefind();
-    const response = await pagefind.search(query || null, { filters });
-    if (ticket !== owner.ticket || !response) return null;
-    const results = await Promise.all(response.results.slice(0, limit).map((r) => r.data()));
+    const hasFilters = Object.keys(filters).length > 0;
+    const stories = await pagefind.search(query || null, { filters: { ...filters, kind: "story" } });
+    const others = hasFilters || !query
+      ? null
+      : await pagefind.search(query, { filters: { kind: { any: OTHER_KINDS } } });
+    if (ticket !== owner.ticket || !stories) return null;
+    const all = [...stories.results, ...(others ? others.results : [])];
+    const results = await Promise.all(all.slice(0, limit).map((r) => r.data()));
     if (ticket !== owner.ticket) return null;
-    return { total: response.results.length, results, rest: response.results.slice(limit) };
+    return { total: all.length, results, rest: all.slice(limit) };
   }
 
   // --- rendering -------------------------------------------------------------------
@@ -138,12 +147,22 @@
     return line;
   }
 
-  function resultItem(data) {
+  /** A result's address, asking the page reached to mark the searched words
+   *  (radar.js loads Pagefind's highlighter for `?pagefind-highlight=`). */
+  function resultUrl(link, query) {
+    const [path, anchor] = link.split("#");
+    const params = new URLSearchParams();
+    query.split(/\s+/).filter(Boolean).forEach((word) => params.append(HIGHLIGHT_PARAM, word));
+    const search = params.toString();
+    return CONTENT_ROOT + path + (search ? `?${search}` : "") + (anchor ? `#${anchor}` : "");
+  }
+
+  function resultItem(data, query) {
     const meta = data.meta || {};
     const item = element("li", "radar-search-result");
     item.dataset.kind = meta.kind || "page";
     const link = element("a", "radar-search-result-title", meta.title || data.url);
-    link.href = CONTENT_ROOT + (meta.link || "");
+    link.href = resultUrl(meta.link || "", query);
     item.append(link, resultMeta(meta));
     const excerpt = element("p", "radar-search-result-excerpt");
     excerpt.append(...excerptNodes(data.excerpt));
@@ -152,7 +171,7 @@
   }
 
   function showResults(view, query, found) {
-    view.list.replaceChildren(...found.results.map(resultItem));
+    view.list.replaceChildren(...found.results.map((data) => resultItem(data, query)));
     view.list.dataset.query = query;
     view.status.textContent = found.total ? TEXT.found(found.total) : TEXT.none(query);
     view.status.classList.toggle("radar-search-none", !found.total);
@@ -170,7 +189,7 @@
       const results = await Promise.all(next.map((result) => result.data()));
       if (ticket !== view.ticket) return;
       view.rest = view.rest.slice(next.length);
-      const items = results.map(resultItem);
+      const items = results.map((data) => resultItem(data, view.list.dataset.query || ""));
       view.list.append(...items);
       if (items.length) items[0].querySelector("a").focus();
       view.more.hidden = !view.rest.length;
