@@ -295,8 +295,9 @@ class RadarStyle(UnsrtStyle):
         return optional[clause[self.format_names("author", as_sentence=False)]]
 
     def format_web_refs(self, e: Entry) -> Any:
-        """The entry's identifiers as links, a clause in the entry's punctuation."""
-        return clause[optional[web_references]]
+        """The entry's identifiers as links, last and without a closing full stop (one
+        glued to a URL is copied with it)."""
+        return optional[web_references]
 
     def format_note(self) -> Any:
         return clause[optional[field_with_urls("note")]]
