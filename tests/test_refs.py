@@ -151,6 +151,14 @@ def test_missing_lookup_accept_then_the_page_links_the_doi(
     ).find(id="cite-worldsculpt2026paper")
     assert references.find("a", href=f"https://doi.org/{DOI}") is not None
     assert references.select_one(".radar-cited-by-label").get_text() == "被 1 条引用："
+    # What reference managers read carries the identifiers too.
+    cited = [tag["content"] for tag in soup.find_all("meta", attrs={"name": "citation_reference"})]
+    assert any(f"citation_doi={DOI}" in value for value in cited), cited
+    page = outdir / PAGE
+    ris = page.with_suffix(".ris").read_text(encoding="utf-8")
+    assert f"DO  - {DOI}" in ris
+    records = json.loads(page.with_suffix(".csl.json").read_text(encoding="utf-8"))
+    assert any(record.get("DOI") == DOI for record in records)
 
 
 def test_an_inconclusive_lookup_and_a_refused_accept_write_nothing(
