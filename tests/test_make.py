@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
@@ -21,8 +22,16 @@ def requirement_names(requirements: list[str]) -> set[str]:
 
 
 def dry_run(target: str, folder: Path) -> list[str]:
+    # Run under `make test` too: a make started from make prints the folders it enters.
+    outer = ("MAKEFLAGS", "MAKELEVEL", "MFLAGS")
+    env = {name: value for name, value in os.environ.items() if name not in outer}
     result = subprocess.run(
-        ["make", "-n", target], cwd=folder, capture_output=True, text=True, check=True
+        ["make", "--no-print-directory", "-n", target],
+        cwd=folder,
+        capture_output=True,
+        text=True,
+        check=True,
+        env=env,
     )
     return result.stdout.splitlines()
 
