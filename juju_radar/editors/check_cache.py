@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import contextlib
 import sys
-from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -87,10 +86,9 @@ def bib_facts(text: str, path: str) -> BibFacts:
     )
 
 
-def appended_facts(facts: BibFacts, block: str, path: str) -> BibFacts | None:
-    """The facts of a file free of errors with ``block`` (new entries, none with a
-    crossref) appended, from the block alone; None when only a full check can tell."""
-    added = bib_facts(block, path)
+def appended_facts(facts: BibFacts, added: BibFacts) -> BibFacts | None:
+    """The facts of a file free of errors with a block of new entries appended (``added``:
+    the block's facts), from the block's alone; None when only a full check can tell."""
     folded = facts.folded_keys()
     clash = any(
         key.lower() in folded or citation_anchor(key) in facts.anchors for key in added.keys
@@ -248,13 +246,8 @@ def _stat(path: Path) -> tuple[int, int] | None:
     return (result.st_size, result.st_mtime_ns)
 
 
-def new_entries_block(bib_text: str, entries: Sequence[str]) -> str:
-    """The text appended to ``bib_text`` for ``entries``: a blank line, then the entries."""
-    if not entries:
+def entries_separator(bib_text: str) -> str:
+    """What goes between a .bib file's text and entries appended to it: a blank line."""
+    if not bib_text or bib_text.endswith("\n\n"):
         return ""
-    separator = (
-        ""
-        if not bib_text or bib_text.endswith("\n\n")
-        else ("\n" if bib_text.endswith("\n") else "\n\n")
-    )
-    return separator + "\n".join(entries)
+    return "\n" if bib_text.endswith("\n") else "\n\n"

@@ -23,13 +23,14 @@ from zoneinfo import ZoneInfo
 
 from tqdm import tqdm
 
-from juju_radar.bib.check import check_bib_text, scan_entries
+from juju_radar.bib.check import scan_entries
 from juju_radar.bib.identifiers import EDITORS_NOTE_FIELD
 from juju_radar.editors.check_cache import (
     BibFacts,
     CheckCache,
     appended_facts,
-    new_entries_block,
+    bib_facts,
+    entries_separator,
 )
 from juju_radar.editors.importer import (
     ExportIssue,
@@ -301,18 +302,8 @@ def import_backlog(
             report(problem)
         if page is not None:
             pending[page.target] = page
-    for number, problem in invalid_references(references, bib_name, outcomes, names):
-        report(problem)
-        outcomes[number] = Outcome("failed", [problem])
+    block, added = checked_entries(references, bib_name, outcomes, names, report)
     imported = {number for number, outcome in enumerate(outcomes) if outcome.status == "imported"}
-    block = new_entries_block(
-        bib_text,
-        [
-            entry
-            for number, entry in zip(references.owners, references.new_entries, strict=True)
-            if number in imported
-        ],
-    )
     pages = {target: page for target, page in pending.items() if page.number in imported}
     failure = write_bib_and_pages(site, bib_text, block, {t: p.page for t, p in pages.items()})
     if failure:
@@ -322,7 +313,7 @@ def import_backlog(
             outcomes[page.number] = Outcome("failed", [problem])
         for number in imported - {page.number for page in pages.values()}:
             outcomes[number] = Outcome("failed", outcomes[number].problems)
-    elif block and (seeded := appended_facts(facts, block, bib_name)) is not None:
+    elif added is not None and (seeded := appended_facts(facts, added)) is not None:
         cache.remember_bib(bib_name, bib_text + block, seeded)
     cache.save(complete=False)
     return outcomes
@@ -382,35 +373,48 @@ def prepare_import(
     return Outcome("imported", problems, relative), PendingPage(number, display, target, page)
 
 
-def invalid_references(
-    references: References, bib_name: str, outcomes: Sequence[Outcome], files: Sequence[str]
-) -> list[tuple[int, Problem]]:
-    """The new entries of the whole backlog checked once, as one text; each error is
-    given to the file the entry was made for. Normally nothing."""
-    if not references.new_entries:
-        return []
-    starts = []  # the first line of each entry in the joined text
-    line = 1
-    for entry in references.new_entries:
-        starts.append(line)
-        line += entry.count("\n") + 1
-    found: dict[int, Problem] = {}
-    for p in check_bib_text("\n".join(references.new_entries), bib_name):
-        if p.severity != "error":
-            continue
-        owner = references.owners[max(bisect.bisect_right(starts, p.line) - 1, 0)]
-        if outcomes[owner].status == "imported":
-            found.setdefault(
-                owner,
-                Problem(
-                    files[owner],
-                    1,
-                    "error",
-                    "invalid-reference",
-                    f"a generated reference would be invalid: {p.message}",
-                ),
+def checked_entries(
+    references: References,
+    bib_name: str,
+    outcomes: list[Outcome],
+    files: Sequence[str],
+    report: Callable[[Problem], None],
+) -> tuple[str, BibFacts | None]:
+    """The text to append to the .bib file for the files still to import, checked once
+    as a whole, and its facts. An entry with an error (normally none) fails the file it
+    was made for, and the rest is checked again."""
+    separator = entries_separator(references.text)
+    while True:
+        kept = [
+            (owner, entry)
+            for owner, entry in zip(references.owners, references.new_entries, strict=True)
+            if outcomes[owner].status == "imported"
+        ]
+        if not kept:
+            return "", None
+        block = separator + "\n".join(entry for _, entry in kept)
+        added = bib_facts(block, bib_name)
+        starts = []  # the line of the block each entry starts on
+        line = 1 + separator.count("\n")
+        for _, entry in kept:
+            starts.append(line)
+            line += entry.count("\n") + 1
+        at_fault: dict[int, str] = {}
+        for problem in added.errors:
+            owner = kept[max(bisect.bisect_right(starts, problem.line) - 1, 0)][0]
+            at_fault.setdefault(owner, problem.message)
+        if not at_fault:
+            return block, added
+        for owner, message in sorted(at_fault.items()):
+            problem = Problem(
+                files[owner],
+                1,
+                "error",
+                "invalid-reference",
+                f"a generated reference would be invalid: {message}",
             )
-    return sorted(found.items())
+            report(problem)
+            outcomes[owner] = Outcome("failed", [problem])
 
 
 def write_bib_and_pages(site: Site, bib_text: str, block: str, pages: dict[Path, str]) -> str:
