@@ -12,6 +12,7 @@ rules (dates and ids used twice, citations that resolve) always run over every i
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import sys
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -55,8 +56,8 @@ class BibFacts:
 
     problems: tuple[Problem, ...]
     keys: dict[str, int]  # key -> line, as parse_bib_keys
-    key_by_note: dict[str, str]  # editors' note of an imported entry -> its key
-    anchors: dict[str, str]  # citation anchor -> folded key
+    key_by_note: dict[bytes, str]  # note_digest(an imported entry's note) -> its key
+    anchors: frozenset[str]  # the keys' citation anchors
     newlines: int
     has_crossref: bool
 
@@ -68,6 +69,11 @@ class BibFacts:
         return {key.lower() for key in self.keys}
 
 
+def note_digest(note: str) -> bytes:
+    """What an imported entry's note is known by: its notes are long, their digests short."""
+    return hashlib.blake2b(note.encode(), digest_size=16).digest()
+
+
 def bib_facts(text: str, path: str) -> BibFacts:
     entries = citable_entries(text)
     return BibFacts(
@@ -75,12 +81,12 @@ def bib_facts(text: str, path: str) -> BibFacts:
         keys=parse_bib_keys(text),
         # Earlier versions wrote the note in ``note``; it is in ``radarnote`` now.
         key_by_note={
-            (entry.field_value(name) or "").removesuffix(FORMER_NOTE_SUFFIX): entry.key
+            note_digest((entry.field_value(name) or "").removesuffix(FORMER_NOTE_SUFFIX)): entry.key
             for entry in entries
             for name in ("note", EDITORS_NOTE_FIELD)
             if entry.key and entry.field_value(name)
         },
-        anchors={citation_anchor(entry.key): entry.key.lower() for entry in entries if entry.key},
+        anchors=frozenset(citation_anchor(entry.key) for entry in entries if entry.key),
         newlines=text.count("\n"),
         has_crossref=any(entry.field_value("crossref") is not None for entry in entries),
     )
@@ -103,7 +109,7 @@ def appended_facts(facts: BibFacts, added: BibFacts) -> BibFacts | None:
         ),
         keys={**facts.keys, **{key: line + shift for key, line in added.keys.items()}},
         key_by_note={**facts.key_by_note, **added.key_by_note},
-        anchors={**facts.anchors, **added.anchors},
+        anchors=facts.anchors | added.anchors,
         newlines=facts.newlines + added.newlines,
         has_crossref=False,
     )
@@ -142,6 +148,7 @@ class CheckCache:
             except OSError as error:
                 return PageFacts((self._unreadable(relative, error),), ())
             self.store.put("pages", key, facts)
+            self.store.put("ids", key, facts.item_ids)
             self.rechecked.append(relative)
         return facts  # type: ignore[no-any-return]
 

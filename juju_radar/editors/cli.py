@@ -31,6 +31,7 @@ from juju_radar.editors.check_cache import (
     appended_facts,
     bib_facts,
     entries_separator,
+    note_digest,
 )
 from juju_radar.editors.importer import (
     ExportIssue,
@@ -220,7 +221,7 @@ class References:
     text: str
     facts: BibFacts
     taken: set[str] = field(default_factory=set)  # keys, folded
-    key_by_note: dict[str, str] = field(default_factory=dict)
+    key_by_note: dict[bytes, str] = field(default_factory=dict)
     new_entries: list[str] = field(default_factory=list)
     owners: list[int] = field(default_factory=list)  # the file each new entry is for
 
@@ -469,23 +470,23 @@ def assign_item_ids(export: ExportIssue, taken: TakenIds) -> list[str]:
 
 def assign_citation_keys(
     export: ExportIssue, ids: Sequence[str], references: References
-) -> tuple[list[list[str]], list[tuple[str, str, str]]]:
+) -> tuple[list[list[str]], list[tuple[str, str, bytes]]]:
     """One key per source label, reusing the entry an earlier import of the same item made.
-    Returns the keys and the new entries, each as (key, text, note)."""
+    Returns the keys and the new entries, each as (key, text, digest of its note)."""
     given: set[str] = set()
     keys: list[list[str]] = []
-    new_entries: list[tuple[str, str, str]] = []
+    new_entries: list[tuple[str, str, bytes]] = []
     for item, item_id in zip(export.items, ids, strict=True):
         item_keys = []
         for position, label in enumerate(item.labels, start=1):
             note = source_note(export.date, item_id, item.title, label)
             as_read = render_bib_value_for_lookup(note)
-            key = references.key_by_note.get(as_read)
+            key = references.key_by_note.get(note_digest(as_read))
             if key is None:
                 key = citation_key_for(item_id, position, InEither(references.taken, given))
                 given.add(key.lower())
                 entry = render_bib_entry(key, source_title(item.title, label), note)
-                new_entries.append((key, entry, as_read))
+                new_entries.append((key, entry, note_digest(as_read)))
             item_keys.append(key)
         keys.append(item_keys)
     return keys, new_entries
