@@ -96,6 +96,10 @@ def test_a_write_failure_half_way_leaves_everything_as_it_was(tmp_path, capsys, 
     files = backlog(tmp_path / "backlog", 5)
     if force:  # the backlog replaces an existing issue: it is put back too
         files.append(export(tmp_path, SEED_DATE))
+        # and references.bib comes back byte for byte, its BOM and line ends included
+        bib_path = src / "references.bib"
+        crlf = bib_path.read_text("utf-8").replace("\n", "\r\n")
+        bib_path.write_bytes(b"\xef\xbb\xbf" + crlf.encode())
     before = pages(src)
     bib = (src / "references.bib").read_bytes()
     real_write = cli.atomic_write

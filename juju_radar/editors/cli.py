@@ -279,9 +279,12 @@ def import_backlog(
     errors; each problem found goes to ``report`` as it is found."""
     cache = CheckCache(site)
     bib_name = site.bibfiles[0]
-    bib_text, read_problems = (
-        read_checked(site.bib_path, bib_name) if site.bib_path.exists() else ("", [])
-    )
+    try:
+        original = site.bib_path.read_bytes() if site.bib_path.exists() else None
+    except OSError as error:
+        report(Problem(bib_name, 1, "error", "unreadable", f"cannot read the file: {error}"))
+        return None
+    bib_text, read_problems = decode_utf8(original, bib_name) if original else ("", [])
     facts = cache.bib(bib_name, bib_text) if bib_text is not None else None
     if bib_text is None or facts is None or facts.errors:
         for problem in read_problems or (facts.errors if facts else []):
@@ -306,7 +309,9 @@ def import_backlog(
     block, added = checked_entries(references, bib_name, outcomes, names, report)
     imported = {number for number, outcome in enumerate(outcomes) if outcome.status == "imported"}
     pages = {target: page for target, page in pending.items() if page.number in imported}
-    failure = write_bib_and_pages(site, bib_text, block, {t: p.page for t, p in pages.items()})
+    failure = write_bib_and_pages(
+        site, original, bib_text + block if block else "", {t: p.page for t, p in pages.items()}
+    )
     if failure:
         for page in pages.values():
             problem = Problem(page.display, 1, "error", "unwritable", failure)
@@ -418,17 +423,19 @@ def checked_entries(
             outcomes[owner] = Outcome("failed", [problem])
 
 
-def write_bib_and_pages(site: Site, bib_text: str, block: str, pages: dict[Path, str]) -> str:
-    """Write the new references, then the pages; if any page cannot be written, put the
-    pages written so far and the .bib file back as they were. Returns why nothing was
-    imported, or ""."""
+def write_bib_and_pages(
+    site: Site, original: bytes | None, new_bib: str, pages: dict[Path, str]
+) -> str:
+    """Write the .bib file's new text (unless it is ""), then the pages; if any cannot be
+    written, put the pages written so far and the .bib file (``original``, or none) back
+    as they were. Returns why nothing was imported, or ""."""
     written_bib = False
     done: list[tuple[Path, bytes | None]] = []  # each page written, and what it replaced
     new_folders: list[Path] = []
     current = site.bib_path
     try:
-        if block:
-            atomic_write(site.bib_path, bib_text + block)
+        if new_bib:
+            atomic_write(site.bib_path, new_bib)
             written_bib = True
         for target, page in pages.items():
             current = target
@@ -448,14 +455,16 @@ def write_bib_and_pages(site: Site, bib_text: str, block: str, pages: dict[Path,
             for folder in reversed(new_folders):
                 with contextlib.suppress(OSError):
                     folder.rmdir()
-            if written_bib:
-                atomic_write(site.bib_path, bib_text)
+            if written_bib and original is None:
+                site.bib_path.unlink()
+            elif written_bib and original is not None:
+                atomic_write(site.bib_path, original)
         except OSError as again:
             return f"{message}; and what was written could not be undone: {again}"
         if written_bib:
             message += f" ({site.bibfiles[0]} was left as it was)"
         if done:
-            message += f"; nothing was imported ({len(done)} page(s) written were removed)"
+            message += f"; the {len(done)} page(s) written before were put back as they were"
         return message
     return ""
 
