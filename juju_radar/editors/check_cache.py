@@ -14,6 +14,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import sys
+import time
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -31,6 +32,7 @@ from juju_radar.model.issues import Issue, parse_issue
 from juju_radar.model.problems import Problem
 
 CACHE_FOLDER = Path("_build") / "radar-check"
+SETTLED_NS = 2_000_000_000  # a file's time further back than this is trusted by --changed
 CONFIG_NAMES = (
     "radar_topics",
     "radar_verdicts",
@@ -184,8 +186,13 @@ class CheckCache:
             return error
         key = digest(self.version, relative, data)
         self._seen_pages.add(key)
-        if stat is not None and known != (stat, key):
+        # A file changed within a clock tick of its last change could keep its size and
+        # time (git's "racily clean" files): only a time safely in the past is trusted.
+        settled = stat is not None and time.time_ns() - stat[1] > SETTLED_NS
+        if settled and known != (stat, key):
             self.store.put("stats", relative, (stat, key))
+        elif not settled and known is not None:
+            self.store.put("stats", relative, ((-1, -1), key))
         return key, data
 
     @staticmethod
