@@ -49,6 +49,7 @@ lint: $(TEST_STAMP)
 bench: $(TEST_STAMP)
 	$(BIN)/python bench/build_bench.py
 	$(BIN)/python bench/search_bench.py
+	$(BIN)/python bench/editors_bench.py
 
 serve: $(PREVIEW_STAMP)
 	$(BIN)/radar serve

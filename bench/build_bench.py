@@ -35,6 +35,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT / "tests"), str(ROOT / "tests" / "browser"), str(ROOT / "bench")]
 
+from bench_report import write_section  # noqa: E402
 from conftest import CHROMIUM_ARGS, SEED_SITE, open_filters  # noqa: E402
 from search_bench import (  # noqa: E402
     DEFAULT_RANKING,
@@ -46,9 +47,6 @@ from search_bench import (  # noqa: E402
 from site_server import serve  # noqa: E402
 
 from juju_radar.build.staged import sphinx_command  # noqa: E402
-
-MARKER_START = "<!-- build-bench:start -->"
-MARKER_END = "<!-- build-bench:end -->"
 
 
 @dataclass
@@ -295,22 +293,6 @@ def table(results: list[dict[str, Any]], runs: int) -> str:
     return "\n".join(lines)
 
 
-def write_section(text: str) -> None:
-    path = ROOT / "BENCHMARKS.md"
-    content = path.read_text(encoding="utf-8")
-    block = f"{MARKER_START}\n{text}\n{MARKER_END}"
-    if MARKER_START in content:
-        content = re.sub(
-            re.escape(MARKER_START) + ".*?" + re.escape(MARKER_END),
-            lambda _: block,
-            content,
-            flags=re.DOTALL,
-        )
-    else:
-        content += f"\n## Build and scale\n\n{block}\n"
-    path.write_text(content, encoding="utf-8")
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[100, 1000])
@@ -321,7 +303,7 @@ def main(argv: list[str] | None = None) -> int:
         results = [measure(size, args.runs, Path(workdir)) for size in args.sizes]
     print(json.dumps(results, ensure_ascii=False, indent=2))
     if not args.no_write:
-        write_section(table(results, args.runs))
+        write_section("build-bench", "Build and scale", table(results, args.runs))
     return 0
 
 

@@ -35,3 +35,26 @@ def test_build_benchmark_runs_on_a_tiny_archive():
     assert tiny["full_jauto"]["search_index_s"] > 0, "the build's search-index line was not found"
     assert tiny["search_bundle"]["files"] > 0
     assert tiny["search_repeat_filters_open_ms_median"] > 0
+
+
+def test_editors_benchmark_runs_on_a_tiny_archive():
+    result = subprocess.run(
+        [
+            sys.executable,
+            str(ROOT / "bench" / "editors_bench.py"),
+            "--sizes",
+            "3",
+            "--runs",
+            "1",
+            "--no-write",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert result.returncode == 0, result.stderr[-3000:]
+    (tiny,) = json.loads(result.stdout[result.stdout.index("[") :])
+    assert tiny["issues"] == 3
+    assert tiny["backlog_import_s"] > 0 and tiny["one_import_s"] > 0
+    assert tiny["check_cold_s"] > 0 and tiny["check_warm_s"] > 0
+    assert tiny["cache_mib"] > 0, "radar check left its cache in _build/radar-check"

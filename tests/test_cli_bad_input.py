@@ -376,7 +376,9 @@ def test_import_never_raises_on_arbitrary_input(small_site, data):
     export = small_site / "export.txt"
     export.write_bytes(data)
     site = open_site(small_site)
-    outcome = cli.import_export(site, cli.ArchiveIds(site), export, "export.txt", force=False)
+    outcomes = cli.import_backlog(site, [str(export)])
+    assert outcomes is not None
+    (outcome,) = outcomes
     if outcome.status == "imported":
         assert [p for p in cli.check_site(site) if p.severity == "error"] == []
     else:

@@ -36,6 +36,10 @@ _FIELD_NAME = re.compile(r"[^\s=,{}()\"#%]+")
 _BARE_VALUE = re.compile(r"[^\s,#{}()\"]+")
 _URL_COMMAND = re.compile(r"\\url\s*\{[^{}]*\}")
 _WHITESPACE_RUN = re.compile(r"\s+")
+# The characters that matter inside a delimited value (everything else is skipped at once).
+_BRACE = re.compile(r"[{}]")
+_BRACE_OR_QUOTE = re.compile(r'[{}"]')
+_PERCENT = re.compile("%")
 
 
 @dataclass(frozen=True)
@@ -118,10 +122,10 @@ def braces_balance(chunk: str) -> bool:
     BibTeX counts every brace, escaped or not, so this does too.
     """
     depth = 0
-    for character in chunk:
-        if character == "{":
+    for match in _BRACE.finditer(chunk):
+        if match.group() == "{":
             depth += 1
-        elif character == "}":
+        else:
             depth -= 1
             if depth < 0:
                 return False
@@ -157,8 +161,8 @@ def unescaped_percent_offsets(value: str, field_name: str) -> list[int]:
     exempt = offsets_inside_url_commands(value) if field_name == "howpublished" else set()
     return [
         offset
-        for offset, character in enumerate(value)
-        if character == "%" and not is_escaped(value, offset) and offset not in exempt
+        for match in _PERCENT.finditer(value)
+        if not is_escaped(value, offset := match.start()) and offset not in exempt
     ]
 
 
@@ -198,9 +202,10 @@ class EntryScanner:
         """Read a ``{...}`` or ``"..."`` part; return its content span, or None if unclosed."""
         content_start = self.pos
         depth = 0
-        while self.pos < self.end:
-            character = self.text[self.pos]
-            self.pos += 1
+        special = _BRACE if closing == "}" else _BRACE_OR_QUOTE
+        while match := special.search(self.text, self.pos, self.end):
+            character = match.group()
+            self.pos = match.end()
             if character == "{":
                 depth += 1
             elif character == "}":
@@ -209,6 +214,7 @@ class EntryScanner:
                 depth -= 1
             elif character == closing and depth == 0:
                 return content_start, self.pos - 1
+        self.pos = self.end
         return None
 
     def read_value_part(self) -> tuple[int, int] | None:

@@ -7,12 +7,15 @@ that the Sphinx extension uses, so ``radar check`` and ``make html`` agree.
 from __future__ import annotations
 
 import argparse
+import bisect
+import contextlib
 import datetime as dt
 import json
 import signal
 import subprocess
 import sys
-from collections.abc import Sequence
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
@@ -20,10 +23,17 @@ from zoneinfo import ZoneInfo
 
 from tqdm import tqdm
 
-from juju_radar.bib.check import check_bib_text, parse_bib_keys, scan_entries
+from juju_radar.bib.check import scan_entries
 from juju_radar.bib.identifiers import EDITORS_NOTE_FIELD
+from juju_radar.editors.check_cache import (
+    BibFacts,
+    CheckCache,
+    appended_facts,
+    bib_facts,
+    entries_separator,
+    note_digest,
+)
 from juju_radar.editors.importer import (
-    FORMER_NOTE_SUFFIX,
     ExportIssue,
     citation_key_for,
     decode_utf8,
@@ -40,11 +50,8 @@ from juju_radar.editors.site_files import (
     Site,
     SiteError,
     atomic_write,
-    item_ids_in,
     open_site,
-    read_text,
 )
-from juju_radar.model.content import MarkdownSyntax, check_content, page_kind
 from juju_radar.model.issues import (
     Issue,
     archive_problems,
@@ -105,6 +112,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     check.add_argument("--strict", action="store_true", help="fail on warnings too")
     check.add_argument("--format", choices=("text", "json"), default="text")
+    check.add_argument(
+        "--changed",
+        action="store_true",
+        help="read again only the files changed since the last run (by size and time)",
+    )
     check.set_defaults(run=run_check)
 
     links = commands.add_parser(
@@ -127,6 +139,11 @@ def build_parser() -> argparse.ArgumentParser:
     synth.add_argument("issues", type=int, metavar="N", help="number of issues")
     synth.add_argument("--out", required=True, help="a folder that does not exist yet")
     synth.add_argument("--seed", type=int, default=8, help="random seed (same seed, same archive)")
+    synth.add_argument(
+        "--exports",
+        action="store_true",
+        help="write the issues as export files (YYYY-MM-DD.txt, for radar import) instead",
+    )
     synth.set_defaults(run=run_synth)
 
     from juju_radar.editors import refs
@@ -148,48 +165,100 @@ class Outcome:
     written: str = ""
 
 
+class TakenIds:
+    """The ids an issue cannot take: every other issue's, and those given already."""
+
+    def __init__(self, counts: Counter[str], own: Sequence[str]) -> None:
+        self.counts = counts
+        self.own = Counter(own)
+        self.given: set[str] = set()
+
+    def __contains__(self, item_id: object) -> bool:
+        return item_id in self.given or self.counts[item_id] > self.own[item_id]  # type: ignore[index]
+
+
+class InEither:
+    """Whether a name is in one of two sets, without copying them."""
+
+    def __init__(self, first: set[str], second: set[str]) -> None:
+        self.first, self.second = first, second
+
+    def __contains__(self, name: object) -> bool:
+        return name in self.first or name in self.second
+
+
 class ArchiveIds:
     """Item ids of every issue file, kept current while a backlog is imported."""
 
-    def __init__(self, site: Site) -> None:
-        self.by_path: dict[str, list[str]] = {}
-        for path in site.issue_files():
-            try:
-                self.by_path[site.relative(path)] = item_ids_in(read_text(path))
-            except SiteError:
-                continue
+    def __init__(self, by_path: dict[str, list[str]]) -> None:
+        self.by_path = by_path
+        self.counts: Counter[str] = Counter(i for ids in by_path.values() for i in ids)
 
-    def taken(self, except_path: str) -> set[str]:
-        return {
-            item_id for path, ids in self.by_path.items() if path != except_path for item_id in ids
-        }
+    @classmethod
+    def of_site(cls, site: Site, cache: CheckCache) -> ArchiveIds:
+        """From the check cache: an issue file changed since the last run is read again."""
+        return cls(
+            {
+                relative: cache.item_ids(path, relative)
+                for path in site.issue_files()
+                for relative in [site.relative(path)]
+            }
+        )
+
+    def taken(self, except_path: str) -> TakenIds:
+        return TakenIds(self.counts, self.by_path.get(except_path, ()))
+
+    def replace(self, path: str, ids: Sequence[str]) -> None:
+        self.counts.subtract(self.by_path.get(path, ()))
+        self.by_path[path] = list(ids)
+        self.counts.update(ids)
+
+
+@dataclass
+class References:
+    """The .bib file's keys and imported notes, kept current while a backlog is imported."""
+
+    text: str
+    facts: BibFacts
+    taken: set[str] = field(default_factory=set)  # keys, folded
+    key_by_note: dict[bytes, str] = field(default_factory=dict)
+    new_entries: list[str] = field(default_factory=list)
+    owners: list[int] = field(default_factory=list)  # the file each new entry is for
+
+    def __post_init__(self) -> None:
+        self.taken = self.facts.folded_keys()
+        self.key_by_note = dict(self.facts.key_by_note)
+
+
+@dataclass
+class PendingPage:
+    number: int  # the file's position in the backlog
+    display: str
+    target: Path
+    page: str
 
 
 def run_import(args: argparse.Namespace) -> int:
     site = open_site(args.root)
     files = list(args.files)
-    if bib_errors := broken_bibliography(site):
-        for problem in bib_errors:
-            print(problem.format(), file=sys.stderr)
+    with tqdm(files, desc="importing", unit="file", disable=len(files) < 2, file=sys.stderr) as bar:
+
+        def report(problem: Problem) -> None:
+            tqdm.write(problem.format(), file=sys.stderr)
+
+        outcomes = import_backlog(site, bar, args.force, args.draft, report)
+    if outcomes is None:
         print(
             f"{site.bibfiles[0]} has errors: fix them before importing (nothing was imported); "
             f"0 imported, 0 skipped, {len(files)} failed",
             file=sys.stderr,
         )
         return EXIT_PROBLEMS
-    archive_ids = ArchiveIds(site)
-    counts = {"imported": 0, "skipped": 0, "failed": 0}
-    with tqdm(files, desc="importing", unit="file", disable=len(files) < 2, file=sys.stderr) as bar:
-        for name in bar:
-            outcome = import_export(
-                site, archive_ids, Path(name), name, args.force, draft=args.draft
-            )
-            counts[outcome.status] += 1
-            for problem in outcome.problems:
-                tqdm.write(problem.format(), file=sys.stderr)
-            if outcome.written:
-                as_draft = " (status: draft)" if args.draft else ""
-                tqdm.write(f"{name}: imported as {outcome.written}{as_draft}", file=sys.stdout)
+    for name, outcome in zip(files, outcomes, strict=True):
+        if outcome.status == "imported":
+            as_draft = " (status: draft)" if args.draft else ""
+            print(f"{name}: imported as {outcome.written}{as_draft}")
+    counts = Counter(outcome.status for outcome in outcomes)
     print(
         f"{counts['imported']} imported, {counts['skipped']} skipped, {counts['failed']} failed",
         file=sys.stderr,
@@ -197,116 +266,236 @@ def run_import(args: argparse.Namespace) -> int:
     return EXIT_OK if counts["imported"] == len(files) else EXIT_PROBLEMS
 
 
-def broken_bibliography(site: Site) -> list[Problem]:
-    """The errors of the .bib file imports append to: appending to a broken file would bury
-    the error under new entries, and keys could not be reused reliably."""
-    if not site.bib_path.exists():
-        return []
-    text, problems = read_checked(site.bib_path, site.bibfiles[0])
-    if text is not None:
-        problems += check_bib_text(text, site.bibfiles[0])
-    return [problem for problem in problems if problem.severity == "error"]
+def import_backlog(
+    site: Site,
+    files: Iterable[str],
+    force: bool = False,
+    draft: bool = False,
+    report: Callable[[Problem], None] = lambda problem: None,
+) -> list[Outcome] | None:
+    """Import export files in one go: each is read and checked, its ids and keys given
+    against sets kept current, then the new entries are checked once, ``references.bib``
+    is written once and the pages after it. None (nothing written) when the .bib file has
+    errors; each problem found goes to ``report`` as it is found."""
+    cache = CheckCache(site)
+    bib_name = site.bibfiles[0]
+    try:
+        original = site.bib_path.read_bytes() if site.bib_path.exists() else None
+    except OSError as error:
+        report(Problem(bib_name, 1, "error", "unreadable", f"cannot read the file: {error}"))
+        return None
+    bib_text, read_problems = decode_utf8(original, bib_name) if original else ("", [])
+    facts = cache.bib(bib_name, bib_text) if bib_text is not None else None
+    if bib_text is None or facts is None or facts.errors:
+        for problem in read_problems or (facts.errors if facts else []):
+            report(problem)
+        cache.save(complete=False)
+        return None
+    archive_ids = ArchiveIds.of_site(site, cache)
+    references = References(bib_text, facts)
+    names: list[str] = []
+    outcomes: list[Outcome] = []
+    pending: dict[Path, PendingPage] = {}
+    for number, name in enumerate(files):
+        names.append(name)
+        outcome, page = prepare_import(
+            site, archive_ids, references, pending, Path(name), name, number, force, draft
+        )
+        outcomes.append(outcome)
+        for problem in outcome.problems:
+            report(problem)
+        if page is not None:
+            pending[page.target] = page
+    block, added = checked_entries(references, bib_name, outcomes, names, report)
+    imported = {number for number, outcome in enumerate(outcomes) if outcome.status == "imported"}
+    pages = {target: page for target, page in pending.items() if page.number in imported}
+    failure = write_bib_and_pages(
+        site, original, bib_text + block if block else "", {t: p.page for t, p in pages.items()}
+    )
+    if failure:
+        for page in pages.values():
+            problem = Problem(page.display, 1, "error", "unwritable", failure)
+            report(problem)
+            outcomes[page.number] = Outcome("failed", [problem])
+        for number in imported - {page.number for page in pages.values()}:
+            outcomes[number] = Outcome("failed", outcomes[number].problems)
+    elif added is not None and (seeded := appended_facts(facts, added)) is not None:
+        cache.remember_bib(bib_name, bib_text + block, seeded)
+    cache.save(complete=False)
+    return outcomes
 
 
-def import_export(
-    site: Site, archive_ids: ArchiveIds, file: Path, display: str, force: bool, draft: bool = False
-) -> Outcome:
-    """Import one export file; write nothing unless the page and its references are valid."""
+def prepare_import(
+    site: Site,
+    archive_ids: ArchiveIds,
+    references: References,
+    pending: dict[Path, PendingPage],
+    file: Path,
+    display: str,
+    number: int,
+    force: bool,
+    draft: bool,
+) -> tuple[Outcome, PendingPage | None]:
+    """Read and check one export; when it is valid, give it ids and keys (kept in
+    ``archive_ids`` and ``references``) and return the page to write. Writes nothing."""
     try:
         data = file.read_bytes()
     except OSError as error:
         message = f"cannot read the file: {error.strerror or error}"
-        return Outcome("failed", [Problem(display, 1, "error", "unreadable", message)])
+        return Outcome("failed", [Problem(display, 1, "error", "unreadable", message)]), None
     text, problems = decode_utf8(data, display)
     if text is None:
-        return Outcome("failed", problems)
-    vocabulary = site.vocabulary
-    export, problems = parse_export(text, display, vocabulary)
+        return Outcome("failed", problems), None
+    export, problems = parse_export(text, display, site.vocabulary)
     if export is None:
-        return Outcome("failed", problems)
+        return Outcome("failed", problems), None
     if outside := date_outside_span(export.date, site.date_span):
         problems.append(Problem(display, export.date_line, "error", "date-out-of-range", outside))
-        return Outcome("failed", problems)
+        return Outcome("failed", problems), None
     target = site.issue_path(export.date.isoformat())
     relative = site.relative(target)
-    if target.exists() and not force:
+    if (target in pending or target.exists()) and not force:
         message = (
             f"issue {export.date.isoformat()} already exists as {relative}: "
             "pass --force to replace it"
         )
-        return Outcome("skipped", [Problem(display, export.date_line, "error", "exists", message)])
-    ids = assign_item_ids(export, archive_ids.taken(relative))
-    bib_text = read_text(site.bib_path) if site.bib_path.exists() else ""
-    keys, new_entries = assign_citation_keys(export, ids, bib_text)
-    issue = to_issue(export, ids, keys, relative, status="draft" if draft else "published")
-    page = render_page(issue)
-    invalid = validation_problems(page, relative, issue, new_entries, site, display)
-    if invalid:
-        return Outcome("failed", invalid)
+        problem = Problem(display, export.date_line, "error", "exists", message)
+        return Outcome("skipped", [problem]), None
     if outside := site.outside_root(target, site.bib_path):
         message = f"{outside} leads outside the repository (a symbolic link): nothing was written"
-        return Outcome("failed", [Problem(display, 1, "error", "unwritable", message)])
-    failure = write_bib_and_page(site, bib_text, new_entries, target, page)
-    if failure:
-        return Outcome("failed", [Problem(display, 1, "error", "unwritable", failure)])
-    archive_ids.by_path[relative] = list(ids)
-    return Outcome("imported", problems, relative)
+        return Outcome("failed", [Problem(display, 1, "error", "unwritable", message)]), None
+    ids = assign_item_ids(export, archive_ids.taken(relative))
+    keys, new_entries = assign_citation_keys(export, ids, references)
+    issue = to_issue(export, ids, keys, relative, status="draft" if draft else "published")
+    page = render_page(issue)
+    if invalid := validation_problems(page, relative, issue, site, display):
+        return Outcome("failed", invalid), None
+    archive_ids.replace(relative, ids)
+    for key, entry, note in new_entries:
+        references.taken.add(key.lower())
+        references.key_by_note[note] = key
+        references.new_entries.append(entry)
+        references.owners.append(number)
+    return Outcome("imported", problems, relative), PendingPage(number, display, target, page)
 
 
-def write_bib_and_page(
-    site: Site, bib_text: str, new_entries: Sequence[str], target: Path, page: str
+def checked_entries(
+    references: References,
+    bib_name: str,
+    outcomes: list[Outcome],
+    files: Sequence[str],
+    report: Callable[[Problem], None],
+) -> tuple[str, BibFacts | None]:
+    """The text to append to the .bib file for the files still to import, checked once
+    as a whole, and its facts. An entry with an error (normally none) fails the file it
+    was made for, and the rest is checked again."""
+    separator = entries_separator(references.text)
+    while True:
+        kept = [
+            (owner, entry)
+            for owner, entry in zip(references.owners, references.new_entries, strict=True)
+            if outcomes[owner].status == "imported"
+        ]
+        if not kept:
+            return "", None
+        block = separator + "\n".join(entry for _, entry in kept)
+        added = bib_facts(block, bib_name)
+        starts = []  # the line of the block each entry starts on
+        line = 1 + separator.count("\n")
+        for _, entry in kept:
+            starts.append(line)
+            line += entry.count("\n") + 1
+        at_fault: dict[int, str] = {}
+        for problem in added.errors:
+            owner = kept[max(bisect.bisect_right(starts, problem.line) - 1, 0)][0]
+            at_fault.setdefault(owner, problem.message)
+        if not at_fault:
+            return block, added
+        for owner, message in sorted(at_fault.items()):
+            problem = Problem(
+                files[owner],
+                1,
+                "error",
+                "invalid-reference",
+                f"a generated reference would be invalid: {message}",
+            )
+            report(problem)
+            outcomes[owner] = Outcome("failed", [problem])
+
+
+def write_bib_and_pages(
+    site: Site, original: bytes | None, new_bib: str, pages: dict[Path, str]
 ) -> str:
-    """Write the new references, then the page; if the page cannot be written, put the
-    .bib file back as it was. Returns why nothing was imported, or ""."""
+    """Write the .bib file's new text (unless it is ""), then the pages; if any cannot be
+    written, put the pages written so far and the .bib file (``original``, or none) back
+    as they were. Returns why nothing was imported, or ""."""
     written_bib = False
+    done: list[tuple[Path, bytes | None]] = []  # each page written, and what it replaced
+    new_folders: list[Path] = []
+    current = site.bib_path
     try:
-        if new_entries:
-            atomic_write(site.bib_path, append_entries(bib_text, new_entries))
+        if new_bib:
+            atomic_write(site.bib_path, new_bib)
             written_bib = True
-        atomic_write(target, page)
+        for target, page in pages.items():
+            current = target
+            previous = target.read_bytes() if target.exists() else None
+            if not target.parent.exists():
+                new_folders.append(target.parent)
+            atomic_write(target, page)
+            done.append((target, previous))
     except OSError as error:
-        failed = site.relative(target) if written_bib or not new_entries else site.bibfiles[0]
-        message = f"cannot write {failed}: {error.strerror or error}"
+        message = f"cannot write {site.relative(current)}: {error.strerror or error}"
+        try:
+            for target, previous in reversed(done):
+                if previous is None:
+                    target.unlink()
+                else:
+                    atomic_write(target, previous)
+            for folder in reversed(new_folders):
+                with contextlib.suppress(OSError):
+                    folder.rmdir()
+            if written_bib and original is None:
+                site.bib_path.unlink()
+            elif written_bib and original is not None:
+                atomic_write(site.bib_path, original)
+        except OSError as again:
+            return f"{message}; and what was written could not be undone: {again}"
         if written_bib:
-            try:
-                atomic_write(site.bib_path, bib_text)
-            except OSError as again:
-                return f"{message}; and {site.bibfiles[0]} could not be restored: {again}"
             message += f" ({site.bibfiles[0]} was left as it was)"
+        if done:
+            message += f"; the {len(done)} page(s) written before were put back as they were"
         return message
     return ""
 
 
-def assign_item_ids(export: ExportIssue, taken: set[str]) -> list[str]:
+def assign_item_ids(export: ExportIssue, taken: TakenIds) -> list[str]:
     ids: list[str] = []
     for position, item in enumerate(export.items, start=1):
-        ids.append(item_id_for(item.title, export.date, position, taken | set(ids)))
+        ids.append(item_id_for(item.title, export.date, position, taken))
+        taken.given.add(ids[-1])
     return ids
 
 
 def assign_citation_keys(
-    export: ExportIssue, ids: Sequence[str], bib_text: str
-) -> tuple[list[list[str]], list[str]]:
-    """One key per source label, reusing the entry an earlier import of the same item made."""
-    # Earlier versions wrote the note in ``note``; it is in ``radarnote`` now.
-    key_by_note = {
-        (entry.field_value(name) or "").removesuffix(FORMER_NOTE_SUFFIX): entry.key
-        for entry in scan_entries(bib_text)
-        for name in ("note", EDITORS_NOTE_FIELD)
-        if entry.is_citable and entry.key and entry.field_value(name)
-    }
-    taken = {key.lower() for key in parse_bib_keys(bib_text)}
+    export: ExportIssue, ids: Sequence[str], references: References
+) -> tuple[list[list[str]], list[tuple[str, str, bytes]]]:
+    """One key per source label, reusing the entry an earlier import of the same item made.
+    Returns the keys and the new entries, each as (key, text, digest of its note)."""
+    given: set[str] = set()
     keys: list[list[str]] = []
-    new_entries: list[str] = []
+    new_entries: list[tuple[str, str, bytes]] = []
     for item, item_id in zip(export.items, ids, strict=True):
         item_keys = []
         for position, label in enumerate(item.labels, start=1):
             note = source_note(export.date, item_id, item.title, label)
-            key = key_by_note.get(render_bib_value_for_lookup(note))
+            as_read = render_bib_value_for_lookup(note)
+            key = references.key_by_note.get(note_digest(as_read))
             if key is None:
-                key = citation_key_for(item_id, position, taken)
-                taken.add(key.lower())
-                new_entries.append(render_bib_entry(key, source_title(item.title, label), note))
+                key = citation_key_for(item_id, position, InEither(references.taken, given))
+                given.add(key.lower())
+                entry = render_bib_entry(key, source_title(item.title, label), note)
+                new_entries.append((key, entry, note_digest(as_read)))
             item_keys.append(key)
         keys.append(item_keys)
     return keys, new_entries
@@ -319,17 +508,8 @@ def render_bib_value_for_lookup(note: str) -> str:
     return (entries[0].field_value(EDITORS_NOTE_FIELD) or "") if entries else note
 
 
-def append_entries(bib_text: str, entries: Sequence[str]) -> str:
-    separator = (
-        ""
-        if not bib_text or bib_text.endswith("\n\n")
-        else ("\n" if bib_text.endswith("\n") else "\n\n")
-    )
-    return bib_text + separator + "\n".join(entries)
-
-
 def validation_problems(
-    page: str, relative: str, issue: Issue, new_entries: Sequence[str], site: Site, display: str
+    page: str, relative: str, issue: Issue, site: Site, display: str
 ) -> list[Problem]:
     """What would be wrong with the written files; normally nothing."""
     parsed, page_problems = parse_issue(page, relative, site.vocabulary, site.date_span)
@@ -354,17 +534,6 @@ def validation_problems(
                 "the generated page does not read back as the same issue",
             )
         )
-    for p in check_bib_text("\n".join(new_entries), site.bibfiles[0]):
-        if p.severity == "error":
-            problems.append(
-                Problem(
-                    display,
-                    1,
-                    "error",
-                    "invalid-reference",
-                    f"a generated reference would be invalid: {p.message}",
-                )
-            )
     return problems
 
 
@@ -421,7 +590,8 @@ def today_in_newsroom() -> dt.date:
 
 def run_check(args: argparse.Namespace) -> int:
     site = open_site(args.root)
-    problems = check_site(site)
+    cache = CheckCache(site)
+    problems = check_site(site, cache, changed=args.changed)
     if args.format == "json":
         print(json.dumps([problem.as_dict() for problem in problems], ensure_ascii=False, indent=2))
     else:
@@ -432,7 +602,8 @@ def run_check(args: argparse.Namespace) -> int:
     notes = len(problems) - errors - warnings
     print(
         f"{counted(errors, 'error')}, {counted(warnings, 'warning')}, {counted(notes, 'note')} "
-        f"in {counted(len(site.issue_files()), 'issue')}",
+        f"in {counted(len(site.issue_files()), 'issue')}"
+        + (f" ({len(cache.rechecked)} changed file(s) checked)" if args.changed else ""),
         file=sys.stderr,
     )
     failing = errors or (args.strict and warnings)
@@ -460,57 +631,44 @@ def counted(number: int, noun: str) -> str:
     return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
 
 
-def check_site(site: Site) -> list[Problem]:
-    """Every problem ``make html`` would report, without running Sphinx."""
-    vocabulary = site.vocabulary
+def check_site(site: Site, cache: CheckCache | None = None, changed: bool = False) -> list[Problem]:
+    """Every problem ``make html`` would report, without running Sphinx. What ``cache``
+    knows of an unchanged file is used as it is; with ``changed``, a file whose size and
+    modification time are those of the last run is not even read again."""
+    cache = cache or CheckCache(site)
     problems: list[Problem] = []
     issues: list[Issue] = []
+    in_site = set(site_files(site.root, ".md"))
     for path in site.issue_files():
         relative = site.relative(path)
         if (misplaced := misplaced_issue(relative)) is not None:
             problems.append(misplaced)
-        text, read_problems = read_checked(path, relative)
-        problems += read_problems
-        if text is None:
-            continue
-        issue, found = parse_issue(text, relative, vocabulary, site.date_span)
-        problems += found
-        if issue is not None:
-            issues.append(issue)
+        facts = cache.page(path, relative, trust_stat=changed)
+        problems += facts.problems
+        problems += facts.content_problems if path in in_site else ()
+        if facts.issue is not None:
+            issues.append(facts.issue)
     bib_keys: set[str] = set()
     for name in site.bibfiles:
         text, read_problems = read_checked(site.root / name, name)
         problems += read_problems
         if text is not None:
-            problems += check_bib_text(text, name)
-            bib_keys |= set(parse_bib_keys(text))
+            bib = cache.bib(name, text)
+            problems += bib.problems
+            bib_keys |= set(bib.keys)
     conf_text, _ = read_checked(site.root / "conf.py", "conf.py")
 
     def page_exists(page: str) -> bool:
         return (site.root / page).is_file()
 
-    problems += archive_problems(issues, bib_keys, vocabulary, conf_text or "", page_exists)
-    problems += check_pages_content(site)
-    problems += outside_symlinks(site.root)
-    return sorted(problems)
-
-
-def check_pages_content(site: Site) -> list[Problem]:
-    """What the pages hold beyond the issue format: directives, roles, links, images."""
-    syntax = MarkdownSyntax.from_config(
-        site.config.get("myst_enable_extensions", ()),  # type: ignore[arg-type]
-        site.config.get("myst_disable_syntax", ()),  # type: ignore[arg-type]
-    )
-    problems: list[Problem] = []
+    problems += archive_problems(issues, bib_keys, site.vocabulary, conf_text or "", page_exists)
     issue_files = set(site.issue_files())
-    for path in site_files(site.root, ".md"):
-        relative = site.relative(path)
-        text, read_problems = read_checked(path, relative)
-        if text is None:  # an issue's read problems are reported with the issue
-            problems += [] if path in issue_files else read_problems
-            continue
-        problems += check_content(text, relative, page_kind(relative), syntax)
-    return problems
+    for path in sorted(in_site - issue_files):
+        facts = cache.page(path, site.relative(path), trust_stat=changed)
+        problems += facts.problems + facts.content_problems
+    problems += outside_symlinks(site.root)
+    cache.save(complete=True)
+    return sorted(problems)
 
 
 def read_checked(path: Path, relative: str) -> tuple[str | None, list[Problem]]:
@@ -568,7 +726,11 @@ def serve_command(root: Path, port: int) -> list[str]:
 
 
 def run_synth(args: argparse.Namespace) -> int:
-    from juju_radar.editors.synth import SynthOptions, write_synthetic_archive
+    from juju_radar.editors.synth import (
+        SynthOptions,
+        write_synthetic_archive,
+        write_synthetic_exports,
+    )
 
     site = open_site(args.root)
     out = Path(args.out)
@@ -579,6 +741,10 @@ def run_synth(args: argparse.Namespace) -> int:
         print("radar: error: N must be at least 1", file=sys.stderr)
         return EXIT_USAGE
     options = SynthOptions(issues=args.issues, seed=args.seed)
+    if args.exports:
+        written = write_synthetic_exports(site.root, out, options, site.vocabulary)
+        print(f"{len(written)} synthetic export files written to {out}")
+        return EXIT_OK
     written = write_synthetic_archive(site.root, out, options, site.vocabulary)
     print(f"{len(written)} synthetic issues written to {out}")
     return EXIT_OK

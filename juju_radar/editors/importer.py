@@ -23,8 +23,9 @@ import datetime as dt
 import json
 import re
 import unicodedata
-from collections.abc import Iterable, Sequence
+from collections.abc import Container, Iterable, Sequence
 from dataclasses import dataclass, field
+from itertools import chain, count
 
 import yaml
 from myst_parser.parsers.options import TokenizeError, options_to_items
@@ -579,13 +580,14 @@ def _shorten(text: str, limit: int = 40) -> str:
 # --- names ------------------------------------------------------------------------------
 
 
-def item_id_for(title: str, date: dt.date, position: int, taken: set[str]) -> str:
+def item_id_for(title: str, date: dt.date, position: int, taken: Container[str]) -> str:
     """A readable ASCII id from the title's Latin words, unique among ``taken``."""
     base = _id_from_words(title)
     if not base or base.startswith(PAGE_ID_PREFIXES):
         base = f"item-{date:%Y%m%d}-{position}"
-    candidates = [base, f"{base}-{date:%Y%m%d}"]
-    candidates += (f"{base}-{date:%Y%m%d}-{n}" for n in range(2, len(taken) + 3))
+    candidates = chain(
+        [base, f"{base}-{date:%Y%m%d}"], (f"{base}-{date:%Y%m%d}-{n}" for n in count(2))
+    )
     return next(
         candidate
         for candidate in candidates
@@ -608,10 +610,10 @@ def _id_from_words(title: str) -> str:
     return slug if len(slug) >= 3 else ""
 
 
-def citation_key_for(item_id: str, position: int, taken_folded: set[str]) -> str:
+def citation_key_for(item_id: str, position: int, taken_folded: Container[str]) -> str:
     """``<item id>-<n>``; BibTeX keys compare case-insensitively."""
     base = f"{item_id}-{position}"
-    candidates = [base, *(f"{base}-{n}" for n in range(2, len(taken_folded) + 3))]
+    candidates = chain([base], (f"{base}-{n}" for n in count(2)))
     return next(key for key in candidates if key.lower() not in taken_folded)
 
 

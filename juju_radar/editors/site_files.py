@@ -101,16 +101,17 @@ def item_ids_in(text: str) -> list[str]:
     return ITEM_ID_OPTION_RE.findall(text)
 
 
-def atomic_write(path: Path, text: str) -> None:
-    """Write ``text`` to a temporary file beside ``path``, then rename it over ``path``.
+def atomic_write(path: Path, text: str | bytes) -> None:
+    """Write ``text`` (or bytes, as they are) to a temporary file beside ``path``, then
+    rename it over ``path``.
 
     Readers (and a crash) see either the old file or the whole new one.
     """
     path.parent.mkdir(parents=True, exist_ok=True)
     handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
-        with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as stream:
-            stream.write(text)
+        with os.fdopen(handle, "wb") as stream:
+            stream.write(text.encode("utf-8") if isinstance(text, str) else text)
             stream.flush()
             os.fsync(stream.fileno())
         if path.exists():

@@ -11,10 +11,11 @@ import datetime as dt
 import random
 import re
 import shutil
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from juju_radar.model.issues import Issue, Vocabulary, parse_issue
+from juju_radar.model.issues import Issue, Vocabulary, format_score, parse_issue
 from juju_radar.model.site_layout import GENERATED_PAGES, NOT_SITE
 
 FIRST_DATE = dt.date(2024, 1, 1)
@@ -66,6 +67,38 @@ def write_synthetic_archive(
         written.append(path)
     (out / "references.bib").write_text("\n".join(bib_entries), encoding="utf-8")
     return written
+
+
+def write_synthetic_exports(
+    site: Path, out: Path, options: SynthOptions, vocabulary: Vocabulary
+) -> list[Path]:
+    """Write the issues of the synthetic archive of ``options`` as the editors' export
+    files (``out/YYYY-MM-DD.txt``), for benchmarks of ``radar import``."""
+    with tempfile.TemporaryDirectory() as scratch:
+        archive = Path(scratch) / "archive"
+        pages = write_synthetic_archive(site, archive, options, vocabulary)
+        out.mkdir(parents=True)
+        written = []
+        for page in pages:
+            issue, _ = parse_issue(page.read_text(encoding="utf-8"), page.name, vocabulary)
+            assert issue is not None, "a synthetic page must parse"
+            path = out / f"{issue.date.isoformat()}.txt"
+            path.write_text(export_text(issue), encoding="utf-8")
+            written.append(path)
+    return written
+
+
+def export_text(issue: Issue) -> str:
+    """``issue`` in the editors' plain-text export format (``radar import`` reads it)."""
+    blocks = [issue.title, f"Juju Radar · {issue.date:%Y.%m.%d}", issue.stated_length]
+    blocks += issue.lead
+    for item in issue.items:
+        tags = "".join(f" / {tag}" for tag in item.tags)
+        category = f"{item.topic}{tags} · {format_score(item.score)}/10｜{item.verdict}"
+        blocks += [f"{item.heading}\n{category}", *item.body]
+        blocks.append(" · ".join(source.label for source in item.sources))
+    blocks += ["今天的主线", *issue.closing]
+    return "\n\n".join(blocks) + "\n"
 
 
 def _issue_text(

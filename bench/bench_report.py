@@ -1,0 +1,32 @@
+"""Writing a benchmark's table into its own section of BENCHMARKS.md."""
+
+from __future__ import annotations
+
+import os
+import platform
+import re
+from pathlib import Path
+
+BENCHMARKS = Path(__file__).resolve().parent.parent / "BENCHMARKS.md"
+
+
+def write_section(name: str, heading: str, text: str, path: Path = BENCHMARKS) -> None:
+    """Put ``text`` between the ``<!-- NAME:start -->`` and ``<!-- NAME:end -->`` markers,
+    or, the first time, at the end under ``## HEADING``."""
+    start, end = f"<!-- {name}:start -->", f"<!-- {name}:end -->"
+    content = path.read_text(encoding="utf-8")
+    block = f"{start}\n{text}\n{end}"
+    if start in content:
+        content = re.sub(
+            re.escape(start) + ".*?" + re.escape(end),
+            lambda _: block,
+            content,
+            flags=re.DOTALL,
+        )
+    else:
+        content += f"\n## {heading}\n\n{block}\n"
+    path.write_text(content, encoding="utf-8")
+
+
+def machine() -> str:
+    return f"Python {platform.python_version()}; {os.cpu_count()} cores"
