@@ -30,3 +30,16 @@ def write_section(name: str, heading: str, text: str, path: Path = BENCHMARKS) -
 
 def machine() -> str:
     return f"Python {platform.python_version()}; {os.cpu_count()} cores"
+
+
+def measure_table(intro: str, issues: list[int], columns: list[dict[str, str]]) -> str:
+    """``intro``, then a table with one row per measure and one column per archive size."""
+    lines = [
+        intro,
+        "",
+        "| measure | " + " | ".join(f"{count} issues" for count in issues) + " |",
+        "|---|" + "---|" * len(issues),
+    ]
+    for label in columns[0]:
+        lines.append(f"| {label} | " + " | ".join(column[label] for column in columns) + " |")
+    return "\n".join(lines)

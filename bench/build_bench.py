@@ -35,7 +35,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT / "tests"), str(ROOT / "tests" / "browser"), str(ROOT / "bench")]
 
-from bench_report import write_section  # noqa: E402
+from bench_report import measure_table, write_section  # noqa: E402
 from conftest import CHROMIUM_ARGS, SEED_SITE, open_filters  # noqa: E402
 from search_bench import (  # noqa: E402
     DEFAULT_RANKING,
@@ -280,17 +280,12 @@ def measure_rows(result: dict[str, Any]) -> dict[str, str]:
 
 
 def table(results: list[dict[str, Any]], runs: int) -> str:
-    columns = [measure_rows(result) for result in results]
-    lines = [
+    intro = (
         f"Measured {time.strftime('%Y-%m-%d')} with `bench/build_bench.py --runs {runs}` "
-        f"({versions()}); medians of {runs} run(s).",
-        "",
-        "| measure | " + " | ".join(f"{r['issues']} issues" for r in results) + " |",
-        "|---|" + "---|" * len(results),
-    ]
-    for label in columns[0]:
-        lines.append(f"| {label} | " + " | ".join(column[label] for column in columns) + " |")
-    return "\n".join(lines)
+        f"({versions()}); medians of {runs} run(s)."
+    )
+    issues = [result["issues"] for result in results]
+    return measure_table(intro, issues, [measure_rows(result) for result in results])
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -35,7 +35,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT / "bench")]
 
-from bench_report import machine, write_section  # noqa: E402
+from bench_report import machine, measure_table, write_section  # noqa: E402
 
 SEED_SITE = ROOT / "tests" / "roots" / "test-seed"
 SEED_ISSUE = Path("issues") / "2026" / "2026-09-08.md"
@@ -158,20 +158,15 @@ def rows(result: dict[str, Any]) -> dict[str, str]:
 
 
 def table(results: list[dict[str, Any]], runs: int, note: str) -> str:
-    columns = [rows(result) for result in results]
     load = os.getloadavg()[0]
-    lines = [
+    intro = (
         f"Measured {time.strftime('%Y-%m-%d')} with `bench/editors_bench.py --runs {runs}` "
         f"({machine()}; load average {load:.1f} at the end{note}); medians of {runs} run(s), "
         "the backlog import once; each a `radar` process, Python's start-up included. "
-        "Targets (issue 19) at 3,650 issues: ✓ met, ✗ not.",
-        "",
-        "| measure | " + " | ".join(f"{r['issues']} issues" for r in results) + " |",
-        "|---|" + "---|" * len(results),
-    ]
-    for label in columns[0]:
-        lines.append(f"| {label} | " + " | ".join(column[label] for column in columns) + " |")
-    return "\n".join(lines)
+        "Targets (issue 19) at 3,650 issues: ✓ met, ✗ not."
+    )
+    issues = [result["issues"] for result in results]
+    return measure_table(intro, issues, [rows(result) for result in results])
 
 
 def main(argv: list[str] | None = None) -> int:
