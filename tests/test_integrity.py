@@ -160,6 +160,21 @@ def test_a_publish_killed_between_flips_is_repaired(tmp_path, flips):
     assert differences(build / "html", clean) == []
 
 
+def test_the_second_publish_starts_from_the_first_and_reads_nothing_unchanged(tmp_path):
+    srcdir = copy_site(tmp_path / "src")
+    assert publish(srcdir).returncode == 0
+    first_tree = (srcdir / "_build" / "html").resolve().parent
+    seed = Path("doctrees", "issues", "2026", "2026-09-08.doctree")
+    read_at = (first_tree / seed).stat().st_mtime_ns
+    result = publish(srcdir)
+    assert result.returncode == 0, result.stderr
+    second_tree = (srcdir / "_build" / "html").resolve().parent
+    assert second_tree != first_tree
+    assert (second_tree / seed).stat().st_mtime_ns == read_at, "the seed issue was not read"
+    clean = clean_build(srcdir, tmp_path / "clean")
+    assert differences(srcdir / "_build" / "html", clean) == []
+
+
 def test_each_publish_updates_the_spare_tree_incrementally(tmp_path):
     srcdir = copy_site(tmp_path / "src")
     seed_doctree = srcdir / "_build" / "doctrees" / "issues" / "2026" / "2026-09-08.doctree"

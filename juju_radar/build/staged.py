@@ -4,7 +4,8 @@ Two build trees take turns, ``_build/trees/a`` and ``_build/trees/b``, each an `
 and a ``doctrees`` folder. ``_build/html`` and ``_build/doctrees`` are symbolic links into
 the published tree, ``_build/spare`` a link to the other one (the tree published before
 it, with its own doctree cache). A build updates the spare tree incrementally, from its
-own state, and on success publishes it by pointing ``_build/html`` at it: a new link
+own state (a new spare tree starts as a copy of the published one), and on success
+publishes it by pointing ``_build/html`` at it: a new link
 renamed over the old one, which is atomic, so a reader always finds a whole site at
 ``_build/html``; nothing is copied. A failed build leaves the published site untouched
 and deletes the half-built spare tree, so the next build starts it afresh and reports
@@ -181,10 +182,25 @@ def prepare_spare(build: Path) -> Path:
     tree = spare_tree(build)
     if tree.exists() and not (tree / COMPLETE).exists():
         shutil.rmtree(tree)  # left by an interrupted build: its state is not to be trusted
+    if not tree.exists():
+        seed_from_published(build, tree)
     tree.mkdir(parents=True, exist_ok=True)
     (tree / COMPLETE).unlink(missing_ok=True)
     point(build, SPARE, f"{TREES}/{tree.name}")
     return tree
+
+
+def seed_from_published(build: Path, tree: Path) -> None:
+    """A new spare tree starts as a copy of the published one, so that its first build
+    is incremental too (a fresh deploy would otherwise build the whole site twice)."""
+    published = published_tree(build)
+    if published is None or not (published / "doctrees").is_dir():
+        return
+    scratch = tree.with_name(f".{tree.name}.seeding")
+    shutil.rmtree(scratch, ignore_errors=True)
+    for folder in ("html", "doctrees"):
+        shutil.copytree(published / folder, scratch / folder, symlinks=True)
+    scratch.rename(tree)
 
 
 def build_locked(srcdir: Path, build: Path, sphinx_args: list[str]) -> int:
