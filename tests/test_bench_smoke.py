@@ -6,7 +6,11 @@ import json
 import subprocess
 import sys
 
+import pytest
 from conftest import ROOT
+
+# The whole benchmark on a tiny archive: `make test` runs it, `make test-fast` not.
+pytestmark = pytest.mark.slow
 
 
 def test_build_benchmark_runs_on_a_tiny_archive():

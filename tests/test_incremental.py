@@ -15,6 +15,9 @@ from conftest import ROOTS, SEED_SITE, copy_site, page_text, sphinx_build
 from juju_radar.editors.synth import SynthOptions, write_synthetic_archive
 from juju_radar.model.issues import vocabulary_from_config
 
+# Whole-site builds compared with each other: `make test` runs them, `make test-fast` not.
+pytestmark = pytest.mark.slow
+
 EPOCH_ENV = dict(os.environ, SOURCE_DATE_EPOCH="1788000000")
 SEED = "issues/2026/2026-09-08.md"
 SECOND = "issues/2026/2026-09-09.md"

@@ -16,6 +16,9 @@ from test_incremental import EPOCH_ENV, clean_build, differences
 
 from juju_radar.editors.site_links import broken_links
 
+# Whole-site builds compared with each other: `make test` runs them, `make test-fast` not.
+pytestmark = pytest.mark.slow
+
 HOSTILE = ("alert(", "onmouseover", "onerror")
 
 

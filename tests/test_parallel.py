@@ -23,6 +23,9 @@ from juju_radar.model.issues import vocabulary_from_config
 from juju_radar.sphinx_ext.bibliography import FORMATTED
 from juju_radar.sphinx_ext.collector import RadarData
 
+# Whole-site builds compared with each other: `make test` runs them, `make test-fast` not.
+pytestmark = pytest.mark.slow
+
 # A 1x1 transparent PNG.
 PIXEL = base64.b64decode(
     "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=="
