@@ -26,6 +26,9 @@ NOISE = (
 def make_html(srcdir: Path, *options: str) -> list[str]:
     """The staged build, as `make html` runs it; its output lines (stdout and stderr)."""
     env = {**os.environ, "PYTHONWARNINGS": deprecations_fail(), "SOURCE_DATE_EPOCH": "1788000000"}
+    # Coloured, as on CI: Sphinx then wraps messages in escape sequences.
+    env["FORCE_COLOR"] = "1"
+    env.pop("NO_COLOR", None)
     env.pop("RADAR_SITE_URL", None)
     result = subprocess.run(
         [sys.executable, "-m", "juju_radar.build.staged", "-j", "auto", *options],

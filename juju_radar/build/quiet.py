@@ -15,6 +15,8 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING
 
+from sphinx.util.console import strip_colors
+
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
 
@@ -29,7 +31,8 @@ class NoiseFilter(logging.Filter):
             return True
         if getattr(record, "subtype", None) == "template_evaluation":
             return False
-        message = str(record.msg)
+        # Bold when the console takes colour (a terminal, or FORCE_COLOR as CI sets it).
+        message = strip_colors(str(record.msg))
         return not (record.name.startswith(MYST_LOGGER) and message.startswith(MYST_CONFIG_DUMP))
 
 
