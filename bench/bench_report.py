@@ -40,6 +40,8 @@ def measure_table(intro: str, issues: list[int], columns: list[dict[str, str]]) 
         "| measure | " + " | ".join(f"{count} issues" for count in issues) + " |",
         "|---|" + "---|" * len(issues),
     ]
-    for label in columns[0]:
-        lines.append(f"| {label} | " + " | ".join(column[label] for column in columns) + " |")
+    labels = list(dict.fromkeys(label for column in columns for label in column))
+    for label in labels:  # a measure one size leaves out shows as "–" there
+        cells = " | ".join(column.get(label, "–") for column in columns)
+        lines.append(f"| {label} | {cells} |")
     return "\n".join(lines)

@@ -117,6 +117,28 @@ def api_runs(
     return [run["links"] for run in runs], [run["ms"] for run in runs]
 
 
+API_COUNT = """async ([bundle, query]) => {
+  const pagefind = await import(bundle);
+  return (await pagefind.search(query)).results.length;
+}"""
+
+
+def record_count(outdir: Path) -> int:
+    """The records of the bundle in ``outdir`` (every language's), as Pagefind counts them."""
+    entry = json.loads((outdir / "pagefind" / "pagefind-entry.json").read_text(encoding="utf-8"))
+    return sum(language["page_count"] for language in entry["languages"].values())
+
+
+def match_shares(page: Any, base: str, outdir: Path) -> list[float]:
+    """For each query of the set, the share of the records it matches (no filter set)."""
+    page.goto(f"{base}search.html")
+    page.wait_for_selector(".radar-search-page input[name=q]")
+    bundle, records = f"{base}pagefind/pagefind.js", record_count(outdir)
+    return [
+        page.evaluate(API_COUNT, [bundle, case["query"]]) / records for case in QUERY_SET["queries"]
+    ]
+
+
 def served_paths(page: Any, base: str, outdir: Path) -> list[Path]:
     """The site's files ``page`` fetches from now on, its workers' fetches included.
     Sizes are taken from disk: a response body is not always still available to read

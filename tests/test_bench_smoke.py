@@ -32,13 +32,23 @@ def test_build_benchmark_runs_on_a_tiny_archive():
     report = json.loads(result.stdout[result.stdout.index("[") :])
     (tiny,) = report
     assert tiny["issues"] == 3
-    assert tiny["full_j1"]["written"] >= 3 + 10  # the issues and the site pages
+    assert tiny["clean_j1"]["written"] >= 3 + 10  # the issues and the site pages
+    assert tiny["clean_jauto"]["read"] == tiny["clean_j1"]["read"] >= 3
+    assert tiny["second"]["read"] == 0, "the second build starts from a copy of the first"
+    assert tiny["no_change"]["read"] == 0
     assert tiny["add_issue"]["read"] == 1, "adding an issue reads only that issue"
+    assert tiny["edit_sentence"]["read"] == 1
+    # Summed over the processes: the staged build, sphinx-build and its -j workers.
+    assert tiny["clean_jauto"]["processes"] >= 3
+    assert tiny["clean_jauto"]["rss_mib"] >= tiny["clean_jauto"]["pss_mib"] > 50
+    assert "edit_preview" in tiny
     assert tiny["first_visit"]["gzip"] < tiny["first_visit"]["raw"]
     assert tiny["search_cold"]["bytes"]["index"] > 0
-    assert tiny["full_jauto"]["search_index_s"] > 0, "the build's search-index line was not found"
+    assert tiny["clean_jauto"]["search_index_s"] > 0, "the build's search-index line was not found"
     assert tiny["search_bundle"]["files"] > 0
     assert tiny["search_repeat_filters_open_ms_median"] > 0
+    shares = tiny["search_match_shares"]
+    assert len(shares) == 32 and all(0 <= share <= 1 for share in shares) and max(shares) > 0
 
 
 def test_editors_benchmark_runs_on_a_tiny_archive():

@@ -52,6 +52,7 @@ from juju_radar.editors.site_files import (
     atomic_write,
     open_site,
 )
+from juju_radar.editors.synth_text import DEFAULT_TEXT, TEXT_MODES
 from juju_radar.model.issues import (
     Issue,
     archive_problems,
@@ -139,6 +140,14 @@ def build_parser() -> argparse.ArgumentParser:
     synth.add_argument("issues", type=int, metavar="N", help="number of issues")
     synth.add_argument("--out", required=True, help="a folder that does not exist yet")
     synth.add_argument("--seed", type=int, default=8, help="random seed (same seed, same archive)")
+    synth.add_argument(
+        "--text",
+        choices=TEXT_MODES,
+        default=DEFAULT_TEXT,
+        help="zipf: words drawn by frequency from a 20,000-word vocabulary, with some of the "
+        "seed's sentences (the default, as the benchmarks use it); seed: every paragraph "
+        "sampled from the seed issue's sentences",
+    )
     synth.add_argument(
         "--exports",
         action="store_true",
@@ -740,7 +749,7 @@ def run_synth(args: argparse.Namespace) -> int:
     if args.issues < 1:
         print("radar: error: N must be at least 1", file=sys.stderr)
         return EXIT_USAGE
-    options = SynthOptions(issues=args.issues, seed=args.seed)
+    options = SynthOptions(issues=args.issues, seed=args.seed, text=args.text)
     if args.exports:
         written = write_synthetic_exports(site.root, out, options, site.vocabulary)
         print(f"{len(written)} synthetic export files written to {out}")

@@ -1,8 +1,8 @@
 """A synthetic archive in the project's real formats, for scale tests and benchmarks.
 
-Text is sampled from the seed issue's sentences; topics, verdicts and scores are
-spread like a real archive; references are shared across issues. Deterministic for
-a given seed. It only writes into the folder it is given.
+Text is Zipf-like Chinese or the seed issue's sentences (``synth_text.py``); topics,
+verdicts and scores are spread like a real archive; references are shared across
+issues. Deterministic for a given seed. It only writes into the folder it is given.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from juju_radar.editors.synth_text import DEFAULT_TEXT, TextSource, text_source
 from juju_radar.model.issues import Issue, Vocabulary, format_score, parse_issue
 from juju_radar.model.site_layout import GENERATED_PAGES, NOT_SITE
 
@@ -31,6 +32,7 @@ class SynthOptions:
     issues: int
     seed: int = 8
     draft_every: int = 97
+    text: str = DEFAULT_TEXT  # "zipf" or "seed" (synth_text.TEXT_MODES)
 
 
 def seed_sentences(seed_issue: Issue) -> list[str]:
@@ -52,13 +54,13 @@ def write_synthetic_archive(
     seed_issue, _ = parse_issue(seed_page.read_text(encoding="utf-8"), "seed.md", vocabulary)
     assert seed_issue is not None, "the seed issue must parse"
     rng = random.Random(options.seed)
-    sentences = seed_sentences(seed_issue)
+    source = text_source(options.text, seed_sentences(seed_issue))
     bib_keys: list[str] = []
     written = []
     bib_entries = []
     for number in range(options.issues):
         date = FIRST_DATE + dt.timedelta(days=number)
-        text, new_keys = _issue_text(date, number, options, sentences, bib_keys, rng)
+        text, new_keys = _issue_text(date, number, options, source, bib_keys, rng)
         bib_entries += [_bib_entry(key, date) for key in new_keys]
         bib_keys += new_keys
         path = out / "issues" / f"{date:%Y}" / f"{date.isoformat()}.md"
@@ -105,12 +107,12 @@ def _issue_text(
     date: dt.date,
     number: int,
     options: SynthOptions,
-    sentences: list[str],
+    source: TextSource,
     known_keys: list[str],
     rng: random.Random,
 ) -> tuple[str, list[str]]:
     def paragraph() -> str:
-        return "".join(rng.sample(sentences, rng.randint(2, 4)))
+        return source.paragraph(rng)
 
     status = (
         "draft"
@@ -120,7 +122,7 @@ def _issue_text(
     lines = [
         "---",
         f"date: {date.isoformat()}",
-        f"title: 第 {number + 1} 期：{rng.choice(sentences)[:18].rstrip('，。；：')}",
+        f"title: 第 {number + 1} 期：{source.title(rng)}",
         f"status: {status}",
         "length: 约 2,000 字 · 阅读约 7 分钟",
         "---",
@@ -144,7 +146,8 @@ def _issue_text(
         topic = rng.choices(list(TOPIC_WEIGHTS), weights=list(TOPIC_WEIGHTS.values()))[0]
         verdict = rng.choices(list(VERDICT_WEIGHTS), weights=list(VERDICT_WEIGHTS.values()))[0]
         sources = " · ".join(f"{LABELS[n % len(LABELS)]} <{key}>" for n, key in enumerate(keys))
-        heading = f"{rng.choice(EMOJI)} 条目 {number + 1}-{index + 1}：{rng.choice(sentences)[:20]}"
+        emoji = rng.choice(EMOJI)
+        heading = f"{emoji} 条目 {number + 1}-{index + 1}：{source.heading(rng)}"
         lines += [
             f":::{{radar-item}} {heading}",
             f":id: s{date:%Y%m%d}-{index + 1}",
