@@ -109,6 +109,8 @@ def setup_extension(app: Sphinx) -> None:
     app.connect("html-page-context", downloads.write_issue_bib)
     app.connect("build-finished", downloads.write_missing_issue_bibs, priority=300)
     app.connect("html-page-context", sidebar.issue_period)
+    app.connect("env-updated", sidebar.reset_shared_toctrees)
+    app.connect("html-page-context", sidebar.share_toctree_html, priority=550)
     app.add_css_file("radar.css")
     app.add_js_file("radar.js")
     theme_sections.setup(app)
