@@ -83,7 +83,9 @@ def test_the_build_writes_a_pagefind_bundle_and_no_sphinx_search(built_seed_site
     bundle = built_seed_site / "pagefind" / "site"
     assert (bundle / "pagefind.js").is_file()
     for part in search_parts(built_seed_site):
-        entry = json.loads((built_seed_site / "pagefind" / part / "pagefind-entry.json").read_text())
+        entry = json.loads(
+            (built_seed_site / "pagefind" / part / "pagefind-entry.json").read_text()
+        )
         assert list(entry["languages"]) == ["zh-cn"]
     assert not (built_seed_site / "searchindex.js").exists()
     for page in built_seed_site.rglob("*.html"):
