@@ -8,7 +8,7 @@ Chromium. Measures, on the query set of ``tests/search_queries.json``:
 - bytes fetched by a cold first query (runtime files and index files separately);
 - cold latency (fresh browser context: typing to results shown, and load + first search)
   and warm latency (search + result data in the page, median and max over the set);
-- bundle size and the time the build spends in Pagefind.
+- bundle size (all parts) and the time the build spends in Pagefind.
 """
 
 from __future__ import annotations
@@ -43,13 +43,30 @@ DEFAULT_RANKING = {
 }
 TYPING_DELAY_MS = 120  # search.js waits this long after the last keystroke
 
-API_SEARCH = """async ([bundle, query, ranking]) => {
-  const pagefind = await import(bundle);
-  await pagefind.options({ ranking });
+# The index parts merged as search.js merges them, into an instance of the bench's own
+# (kept in the page for the next query with the same ranking; a reload starts afresh).
+API_SEARCH = """async ([bundles, query, ranking, filtersOpen]) => {
+  const key = JSON.stringify([ranking, filtersOpen]);
+  if (!window.radarBench || window.radarBench.key !== key) {
+    const { parts } = await (await fetch(`${bundles}parts.json`)).json();
+    const [first, ...others] = parts.map((part) => new URL(`${part}/`, bundles).href);
+    const module = await import(`${first}pagefind.js`);
+    const pagefind = module.createInstance({ basePath: first, ranking });
+    await pagefind.init();
+    await Promise.all(others.map((part) => pagefind.mergeIndex(part, { ranking })));
+    // The open filter panel loads every filter index, which each search then counts.
+    if (filtersOpen) await pagefind.filters();
+    window.radarBench = { key, pagefind };
+  }
+  const pagefind = window.radarBench.pagefind;
   const started = performance.now();
   const response = await pagefind.search(query);
   const data = await Promise.all(response.results.slice(0, 8).map((r) => r.data()));
-  return { ms: performance.now() - started, links: data.map((d) => d.meta.link) };
+  return {
+    ms: performance.now() - started,
+    links: data.map((d) => d.meta.link),
+    count: response.results.length,
+  };
 }"""
 
 
@@ -103,39 +120,40 @@ def ui_links(page: Any, base: str) -> tuple[list[list[str]], list[float]]:
 
 
 def api_runs(
-    page: Any, base: str, ranking: Any, reload: bool = True
+    page: Any, base: str, ranking: Any, reload: bool = True, filters_open: bool = False
 ) -> tuple[list[list[str]], list[float]]:
     if reload:
         # The filter panel stays closed, as for a reader who has not opened it: Pagefind
         # then loads no filter index and counts no filter values (see BENCHMARKS.md).
         page.goto(f"{base}search.html")
         page.wait_for_selector(".radar-search-page input[name=q]")
-    bundle = f"{base}pagefind/pagefind.js"
+    bundles = f"{base}pagefind/"
     runs = [
-        page.evaluate(API_SEARCH, [bundle, case["query"], ranking]) for case in QUERY_SET["queries"]
+        page.evaluate(API_SEARCH, [bundles, case["query"], ranking, filters_open])
+        for case in QUERY_SET["queries"]
     ]
     return [run["links"] for run in runs], [run["ms"] for run in runs]
 
 
-API_COUNT = """async ([bundle, query]) => {
-  const pagefind = await import(bundle);
-  return (await pagefind.search(query)).results.length;
-}"""
-
-
 def record_count(outdir: Path) -> int:
-    """The records of the bundle in ``outdir`` (every language's), as Pagefind counts them."""
-    entry = json.loads((outdir / "pagefind" / "pagefind-entry.json").read_text(encoding="utf-8"))
-    return sum(language["page_count"] for language in entry["languages"].values())
+    """The records of every part of the index in ``outdir``, as Pagefind counts them."""
+    entries = sorted((outdir / "pagefind").glob("*/pagefind-entry.json"))
+    return sum(
+        language["page_count"]
+        for entry in entries
+        for language in json.loads(entry.read_text(encoding="utf-8"))["languages"].values()
+    )
 
 
 def match_shares(page: Any, base: str, outdir: Path) -> list[float]:
     """For each query of the set, the share of the records it matches (no filter set)."""
     page.goto(f"{base}search.html")
     page.wait_for_selector(".radar-search-page input[name=q]")
-    bundle, records = f"{base}pagefind/pagefind.js", record_count(outdir)
+    bundles, records = f"{base}pagefind/", record_count(outdir)
     return [
-        page.evaluate(API_COUNT, [bundle, case["query"]]) / records for case in QUERY_SET["queries"]
+        page.evaluate(API_SEARCH, [bundles, case["query"], DEFAULT_RANKING, False])["count"]
+        / records
+        for case in QUERY_SET["queries"]
     ]
 
 

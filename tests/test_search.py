@@ -43,13 +43,21 @@ STORY_IDS = [
 FRAGMENT_SIGNATURE = b"pagefind_dcd"
 
 
-def pagefind_records(site: Path) -> list[dict[str, Any]]:
-    """The records of a built Pagefind bundle, decoded from its fragment files."""
+def search_parts(site: Path) -> list[str]:
+    """The parts of the search index, as the pages read them."""
+    parts: list[str] = json.loads((site / "pagefind" / "parts.json").read_text())["parts"]
+    return parts
+
+
+def pagefind_records(site: Path, part: str | None = None) -> list[dict[str, Any]]:
+    """The records of the built Pagefind bundles (or of one part's), decoded from their
+    fragment files."""
     records = []
-    for fragment in sorted((site / "pagefind" / "fragment").iterdir()):
-        data = gzip.decompress(fragment.read_bytes())
-        assert data.startswith(FRAGMENT_SIGNATURE)
-        records.append(json.loads(data[len(FRAGMENT_SIGNATURE) :]))
+    for name in search_parts(site) if part is None else [part]:
+        for fragment in sorted((site / "pagefind" / name / "fragment").iterdir()):
+            data = gzip.decompress(fragment.read_bytes())
+            assert data.startswith(FRAGMENT_SIGNATURE)
+            records.append(json.loads(data[len(FRAGMENT_SIGNATURE) :]))
     return records
 
 
@@ -70,10 +78,15 @@ def plain(text: str) -> str:
 
 
 def test_the_build_writes_a_pagefind_bundle_and_no_sphinx_search(built_seed_site: Path) -> None:
-    bundle = built_seed_site / "pagefind"
+    # One issue of 2026: its part, and the part of the other pages, whose runtime loads.
+    assert search_parts(built_seed_site) == ["site", "2026"]
+    bundle = built_seed_site / "pagefind" / "site"
     assert (bundle / "pagefind.js").is_file()
-    entry = json.loads((bundle / "pagefind-entry.json").read_text())
-    assert list(entry["languages"]) == ["zh-cn"]
+    for part in search_parts(built_seed_site):
+        entry = json.loads(
+            (built_seed_site / "pagefind" / part / "pagefind-entry.json").read_text()
+        )
+        assert list(entry["languages"]) == ["zh-cn"]
     assert not (built_seed_site / "searchindex.js").exists()
     for page in built_seed_site.rglob("*.html"):
         text = page.read_text(encoding="utf-8")
@@ -193,7 +206,7 @@ def test_the_bundle_does_not_depend_on_the_order_the_file_system_lists(
     order: Pagefind alone numbers pages by it; the canonical bundle does not."""
     if not TMPFS.is_dir():
         pytest.skip("no tmpfs at /dev/shm to vary the listing order")
-    base = built_seed_site.parent / "html.doctrees" / "radar-search-records"
+    base = built_seed_site.parent / "html.doctrees" / "radar-search-records" / "2026"
     records = sorted(path for path in base.rglob("*") if path.is_file())
     with tempfile.TemporaryDirectory(dir=TMPFS) as work:
         forward = index_in_creation_order(records, base, Path(work, "a"), canonical)
@@ -241,7 +254,7 @@ def test_rebuilds_index_only_when_records_change_and_repair_a_damaged_bundle(
     assert changed != first
     assert any("衰老计时器" in plain(record["content"]) for record in pagefind_records(outdir))
 
-    shutil.rmtree(outdir / "pagefind" / "fragment")
+    shutil.rmtree(outdir / "pagefind" / "2026" / "fragment")
     sphinx_build(srcdir, outdir)
     repaired = bundle_files(outdir)
     assert {name: data for name, (_, data) in repaired.items()} == {

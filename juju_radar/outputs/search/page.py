@@ -3,8 +3,8 @@
 Sphinx's own search (``searchindex.js``, ``searchtools.js``, ``language_data.js`` and
 its ``search.html``) is switched off: its zh_CN scripts throw on every page. In its
 place ``search.html`` (the ``search.md`` page) and the theme's search dialog (header
-button, Ctrl+K / ⌘K) run ``the theme's search.js`` over the Pagefind bundle that is built
-into ``OUTDIR/pagefind`` at the end of every successful html build.
+button, Ctrl+K / ⌘K) run ``the theme's search.js`` over the Pagefind bundles that are
+built into ``OUTDIR/pagefind/<part>/`` at the end of every successful html build.
 """
 
 from __future__ import annotations
@@ -18,15 +18,15 @@ from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective
 
 from juju_radar.build.cache import build_cache
-from juju_radar.outputs.search.bundle import bundle_is_complete
-from juju_radar.outputs.search.records import (
+from juju_radar.outputs.search.parts import (
     BUNDLE_DIR,
-    build_index,
-    documents_digest,
-    record_digests,
-    record_documents,
-    site_records,
+    Part,
+    index_parts,
+    needs_indexing,
+    parts_of,
+    publish_parts,
 )
+from juju_radar.outputs.search.records import site_records
 from juju_radar.sphinx_ext.collector import radar_data
 from juju_radar.sphinx_ext.config import vocabulary
 from juju_radar.sphinx_ext.render import topic_name
@@ -38,8 +38,8 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 SEARCH_DOC = "search"
-# The records Pagefind indexed last, kept with the doctrees, and the digest of the
-# records behind each output folder's bundle.
+# The records Pagefind indexed last (a folder per part), kept with the doctrees, and the
+# digest of the records behind each part's bundle in each output folder.
 RECORD_SITE = "radar-search-records"
 SEARCH_BUNDLES = "search-bundles"
 NOSCRIPT_TEXT = "搜索需要启用 JavaScript。"
@@ -107,31 +107,54 @@ def build_pagefind_index(app: Sphinx, exception: BaseException | None) -> None:
         app.builder.outdir, searchable_pages(app), archive, vocabulary(app.config)
     )
     lang = (app.config.language or "en").replace("_", "-")
-    documents = record_documents(records, lang)
+    newest = max((issue.date.year for issue in archive.published), default=None)
+    parts = parts_of(records, newest, lang)
     cache = build_cache(app.doctreedir)
-    bundle_key = str(Path(app.builder.outdir, BUNDLE_DIR).resolve())
-    digests = record_digests(documents)
-    state = documents_digest(digests)
-    if cache.peek(SEARCH_BUNDLES, bundle_key) == state and bundle_is_complete(
-        Path(app.builder.outdir, BUNDLE_DIR)
-    ):
+    bundles = Path(app.builder.outdir, BUNDLE_DIR)
+    record_sites = Path(app.doctreedir, RECORD_SITE)
+
+    def key(part: Part) -> str:
+        return str((bundles / part.name).resolve())
+
+    changed = [
+        part
+        for part in parts
+        if needs_indexing(part, bundles, cache.peek(SEARCH_BUNDLES, key(part)))
+    ]
+    for part in changed:
+        cache.put(SEARCH_BUNDLES, key(part), None)
+    if changed:
+        cache.save()  # an interrupted indexing must not leave the old state on record
+    indexed = {part.name for part in changed}
+    failed = False
+    for part_name, result in index_parts(changed, bundles, record_sites).items():
+        if result.returncode != 0:
+            failed = True
+            logger.warning(
+                "pagefind failed on the search part %s (exit %s): %s",
+                part_name,
+                result.returncode,
+                result.stderr.strip(),
+                type="radar",
+                subtype="search",
+            )
+    if failed:
+        return
+    publish_parts([part.name for part in parts], bundles, record_sites)
+    for part in changed:
+        cache.put(SEARCH_BUNDLES, key(part), part.state)
+    if not changed:
         logger.info("search index: %d records, unchanged", len(records))
         return
-    cache.put(SEARCH_BUNDLES, bundle_key, None)
-    cache.save()  # an interrupted indexing must not leave the old state on record
-    result = build_index(documents, digests, app.builder.outdir, Path(app.doctreedir, RECORD_SITE))
-    if result.returncode != 0:
-        logger.warning(
-            "pagefind failed (exit %s): %s",
-            result.returncode,
-            result.stderr.strip(),
-            type="radar",
-            subtype="search",
-        )
-        return
-    cache.put(SEARCH_BUNDLES, bundle_key, state)
     seconds = time.perf_counter() - started
-    logger.info("search index: %d records in %.2f s", len(records), seconds)
+    logger.info(
+        "search index: %d records in %.2f s; parts indexed: %s (%s records); unchanged: %s",
+        len(records),
+        seconds,
+        ", ".join(part.name for part in changed),
+        sum(part.records for part in changed),
+        ", ".join(part.name for part in parts if part.name not in indexed) or "none",
+    )
 
 
 def setup(app: Sphinx) -> None:

@@ -9,8 +9,8 @@ closing, bibliography) and the other searchable pages are records too, with a lo
 weight so that a story matching a query ranks above the summaries that mention it.
 
 The records are written as small HTML files into a folder kept with the doctrees and
-indexed there by the Pagefind binary, whose bundle goes to ``OUTDIR/pagefind``. When
-the records are the same as at the last build, the bundle is left as it is.
+indexed there by the Pagefind binary, one bundle per part (``parts.py``). When a
+part's records are the same as at the last build, its bundle is left as it is.
 """
 
 from __future__ import annotations
@@ -28,7 +28,6 @@ from juju_radar.model.archive import Archive
 from juju_radar.model.issues import Issue, Vocabulary
 from juju_radar.outputs.search.bundle import canonicalize_bundle, remove_unreferenced_files
 
-BUNDLE_DIR = "pagefind"
 # Weight of everything that is not a story: it summarises stories or lists sources.
 SUMMARY_WEIGHT = "0.3"
 # The filter naming each record's kind ("story", "issue", "page"); search.js lists the
@@ -55,6 +54,7 @@ class SearchRecord:
     body_html: str
     meta: dict[str, str] = field(default_factory=dict)
     filters: dict[str, str] = field(default_factory=dict)
+    year: int | None = None  # the issue's, or the period's of a year-period page
 
     @property
     def file_name(self) -> str:
@@ -62,6 +62,16 @@ class SearchRecord:
         page, _, anchor = self.link.partition("#")
         stem = page.removesuffix(".html")
         return f"{stem}/{anchor}.html" if anchor else f"{stem}.html"
+
+
+# topics/agent/2026.html, best/2026.html, references/2026-09.html
+PERIOD_PAGE_RE = re.compile(r"(?:^|/)(\d{4})(?:-\d{2})?\.html$")
+
+
+def period_year(link: str) -> int | None:
+    """The year of a year-period page (by its output file), or None."""
+    match = PERIOD_PAGE_RE.search(link.partition("#")[0])
+    return int(match.group(1)) if match else None
 
 
 # Sphinx writes every attribute double-quoted and escapes ``<`` in text, so section
@@ -141,12 +151,15 @@ def issue_records(issue: Issue, page_html: str, link: str, vocab: Vocabulary) ->
                     "topic": topic.label,
                     "verdict": vocab.verdict_by_key(item.verdict).label,
                 },
+                year=issue.date.year,
             )
         )
     rest = "".join(cut(page_html, body, stories.values()) for body in bodies)
     if rest:
         # No filters: it is no story, and the filters count stories.
-        records.append(SearchRecord("issue", link, issue.title, rest, issue_meta))
+        records.append(
+            SearchRecord("issue", link, issue.title, rest, issue_meta, year=issue.date.year)
+        )
     return records
 
 
@@ -155,7 +168,7 @@ def page_record(title: str, page_html: str, link: str) -> SearchRecord | None:
     if not bodies:
         return None
     body = "".join(page_html[span.start : span.end] for span in bodies)
-    return SearchRecord("page", link, title, body)
+    return SearchRecord("page", link, title, body, year=period_year(link))
 
 
 def site_records(
@@ -303,17 +316,16 @@ def documents_digest(digests: dict[str, str]) -> str:
 
 
 def build_index(
-    documents: dict[str, str], digests: dict[str, str], outdir: Path, record_site: Path
+    documents: dict[str, str], digests: dict[str, str], bundle: Path, record_site: Path
 ) -> subprocess.CompletedProcess[str]:
-    """Index ``documents`` (with their ``record_digests``) into ``outdir/pagefind``, over
-    the bundle of the last build.
+    """Index ``documents`` (with their ``record_digests``) into ``bundle``, over the
+    bundle of the last build.
 
     The record files are kept in ``record_site`` between builds and Pagefind writes
     over the old bundle (rewriting files is much faster than creating them); what the
     new bundle does not reference is then deleted, so the result equals a fresh index.
     """
     sync_record_site(documents, digests, record_site)
-    bundle = outdir / BUNDLE_DIR
     result = run_pagefind(record_site, bundle)
     if result.returncode == 0:
         canonicalize_bundle(bundle)

@@ -1,4 +1,4 @@
-/* Juju Radar search: Pagefind over one record per story.
+/* Juju Radar search: Pagefind over one record per story, the index in parts (by year).
  *
  * - The theme's search dialog (header button, Ctrl+K / ⌘K) shows results as you type.
  * - search.html (the {radar-search} page) adds filters by topic, verdict and year and
@@ -12,11 +12,14 @@
   "use strict";
 
   const SCRIPT_URL = document.currentScript ? document.currentScript.src : "";
-  const BUNDLE_URL = new URL("../pagefind/pagefind.js", SCRIPT_URL || window.location.href).href;
+  // The index comes in parts (a bundle each, listed in parts.json, written by the build):
+  // the first part's runtime is loaded and the others are merged into it.
+  const BUNDLES_URL = new URL("../pagefind/", SCRIPT_URL || window.location.href).href;
   const CONTENT_ROOT = document.documentElement.dataset.content_root || "";
   // Stories are short and similar in length; an issue page's long bibliography should not
   // count against it, so the length penalty is mild (Pagefind's default is 0.75).
   const RANKING = { pageLength: 0.3, termFrequency: 1.0, termSaturation: 1.4, termSimilarity: 1.0 };
+  const OPTIONS = { ranking: RANKING, excerptLength: 36 };
   const HIGHLIGHT_PARAM = "pagefind-highlight";
   const OTHER_KINDS = ["issue", "page"]; // records that are not stories (records.py)
   const DIALOG_LIMIT = 8;
@@ -49,11 +52,18 @@
 
   function loadPagefind() {
     if (!pagefindLoading) {
-      pagefindLoading = import(BUNDLE_URL).then(async (pagefind) => {
-        await pagefind.options({ ranking: RANKING, excerptLength: 36 });
+      pagefindLoading = (async () => {
+        const listed = await fetch(new URL("parts.json", BUNDLES_URL));
+        if (!listed.ok) throw new Error(`parts.json: HTTP ${listed.status}`);
+        const [first, ...others] = (await listed.json()).parts
+          .map((part) => new URL(`${part}/`, BUNDLES_URL).href);
+        const pagefind = await import(`${first}pagefind.js`);
+        // options() sets the first part only: the merged ones take theirs in mergeIndex.
+        await pagefind.options(OPTIONS);
         await pagefind.init();
+        await Promise.all(others.map((part) => pagefind.mergeIndex(part, OPTIONS)));
         return pagefind;
-      });
+      })();
       pagefindLoading.catch(() => { pagefindLoading = null; });
     }
     return pagefindLoading;
