@@ -29,6 +29,7 @@ from juju_radar.outputs.search.records import (
     run_pagefind,
     section_spans,
     sync_record_site,
+    without_ignored,
 )
 
 ISSUE_HTML = "issues/2026/2026-09-08.html"
@@ -349,3 +350,15 @@ def test_record_site_rewrites_only_what_changed(
     sync_record_site(fewer, record_digests(fewer), folder)
     assert written == []
     assert not (folder / "sub" / "b.html").exists()
+
+
+def test_records_leave_out_what_pagefind_ignores() -> None:
+    body = (
+        '<section><p>kept</p><div class="radar-cited-by" data-pagefind-ignore="">'
+        '<div><p>nested</p></div><p data-pagefind-ignore="">inner</p></div>'
+        '<img src="x.png" data-pagefind-ignore=""><p>also kept</p>'
+        '<span data-pagefind-ignore="">unclosed</section>'
+    )
+    assert without_ignored(body) == (
+        '<section><p>kept</p><p>also kept</p><span data-pagefind-ignore="">unclosed</section>'
+    )

@@ -102,10 +102,19 @@ def test_a_change_reindexes_only_its_part_and_equals_a_clean_build(tmp_path: Pat
     sphinx_build(srcdir, outdir)
     assert rewritten(start, part_files(outdir)) == set(), "nothing changed, nothing indexed"
 
-    # A new issue of the newest year: its year and the listings, not the older years.
-    (srcdir / NEW_ISSUE).write_bytes((ROOTS / "test-second-issue" / NEW_ISSUE).read_bytes())
+    # A new issue of the newest year: its year and the listings, not the older years,
+    # although it cites a reference of 2024 (whose page and citing issue now list it, in
+    # parts that search leaves out).
+    new_issue = (ROOTS / "test-second-issue" / NEW_ISSUE).read_text(encoding="utf-8")
+    citing_old = new_issue.replace(
+        ":sources: 论文与完整实验 <taubench2026paper>",
+        ":sources: 论文与完整实验 <taubench2026paper> · 旧文 <swarm2024fixture>",
+    )
+    assert citing_old != new_issue
+    (srcdir / NEW_ISSUE).write_text(citing_old, encoding="utf-8")
     sphinx_build(srcdir, outdir)
     added = part_files(outdir)
+    assert "2026-09-09" in (outdir / "references" / "2024-05.html").read_text(encoding="utf-8")
     assert rewritten(start, added) == {"site", "2026"}
     assert added["older"] == start["older"]
     assert "issues/2026/2026-09-09.html#long-context-recipe" in links_by_part(outdir)["2026"]

@@ -28,6 +28,7 @@ IGNORED_CLASSES = frozenset(
         "radar-issue-list",
         "radar-topic-index",
         "radar-cited-by",
+        "radar-on-references-page",
         "radar-count",
         "radar-year",
         "radar-month",

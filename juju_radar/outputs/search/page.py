@@ -42,6 +42,7 @@ SEARCH_DOC = "search"
 # digest of the records behind each part's bundle in each output folder.
 RECORD_SITE = "radar-search-records"
 SEARCH_BUNDLES = "search-bundles"
+PAGE_RECORDS = "search-page-records"  # the records of each page, and of which version
 NOSCRIPT_TEXT = "搜索需要启用 JavaScript。"
 
 
@@ -103,18 +104,23 @@ def build_pagefind_index(app: Sphinx, exception: BaseException | None) -> None:
         return
     started = time.perf_counter()
     archive = radar_data(app.env).archive()
-    records = site_records(
-        app.builder.outdir, searchable_pages(app), archive, vocabulary(app.config)
+    cache = build_cache(app.doctreedir)
+    known = cache.peek(PAGE_RECORDS, PAGE_RECORDS)
+    records, now_known = site_records(
+        app.builder.outdir, searchable_pages(app), archive, vocabulary(app.config), known
     )
+    if now_known != known:
+        cache.put(PAGE_RECORDS, PAGE_RECORDS, now_known)
     lang = (app.config.language or "en").replace("_", "-")
     newest = max((issue.date.year for issue in archive.published), default=None)
     parts = parts_of(records, newest, lang)
-    cache = build_cache(app.doctreedir)
     bundles = Path(app.builder.outdir, BUNDLE_DIR)
     record_sites = Path(app.doctreedir, RECORD_SITE)
 
     def key(part: Part) -> str:
-        return str((bundles / part.name).resolve())
+        # The cache sits beside the output (one per staged tree, copied with it): the
+        # part's name says which bundle, wherever the tree is.
+        return part.name
 
     changed = [
         part
