@@ -17,7 +17,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     return {
         "version": __version__,
         # Raise it when what pages show changes: Sphinx then rebuilds every page once.
-        "env_version": 3,
+        "env_version": 4,
         "parallel_read_safe": True,
         "parallel_write_safe": True,
     }
