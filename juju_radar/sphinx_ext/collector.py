@@ -12,12 +12,13 @@ from sphinx.environment.collectors import EnvironmentCollector
 from sphinx.util import logging
 
 from juju_radar.build.cache import build_cache
-from juju_radar.model.archive import Archive, page_signature
+from juju_radar.model.archive import Archive, PageSignature, cited_references, page_signature
 from juju_radar.model.issues import Issue, is_issue_path, misplaced_issue, parse_issue
 from juju_radar.sphinx_ext.bibliography import NodeData, keep_formatted_ahead, load_bibliography
 from juju_radar.sphinx_ext.config import vocabulary
 from juju_radar.sphinx_ext.nodes import LISTING_KINDS, PERIOD_KINDS, radar_placeholder
 from juju_radar.sphinx_ext.paging import page_signature as period_signature
+from juju_radar.sphinx_ext.preview import defers_other_pages
 from juju_radar.sphinx_ext.reference_pages import reference_groups, reference_places
 
 if TYPE_CHECKING:
@@ -152,28 +153,42 @@ class RadarCollector(EnvironmentCollector):
         for formatted in data.formatted.values():
             keep_formatted_ahead(cache, formatted)
         data.formatted.clear()
-        return self.pages_to_rewrite(env)
+        return self.pages_to_rewrite(env, defer=defers_other_pages(app))
 
-    def pages_to_rewrite(self, env: BuildEnvironment) -> list[str]:
+    def pages_to_rewrite(self, env: BuildEnvironment, defer: bool = False) -> list[str]:
         """Pages to rewrite although unchanged: listings when the archive changed, and
         issues whose neighbours, related items or cited references changed. Nothing
-        else, so adding an issue or editing a reference rewrites O(1) issue pages."""
+        else, so adding an issue or editing a reference rewrites O(1) issue pages.
+
+        With ``defer`` (a preview after its first build): only the issues whose cited
+        references changed; the other pages keep the signature they were written with,
+        so a later build without ``defer`` rewrites them."""
         data = radar_data(env)
         archive = data.archive()
-        listing = archive.listing_signature()
         bibliography = load_bibliography(env)
         places = reference_places(archive, bibliography)
 
         def shown(key: str) -> object:  # the entry, its references page and citing count
             return bibliography.digest(key), places.get(key)
 
+        previous_listing, previous_pages = data.published_state or (None, {})
+        if defer and previous_listing is not None:
+            pages, rewritten = dict(previous_pages), set()
+            for docname, issue in data.issues.items():
+                previous = previous_pages.get(docname)
+                cited = cited_references(issue, shown)
+                if previous is None or PageSignature._make(previous).references != cited:
+                    pages[docname] = page_signature(archive, issue, shown)
+                    rewritten.add(docname)
+            data.published_state = (previous_listing, pages)
+            return sorted(rewritten & env.found_docs)
+        listing = archive.listing_signature()
         pages = {
             docname: page_signature(archive, issue, shown) for docname, issue in data.issues.items()
         }
         groups = reference_groups(archive, bibliography)
         for docname, (kind, attributes) in data.period_pages.items():
             pages[docname] = period_signature(kind, attributes, archive, bibliography, groups)
-        previous_listing, previous_pages = data.published_state or (None, {})
         data.published_state = (listing, pages)
         changed = {docname for docname in pages if previous_pages.get(docname) != pages[docname]}
         if listing != previous_listing:
