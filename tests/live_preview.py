@@ -6,6 +6,7 @@ Used by the preview tests and by ``bench/preview_bench.py``.
 from __future__ import annotations
 
 import contextlib
+import http.client
 import os
 import signal
 import socket
@@ -37,11 +38,12 @@ class LivePreview:
         return f"http://127.0.0.1:{self.port}/{path}"
 
     def page(self, path: str) -> str | None:
-        """The served page, or None while it is not there."""
+        """The served page, or None while it is not there or being rewritten (the file
+        changed while it was sent)."""
         try:
             with urllib.request.urlopen(self.url(path), timeout=10) as response:
-                return str(response.read().decode("utf-8"))
-        except urllib.error.HTTPError:
+                return str(response.read().decode("utf-8", errors="replace"))
+        except (urllib.error.HTTPError, http.client.IncompleteRead):
             return None
 
     def seconds_until_shown(self, path: str, text: str, timeout: float, since: float) -> float:

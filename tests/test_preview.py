@@ -135,3 +135,20 @@ def test_listings_wait_for_the_next_session_and_then_catch_up(tmp_path):
         assert new_title in shown("index.html") and old_title not in shown("index.html")
     finally:
         session.save()
+
+
+def test_a_change_to_conf_py_starts_a_new_application(tmp_path):
+    from juju_radar.build.preview import PreviewSession
+
+    src = copy_site(tmp_path / "src")
+    out = src / "_build" / "preview"
+    session = PreviewSession(src, out, jobs=1, status=io.StringIO(), warning=sys.stderr)
+    try:
+        assert session.build()
+        first = session.app
+        replace_once(src / "conf.py", 'html_title = "Juju Radar 归档"', 'html_title = "预览标题"')
+        assert session.build([src / "conf.py"])
+        assert session.app is not first
+        assert "<title>预览标题</title>" in (out / "index.html").read_text(encoding="utf-8")
+    finally:
+        session.save()
