@@ -16,6 +16,7 @@ then deletes the saved environment, so that build is a full one.
 
 from __future__ import annotations
 
+import gc
 import os
 import pickle
 import sys
@@ -25,6 +26,7 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import IO, TYPE_CHECKING
 
+from juju_radar.build import memory
 from juju_radar.build.crash import report
 
 if TYPE_CHECKING:
@@ -93,6 +95,7 @@ class PreviewSession:
             if first:
                 app.parallel = 1  # later builds run beside the server's threads: no forks
                 start_deferring(app)
+                memory.freeze_alive()
             return app.statuscode == 0
 
     def save(self) -> None:
@@ -137,5 +140,7 @@ class PreviewSession:
         scratch.replace(target)
 
     def _close(self) -> None:
+        if self.app is not None:
+            gc.unfreeze()  # what memory.freeze_alive kept
         self.app = None
         self.contexts.close()

@@ -13,7 +13,6 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from functools import cached_property
 from itertools import groupby
-from typing import NamedTuple
 
 from juju_radar.model.issues import Issue, Item
 
@@ -181,15 +180,9 @@ def shown(ref: ItemRef) -> tuple[object, ...]:
     return ref.docname, item.id, item.heading, item.topic, item.score, item.verdict, item.tags
 
 
-class PageSignature(NamedTuple):
-    neighbours: tuple[object, ...]
-    related_items: tuple[object, ...]
-    references: tuple[object, ...]
-
-
 def page_signature(
     archive: Archive, issue: Issue, reference_digest: Callable[[str], object]
-) -> PageSignature:
+) -> tuple[object, ...]:
     """What an issue page shows from outside its file: neighbours, related items and
     the references it cites (``reference_digest(key)``: all the page shows of one)."""
     neighbours = tuple(
@@ -203,9 +196,5 @@ def page_signature(
         )
         for found in (related(archive, issue, item) for item in issue.items)
     )
-    return PageSignature(neighbours, related_items, cited_references(issue, reference_digest))
-
-
-def cited_references(issue: Issue, reference_digest: Callable[[str], object]) -> tuple[object, ...]:
-    """What an issue page shows of the references it cites (``PageSignature.references``)."""
-    return tuple(reference_digest(key) for item in issue.items for key in item.citation_keys)
+    references = tuple(reference_digest(key) for item in issue.items for key in item.citation_keys)
+    return neighbours, related_items, references

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -12,9 +13,14 @@ from sphinx.environment.collectors import EnvironmentCollector
 from sphinx.util import logging
 
 from juju_radar.build.cache import build_cache
-from juju_radar.model.archive import Archive, PageSignature, cited_references, page_signature
+from juju_radar.model.archive import Archive, page_signature
 from juju_radar.model.issues import Issue, is_issue_path, misplaced_issue, parse_issue
-from juju_radar.sphinx_ext.bibliography import NodeData, keep_formatted_ahead, load_bibliography
+from juju_radar.sphinx_ext.bibliography import (
+    Bibliography,
+    NodeData,
+    keep_formatted_ahead,
+    load_bibliography,
+)
 from juju_radar.sphinx_ext.config import vocabulary
 from juju_radar.sphinx_ext.nodes import LISTING_KINDS, PERIOD_KINDS, radar_placeholder
 from juju_radar.sphinx_ext.paging import page_signature as period_signature
@@ -48,6 +54,8 @@ class RadarData:
     _archive: tuple[tuple[int, ...], Archive] | None = field(
         default=None, repr=False, compare=False
     )
+    # The bibliography the last build's pages were written from; never pickled.
+    _bibliography: Bibliography | None = field(default=None, repr=False, compare=False)
 
     def archive(self) -> Archive:
         """The indexes derived from ``issues``, computed once while they stay the same."""
@@ -67,7 +75,7 @@ class RadarData:
         self.published_state = None
 
     def __getstate__(self) -> dict[str, object]:
-        return {**self.__dict__, "_archive": None}
+        return {**self.__dict__, "_archive": None, "_bibliography": None}
 
 
 def radar_data(env: BuildEnvironment) -> RadarData:
@@ -160,37 +168,57 @@ class RadarCollector(EnvironmentCollector):
         issues whose neighbours, related items or cited references changed. Nothing
         else, so adding an issue or editing a reference rewrites O(1) issue pages.
 
-        With ``defer`` (a preview after its first build): only the issues whose cited
-        references changed; the other pages keep the signature they were written with,
-        so a later build without ``defer`` rewrites them."""
+        With ``defer`` (a preview after its first build): only the issues citing an entry
+        that changed (``deferred_pages_to_rewrite``)."""
         data = radar_data(env)
-        archive = data.archive()
         bibliography = load_bibliography(env)
-        places = reference_places(archive, bibliography)
-
-        def shown(key: str) -> object:  # the entry, its references page and citing count
-            return bibliography.digest(key), places.get(key)
-
-        previous_listing, previous_pages = data.published_state or (None, {})
-        if defer and previous_listing is not None:
-            pages, rewritten = dict(previous_pages), set()
-            for docname, issue in data.issues.items():
-                previous = previous_pages.get(docname)
-                cited = cited_references(issue, shown)
-                if previous is None or PageSignature._make(previous).references != cited:
-                    pages[docname] = page_signature(archive, issue, shown)
-                    rewritten.add(docname)
-            data.published_state = (previous_listing, pages)
-            return sorted(rewritten & env.found_docs)
+        before, data._bibliography = data._bibliography, bibliography
+        if defer and data.published_state is not None and before is not None:
+            return self.deferred_pages_to_rewrite(env, bibliography.changed_since(before))
+        archive = data.archive()
         listing = archive.listing_signature()
+        shown = reference_display(archive, bibliography)
         pages = {
             docname: page_signature(archive, issue, shown) for docname, issue in data.issues.items()
         }
         groups = reference_groups(archive, bibliography)
         for docname, (kind, attributes) in data.period_pages.items():
             pages[docname] = period_signature(kind, attributes, archive, bibliography, groups)
+        previous_listing, previous_pages = data.published_state or (None, {})
         data.published_state = (listing, pages)
         changed = {docname for docname in pages if previous_pages.get(docname) != pages[docname]}
         if listing != previous_listing:
             changed |= set(data.listing_docs)
         return sorted(changed & env.found_docs)
+
+    def deferred_pages_to_rewrite(self, env: BuildEnvironment, entries: set[str]) -> list[str]:
+        """The issues citing one of ``entries``, with their signatures brought up to date;
+        every other page keeps the signature it was written with, so the next build
+        without ``defer`` rewrites it if it differs."""
+        data = radar_data(env)
+        citing = {
+            docname
+            for docname, issue in data.issues.items()
+            if not entries.isdisjoint(issue.citation_keys)
+        }
+        if not citing:
+            return []
+        assert data.published_state is not None
+        listing, pages = data.published_state
+        archive = data.archive()
+        shown = reference_display(archive, load_bibliography(env))
+        pages = pages | {
+            docname: page_signature(archive, data.issues[docname], shown) for docname in citing
+        }
+        data.published_state = (listing, pages)
+        return sorted(citing & env.found_docs)
+
+
+def reference_display(archive: Archive, bibliography: Bibliography) -> Callable[[str], object]:
+    """What a page shows of a reference: the entry, its references page and citing count."""
+    places = reference_places(archive, bibliography)
+
+    def shown(key: str) -> object:
+        return bibliography.digest(key), places.get(key)
+
+    return shown

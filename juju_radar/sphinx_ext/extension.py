@@ -85,7 +85,7 @@ def setup_extension(app: Sphinx) -> None:
     freeze_survivors = deferred_in_preview(memory.freeze_survivors)
     app.connect("env-before-read-docs", freeze_survivors, priority=950)
     app.connect("env-updated", memory.freeze_before_writers, priority=950)
-    app.connect("build-finished", memory.thaw, priority=950)
+    app.connect("build-finished", deferred_in_preview(memory.thaw), priority=950)
     forget_removed_entries = deferred_in_preview(bibliography.forget_removed_entries)
     app.connect("build-finished", forget_removed_entries, priority=400)
     app.connect("build-finished", deferred_in_preview(buildcache.finish_build), priority=800)
