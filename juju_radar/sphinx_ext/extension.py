@@ -15,7 +15,15 @@ from juju_radar.outputs import downloads, siteurl
 from juju_radar.outputs import hooks as publishing
 from juju_radar.outputs.search import page as search
 from juju_radar.sphinx_ext import archive_checks as checks
-from juju_radar.sphinx_ext import bibliography, config, content, paging, safety, sidebar
+from juju_radar.sphinx_ext import (
+    bibliography,
+    config,
+    content,
+    paging,
+    safety,
+    sidebar,
+    theme_sections,
+)
 from juju_radar.sphinx_ext.collector import RadarCollector, init_env
 from juju_radar.sphinx_ext.directives import (
     BestYearDirective,
@@ -108,5 +116,6 @@ def setup_extension(app: Sphinx) -> None:
     app.connect("html-page-context", add_banner)
     app.add_css_file("radar.css")
     app.add_js_file("radar.js")
+    theme_sections.setup(app)
     search.setup(app)
     publishing.setup(app)

@@ -3,6 +3,7 @@ page's links checked once everything is resolved (toctrees and templates include
 
 from __future__ import annotations
 
+import functools
 import html
 import re
 from typing import TYPE_CHECKING, Any
@@ -87,29 +88,40 @@ def check_page_html(output: str, report: Any) -> str:
     """``output`` without any tag attribute that is not allowed; ``report(message)`` for each."""
 
     def clean_tag(match: re.Match[str]) -> str:
-        tag, attributes = match.group(1).lower(), match.group(2) or ""
-        values = [
-            (attribute.group(1), html.unescape(_value(attribute)))
-            for attribute in ATTRIBUTE_RE.finditer(attributes)
-        ]
-        rel = next((value for name, value in values if name.lower() == "rel"), "")
-        refused = [
-            (name, value) for name, value in values if refused_attribute(tag, name, value, rel)
-        ]
-        if not refused:
-            return match.group(0)
-        for name, value in refused:
-            report(f"<{tag} {name}={value!r}> is not allowed in a page: removed")
-        if tag == "meta":
-            return ""
-        kept = [
-            attribute.group(0)
-            for attribute in ATTRIBUTE_RE.finditer(attributes)
-            if (attribute.group(1), html.unescape(_value(attribute))) not in refused
-        ]
-        return f"<{match.group(1)}{''.join(' ' + text for text in kept)}{match.group(3)}>"
+        cleaned, messages = checked_tag(match.group(0))
+        for message in messages:
+            report(message)
+        return cleaned
 
     return TAG_RE.sub(clean_tag, output)
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def checked_tag(text: str) -> tuple[str, tuple[str, ...]]:
+    """One tag without its refused attributes, and a message for each. Cached: most of a
+    page's tags are the theme's, the same on every page."""
+    match = TAG_RE.fullmatch(text)
+    assert match is not None
+    tag, attributes = match.group(1).lower(), match.group(2) or ""
+    values = [
+        (attribute.group(1), html.unescape(_value(attribute)))
+        for attribute in ATTRIBUTE_RE.finditer(attributes)
+    ]
+    rel = next((value for name, value in values if name.lower() == "rel"), "")
+    refused = [(name, value) for name, value in values if refused_attribute(tag, name, value, rel)]
+    if not refused:
+        return text, ()
+    messages = tuple(
+        f"<{tag} {name}={value!r}> is not allowed in a page: removed" for name, value in refused
+    )
+    if tag == "meta":
+        return "", messages
+    kept = [
+        attribute.group(0)
+        for attribute in ATTRIBUTE_RE.finditer(attributes)
+        if (attribute.group(1), html.unescape(_value(attribute))) not in refused
+    ]
+    return f"<{match.group(1)}{''.join(' ' + text for text in kept)}{match.group(3)}>", messages
 
 
 def _value(attribute: re.Match[str]) -> str:
