@@ -9,11 +9,9 @@ import json
 import os
 import re
 import signal
-import socket
 import subprocess
 import sys
 import time
-import urllib.request
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
@@ -21,6 +19,7 @@ import pytest
 from bs4 import BeautifulSoup
 from conftest import SEED_EXPORT, SEED_SITE, copy_site, sphinx_build
 from conftest import page_text as article_text
+from live_preview import free_port, radar_serve, serving
 
 from juju_radar.editors import cli
 from juju_radar.editors.importer import CATEGORY_RE, unescape
@@ -429,7 +428,7 @@ def test_new_names_the_file_it_cannot_write(tmp_path, capsys):
 # --- serve and entry points -----------------------------------------------------------------
 
 
-def test_serve_runs_sphinx_autobuild_on_localhost(tmp_path, monkeypatch):
+def test_serve_runs_the_preview_server_on_localhost(tmp_path, monkeypatch):
     src = copy_site(tmp_path / "src")
     commands = []
 
@@ -458,9 +457,7 @@ def test_serve_runs_sphinx_autobuild_on_localhost(tmp_path, monkeypatch):
 
 def test_serve_stopped_by_sigterm_stops_its_preview_server(tmp_path):
     src = copy_site(tmp_path / "src")
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
+    port = free_port()
     serve = subprocess.Popen(
         [sys.executable, "-m", "juju_radar", "--root", str(src), "serve", "--port", str(port)],
         stdout=subprocess.DEVNULL,
@@ -485,28 +482,12 @@ def test_serve_stopped_by_sigterm_stops_its_preview_server(tmp_path):
 
 def test_serve_answers_only_local_host_names(tmp_path):
     src = copy_site(tmp_path / "src")
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    serve = subprocess.Popen(
-        [sys.executable, "-m", "juju_radar", "--root", str(src), "serve", "--port", str(port)],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        start_new_session=True,
-    )
-    try:
-        deadline = time.monotonic() + 120
-        while not serving(port):
-            assert serve.poll() is None and time.monotonic() < deadline, "the preview never served"
-            time.sleep(0.5)
+    with radar_serve(src, start_timeout=120) as preview:
+        port = preview.port
         for host in (f"127.0.0.1:{port}", f"localhost:{port}", f"[::1]:{port}", "localhost"):
             assert status_with_host(port, host) == 200, host
         for host in ("evil.example", f"evil.example:{port}", "127.0.0.1.evil.example", ""):
             assert status_with_host(port, host) in (400, 403), host
-    finally:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(serve.pid, signal.SIGTERM)
-        serve.wait(timeout=30)
 
 
 def status_with_host(port: int, host: str) -> int:
@@ -521,14 +502,6 @@ def status_with_host(port: int, host: str) -> int:
         return connection.getresponse().status
     finally:
         connection.close()
-
-
-def serving(port: int) -> bool:
-    try:
-        with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=2) as response:
-            return response.status == 200
-    except OSError:
-        return False
 
 
 def test_the_installed_command_and_python_m(tmp_path):

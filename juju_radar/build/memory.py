@@ -8,6 +8,10 @@ alive before forking; the build does so before reading and, with ``-j``, before
 writing, and thaws everything when it ends, so that a process which builds again can
 still free it. A serial build keeps every doctree it read in memory until the page is
 written; frozen, none would be freed (1.2 GiB at 1,000 issues instead of 870 MiB).
+
+A preview session (``build.preview``) freezes what its first build left, for as long as
+the application lives: a full collection of the environment of 3,650 issues took 2 s, and
+came in the middle of a save every few saves.
 """
 
 from __future__ import annotations
@@ -20,9 +24,13 @@ if TYPE_CHECKING:
     from sphinx.environment import BuildEnvironment
 
 
-def freeze_survivors(app: Sphinx, *args: Any) -> None:
-    gc.collect()  # what is garbage now would otherwise be kept for the rest of the build
+def freeze_alive() -> None:
+    gc.collect()  # what is garbage now would otherwise be kept while frozen
     gc.freeze()
+
+
+def freeze_survivors(app: Sphinx, *args: Any) -> None:
+    freeze_alive()
 
 
 def freeze_before_writers(app: Sphinx, env: BuildEnvironment) -> None:

@@ -20,6 +20,12 @@ written for.
   ``html_theme_options``, ``html_permalinks_icon``, ``html_sourcelink_suffix``), so it
   said so on every build. ``defer_config_report`` keeps Sphinx's decision and reports
   what differs once the theme has run: nothing, when nothing changed.
+- A preview (``radar serve``) keeps its application between saves, so the environment
+  stays in memory: pickling it after every read (Sphinx's ``Builder.build``, ``@final``)
+  took seconds of each save at thousands of issues. ``FastHTMLBuilder.build`` is Sphinx's
+  without that step in a preview; the preview session saves the environment when it
+  stops (``build.preview``). ``start_another_build`` resets the warning count
+  (private) that Sphinx's closing line reports.
 - Reading a handful of changed pages in the main process: Sphinx decides to read in
   parallel from ``app.parallel`` after ``env-before-read-docs``, and to write in parallel
   from it after ``env-updated``; ``read_few_pages_serially`` relies on that order.
@@ -33,23 +39,26 @@ from __future__ import annotations
 import os
 import pickle
 import sys
-from typing import TYPE_CHECKING, Any
+from contextlib import nullcontext
+from typing import TYPE_CHECKING, Any, Literal
 
 import sphinx
+from sphinx._cli.util.colour import bold
 from sphinx.builders.html import StandaloneHTMLBuilder
 from sphinx.environment import BuildEnvironment
 from sphinx.locale import __
 from sphinx.util import logging
 from sphinx.util.build_phase import BuildPhase
-from sphinx.util.display import status_iterator
-from sphinx.util.parallel import ParallelTasks, make_chunks
+from sphinx.util.display import progress_message, status_iterator
+from sphinx.util.parallel import ParallelTasks, SerialTasks, make_chunks, parallel_available
 
 from juju_radar.build.cache import Additions, build_cache
 from juju_radar.build.crash import located, report
 from juju_radar.sphinx_ext.collector import radar_data
+from juju_radar.sphinx_ext.preview import is_preview
 
 if TYPE_CHECKING:
-    from collections.abc import Set
+    from collections.abc import Iterable, Set
     from pathlib import Path
 
     from sphinx.application import Sphinx
@@ -87,6 +96,46 @@ class FastHTMLBuilder(StandaloneHTMLBuilder):
     def __init__(self, app: Sphinx, env: BuildEnvironment) -> None:
         super().__init__(app, env)
         self.writers = app.parallel  # ``-j``: the main process no longer needs a core
+
+    def build(  # type: ignore[misc]
+        self,
+        docnames: Iterable[str] | None,
+        summary: str | None = None,
+        method: Literal["all", "specific", "update"] = "update",
+    ) -> None:
+        """Sphinx 9.0's, except that a preview does not pickle the environment."""
+        if not is_preview(self.config):
+            super().build(docnames, summary, method)  # type: ignore[misc]
+            return
+        if summary:
+            logger.info(bold(__("building [%s]: ")) + summary, self.name)  # noqa: G003
+        with nullcontext() if self._app._exception_on_warning else logging.pending_warnings():
+            updated_docnames = set(self.read())
+        doccount = len(updated_docnames)
+        logger.info(bold(__("looking for now-outdated files... ")), nonl=True)
+        updated_docnames.update(self.env.check_dependents(self._app, updated_docnames))
+        outdated = len(updated_docnames) - doccount
+        if outdated:
+            logger.info(__("%d found"), outdated)
+        else:
+            logger.info(__("none found"))
+        if updated_docnames:
+            self.phase = BuildPhase.CONSISTENCY_CHECK
+            with progress_message(__("checking consistency")):
+                self.env.check_consistency()
+        elif method == "update" and not docnames:
+            logger.info(bold(__("no targets are out of date.")))
+        self.phase = BuildPhase.RESOLVING
+        if docnames and docnames != ["__all__"]:
+            docnames = set(docnames) & self.env.found_docs
+        if parallel_available and self._app.parallel > 1 and self.allow_parallel:
+            self.parallel_ok = self._app.is_parallel_allowed("write")
+        else:
+            self.parallel_ok = False
+        self.finish_tasks = SerialTasks()
+        self.write(docnames, updated_docnames, method)  # type: ignore[arg-type]
+        self.finish()
+        self.finish_tasks.join()
 
     def _read_parallel(self, docnames: list[str], nproc: int) -> None:
         """Sphinx 9.0's, except that a reader sends back only the pages it read."""
@@ -157,6 +206,12 @@ class FastHTMLBuilder(StandaloneHTMLBuilder):
         self.phase = BuildPhase.WRITING
         self.write_doc_serialized(docname, doctree)
         self.write_doc(docname, doctree)
+
+
+def start_another_build(app: Sphinx) -> None:
+    """Before a build by an application that built before (the preview's): Sphinx
+    counts warnings per application and reports the count in its closing line."""
+    app._warncount = 0
 
 
 def shed_other_pages(env: BuildEnvironment, docnames: list[str]) -> None:

@@ -1,15 +1,27 @@
-"""``python -m juju_radar.editors.preview``: sphinx-autobuild answering local hosts only.
+"""``python -m juju_radar.editors.preview SRCDIR OUTDIR``: the live preview of ``radar serve``.
+
+A save shows in the browser within seconds, whatever the size of the archive: the
+pages are built by one Sphinx application kept alive between saves, in preview mode
+(``build.preview``, ``sphinx_ext.preview``), instead of a new ``sphinx-build`` each time.
+The server is sphinx-autobuild's (2025.8): its file watcher, which tells open pages to
+reload after a build, and its script injector, around Starlette's static files; only
+its build step, a ``sphinx-build`` process per save, is replaced.
 
 A page on any web site can point a name it controls at 127.0.0.1 (DNS rebinding) and
 read the preview, drafts included, if the server answers any ``Host``. This one answers
 ``127.0.0.1``, ``localhost`` and ``[::1]`` (with any port) and refuses the rest with 403.
-sphinx-autobuild 2025.8 builds its Starlette app in ``_create_app``; it is wrapped here.
 """
 
 from __future__ import annotations
 
+import argparse
+import asyncio
+import os
 import re
+import signal
 import sys
+import time
+from pathlib import Path
 from typing import Any
 
 LOCAL_HOST_RE = re.compile(r"^(?:127\.0\.0\.1|localhost|\[::1\])(?::\d{1,5})?$", re.IGNORECASE)
@@ -52,21 +64,91 @@ async def refuse(scope: dict, send: Any) -> None:
     await send({"type": "http.response.body", "body": body})
 
 
+# What sphinx-autobuild never watches, besides the output folder and --ignore.
+NEVER_WATCHED = (
+    *(".git", ".hg", ".svn", ".venv", "venv", "node_modules", ".mypy_cache"),
+    *(".pytest_cache", ".ruff_cache", ".tox", ".nox", ".idea", ".vscode"),
+)
+
+
+def parse_arguments(argv: list[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="python -m juju_radar.editors.preview")
+    parser.add_argument("srcdir", type=Path)
+    parser.add_argument("outdir", type=Path)
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--port", type=int, default=8000)
+    parser.add_argument("--ignore", action="append", default=[], help="a path not watched")
+    parser.add_argument("--re-ignore", action="append", default=[], help="a regex of paths")
+    parser.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1)
+    return parser.parse_args(argv)
+
+
 def main(argv: list[str]) -> None:
     try:
-        import sphinx_autobuild.__main__ as autobuild
+        import uvicorn
+        import watchfiles
+        from sphinx_autobuild.filter import IgnoreFilter
+        from sphinx_autobuild.middleware import JavascriptInjectorMiddleware
+        from sphinx_autobuild.server import RebuildServer
+        from starlette.applications import Starlette
+        from starlette.middleware import Middleware
+        from starlette.routing import Mount, WebSocketRoute
+        from starlette.staticfiles import StaticFiles
     except ImportError:
         sys.exit(
             "radar serve needs sphinx-autobuild (not installed by `make html`): run `make serve`"
         )
+    from juju_radar.build.preview import PreviewSession
 
-    create_app = autobuild._create_app
+    args = parse_arguments(argv)
+    srcdir, outdir = args.srcdir.resolve(strict=True), args.outdir.resolve()
+    outdir.mkdir(parents=True, exist_ok=True)
+    session = PreviewSession(srcdir, outdir, jobs=args.jobs)
 
-    def local_app(*args: Any, **kwargs: Any) -> Any:
-        return LocalHostOnly(create_app(*args, **kwargs))
+    def rebuild(changed_paths: list[Path]) -> None:
+        names = ", ".join(sorted(path.name for path in changed_paths)[:5])
+        print(f"radar serve: {names} changed, rebuilding", flush=True)
+        started = time.perf_counter()
+        session.build(changed_paths)
+        print(f"radar serve: rebuilt in {time.perf_counter() - started:.2f} s", flush=True)
 
-    autobuild._create_app = local_app
-    autobuild.main(argv)
+    class InProcessRebuild(RebuildServer):  # type: ignore[misc]
+        """sphinx-autobuild's watcher, building in a thread of this process (its own
+        runs each build in a new worker process, which could not keep the application)."""
+
+        async def watch(self) -> None:
+            async for changes in watchfiles.awatch(
+                *self.paths, watch_filter=lambda _, path: not self.ignore(path)
+            ):
+                await asyncio.to_thread(rebuild, [Path(path).resolve() for _, path in changes])
+                self.flag.set()
+
+    ignored = IgnoreFilter([*never_watched(srcdir), *args.ignore, outdir], args.re_ignore)
+    watcher = InProcessRebuild([srcdir], ignored, change_callback=rebuild)
+    url_host = f"{args.host}:{args.port}"
+    app = Starlette(
+        routes=[
+            WebSocketRoute("/websocket-reload", watcher, name="reload"),
+            Mount("/", app=StaticFiles(directory=outdir, html=True), name="static"),
+        ],
+        middleware=[Middleware(JavascriptInjectorMiddleware, ws_url=url_host)],
+        lifespan=watcher.lifespan,
+    )
+    session.build()
+    print(f"radar serve: serving on http://{url_host}/", flush=True)
+    # uvicorn stops on SIGTERM and SIGINT, then raises the signal again: then save.
+    signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(0))
+    try:
+        uvicorn.run(LocalHostOnly(app), host=args.host, port=args.port, log_level="warning")
+    except KeyboardInterrupt:
+        pass
+    finally:
+        print("radar serve: saving the preview's state for the next start", flush=True)
+        session.save()
+
+
+def never_watched(srcdir: Path) -> list[Path]:
+    return [srcdir / name for name in NEVER_WATCHED]
 
 
 if __name__ == "__main__":

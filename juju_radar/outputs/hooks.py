@@ -23,6 +23,7 @@ from juju_radar.sphinx_ext.bibliography import load_bibliography
 from juju_radar.sphinx_ext.collector import radar_data
 from juju_radar.sphinx_ext.config import vocabulary
 from juju_radar.sphinx_ext.directives import listing_directive
+from juju_radar.sphinx_ext.preview import skipped_in_preview
 from juju_radar.sphinx_ext.transforms import add_renderer
 
 if TYPE_CHECKING:
@@ -71,7 +72,9 @@ def holdings(app: Sphinx) -> str:
 def say_holdings(app: Sphinx, exception: BaseException | None) -> None:
     """The build's last words (Sphinx's closing message, after "build succeeded")."""
     if exception is None and app.builder.format == "html":
-        said = (str(app.builder.epilog or ""), holdings(app))  # Sphinx's is a lazy translation
+        # The class's: a preview's builder says this after every build (Sphinx's text is
+        # a lazy translation).
+        said = (str(type(app.builder).epilog or ""), holdings(app))
         app.builder.epilog = " ".join(part for part in said if part)  # type: ignore[misc]
 
 
@@ -112,7 +115,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("html-page-context", social.add_feed_links)
     app.connect("html-page-context", social.keep_drafts_unindexed)
     app.connect("html-page-context", citation_meta.add_citation_meta)
-    app.connect("build-finished", write_publications)
+    app.connect("build-finished", skipped_in_preview(write_publications))
     app.connect("build-finished", say_holdings)
     app.add_directive("radar-stats", listing_directive("stats"))
     add_renderer("stats", stats.stats_page, listing=True)

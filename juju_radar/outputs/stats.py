@@ -21,6 +21,7 @@ from docutils import nodes
 
 from juju_radar.model.archive import Archive
 from juju_radar.model.issues import Vocabulary, format_score
+from juju_radar.sphinx_ext.preview import CHARTS_LEFT_OUT
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -283,5 +284,8 @@ def downloads_node(context: RenderContext) -> nodes.paragraph:
 
 def stats_page(context: RenderContext, node: radar_placeholder) -> list[nodes.Node]:
     found: list[nodes.Node] = [summary_node(context.archive), downloads_node(context)]
-    found += [chart_node(chart) for chart in charts(context.archive, context.vocabulary)]
+    if context.preview:
+        found.append(nodes.paragraph("", CHARTS_LEFT_OUT, classes=["radar-preview-note"]))
+    else:
+        found += [chart_node(chart) for chart in charts(context.archive, context.vocabulary)]
     return found

@@ -66,6 +66,20 @@ class Bibliography:
         or the text of an entry it takes fields from (``crossref``)."""
         return digest(self.context, *(self.texts.get(each, "") for each in self._lineage(key)))
 
+    def changed_since(self, before: Bibliography) -> set[str]:
+        """The keys whose entry shows differently than in ``before`` (or is new or gone)."""
+        if before is self:
+            return set()
+        keys = set(self.data.entries.keys()) | set(before.data.entries.keys())
+        if before.context != self.context:
+            return keys
+        return {
+            key
+            for key in keys
+            if before.texts.get(key) != self.texts.get(key)
+            or (len(self._lineage(key)) > 1 and before.digest(key) != self.digest(key))
+        }
+
     def _lineage(self, key: str) -> list[str]:
         """The key, then the entry its ``crossref`` names, and so on."""
         lineage = [key]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -14,10 +15,16 @@ from sphinx.util import logging
 from juju_radar.build.cache import build_cache, digest
 from juju_radar.model.archive import Archive, page_signature
 from juju_radar.model.issues import Issue, is_issue_path, misplaced_issue, parse_issue
-from juju_radar.sphinx_ext.bibliography import NodeData, keep_formatted_ahead, load_bibliography
+from juju_radar.sphinx_ext.bibliography import (
+    Bibliography,
+    NodeData,
+    keep_formatted_ahead,
+    load_bibliography,
+)
 from juju_radar.sphinx_ext.config import vocabulary
 from juju_radar.sphinx_ext.nodes import LISTING_KINDS, PERIOD_KINDS, radar_placeholder
 from juju_radar.sphinx_ext.paging import page_signature as period_signature
+from juju_radar.sphinx_ext.preview import defers_other_pages
 from juju_radar.sphinx_ext.reference_pages import reference_groups, reference_places
 
 if TYPE_CHECKING:
@@ -49,6 +56,8 @@ class RadarData:
     _archive: tuple[tuple[int, ...], Archive] | None = field(
         default=None, repr=False, compare=False
     )
+    # The bibliography the last build's pages were written from; never pickled.
+    _bibliography: Bibliography | None = field(default=None, repr=False, compare=False)
 
     def archive(self) -> Archive:
         """The indexes derived from ``issues``, computed once while they stay the same."""
@@ -68,7 +77,7 @@ class RadarData:
         self.published_state = None
 
     def __getstate__(self) -> dict[str, object]:
-        return {**self.__dict__, "_archive": None}
+        return {**self.__dict__, "_archive": None, "_bibliography": None}
 
 
 def radar_data(env: BuildEnvironment) -> RadarData:
@@ -160,21 +169,23 @@ class RadarCollector(EnvironmentCollector):
         for formatted in data.formatted.values():
             keep_formatted_ahead(cache, formatted)
         data.formatted.clear()
-        return self.pages_to_rewrite(env)
+        return self.pages_to_rewrite(env, defer=defers_other_pages(app))
 
-    def pages_to_rewrite(self, env: BuildEnvironment) -> list[str]:
+    def pages_to_rewrite(self, env: BuildEnvironment, defer: bool = False) -> list[str]:
         """Pages to rewrite although unchanged: listings when the archive changed, and
         issues whose neighbours, related items or cited references changed. Nothing
-        else, so adding an issue or editing a reference rewrites O(1) issue pages."""
+        else, so adding an issue or editing a reference rewrites O(1) issue pages.
+
+        With ``defer`` (a preview after its first build): only the issues citing an entry
+        that changed (``deferred_pages_to_rewrite``)."""
         data = radar_data(env)
+        bibliography = load_bibliography(env)
+        before, data._bibliography = data._bibliography, bibliography
+        if defer and data.published_state is not None and before is not None:
+            return self.deferred_pages_to_rewrite(env, bibliography.changed_since(before))
         archive = data.archive()
         listing = signature_digest(archive.listing_signature())
-        bibliography = load_bibliography(env)
-        places = reference_places(archive, bibliography)
-
-        def shown(key: str) -> object:  # the entry, its references page and citing count
-            return bibliography.digest(key), places.get(key)
-
+        shown = reference_display(archive, bibliography)
         pages = {
             docname: signature_digest(page_signature(archive, issue, shown))
             for docname, issue in data.issues.items()
@@ -189,3 +200,36 @@ class RadarCollector(EnvironmentCollector):
         if listing != previous_listing:
             changed |= set(data.listing_docs)
         return sorted(changed & env.found_docs)
+
+    def deferred_pages_to_rewrite(self, env: BuildEnvironment, entries: set[str]) -> list[str]:
+        """The issues citing one of ``entries``, with their signatures brought up to date;
+        every other page keeps the signature it was written with, so the next build
+        without ``defer`` rewrites it if it differs."""
+        data = radar_data(env)
+        citing = {
+            docname
+            for docname, issue in data.issues.items()
+            if not entries.isdisjoint(issue.citation_keys)
+        }
+        if not citing:
+            return []
+        assert data.published_state is not None
+        listing, pages = data.published_state
+        archive = data.archive()
+        shown = reference_display(archive, load_bibliography(env))
+        pages = pages | {
+            docname: signature_digest(page_signature(archive, data.issues[docname], shown))
+            for docname in citing
+        }
+        data.published_state = (listing, pages)
+        return sorted(citing & env.found_docs)
+
+
+def reference_display(archive: Archive, bibliography: Bibliography) -> Callable[[str], object]:
+    """What a page shows of a reference: the entry, its references page and citing count."""
+    places = reference_places(archive, bibliography)
+
+    def shown(key: str) -> object:
+        return bibliography.digest(key), places.get(key)
+
+    return shown

@@ -28,6 +28,8 @@ CONFIG_VALUES: tuple[tuple[str, object, Literal["env", "html"], type | tuple[typ
     ("radar_date_span", DEFAULT_DATE_SPAN, "env", (tuple, list)),
     # Set on config-inited, not by conf.py: see note_interface_translations.
     ("radar_interface_digest", "", "html", str),
+    # Set by ``radar serve`` only (``sphinx_ext.preview``): never in conf.py.
+    ("radar_preview", False, "html", bool),
 )
 RECORD_KEYS = {"key", "label", "label_en", "description", "aliases"}
 

@@ -44,6 +44,7 @@ from juju_radar.sphinx_ext.nodes import (
     visit_disclosure,
     visit_disclosure_summary,
 )
+from juju_radar.sphinx_ext.preview import add_banner, deferred_in_preview
 from juju_radar.sphinx_ext.transforms import IssuePageTransform, PlaceholderTransform
 
 if TYPE_CHECKING:
@@ -89,11 +90,13 @@ def setup_extension(app: Sphinx) -> None:
     app.connect("builder-inited", buildcache.start_build, priority=100)
     app.connect("env-before-read-docs", bibliography.load_before_reading)
     sphinx_internals.connect(app)
-    app.connect("env-before-read-docs", memory.freeze_survivors, priority=950)
+    freeze_survivors = deferred_in_preview(memory.freeze_survivors)
+    app.connect("env-before-read-docs", freeze_survivors, priority=950)
     app.connect("env-updated", memory.freeze_before_writers, priority=950)
-    app.connect("build-finished", memory.thaw, priority=950)
-    app.connect("build-finished", bibliography.forget_removed_entries, priority=400)
-    app.connect("build-finished", buildcache.finish_build, priority=800)
+    app.connect("build-finished", deferred_in_preview(memory.thaw), priority=950)
+    forget_removed_entries = deferred_in_preview(bibliography.forget_removed_entries)
+    app.connect("build-finished", forget_removed_entries, priority=400)
+    app.connect("build-finished", deferred_in_preview(buildcache.finish_build), priority=800)
     app.add_source_parser(content.ContentParser, override=True)
     app.connect("config-inited", content.only_markdown_sources)
     app.connect("builder-inited", content.refuse_outside_symlinks, priority=300)
@@ -107,10 +110,12 @@ def setup_extension(app: Sphinx) -> None:
     app.connect("env-get-outdated", integrity.note_removed_docs)
     app.connect("build-finished", integrity.remove_stale_outputs)
     app.connect("html-page-context", downloads.write_issue_bib)
-    app.connect("build-finished", downloads.write_missing_issue_bibs, priority=300)
+    write_missing_issue_bibs = deferred_in_preview(downloads.write_missing_issue_bibs)
+    app.connect("build-finished", write_missing_issue_bibs, priority=300)
     app.connect("html-page-context", sidebar.issue_period)
     app.connect("env-updated", sidebar.reset_shared_toctrees)
     app.connect("html-page-context", sidebar.share_toctree_html, priority=550)
+    app.connect("html-page-context", add_banner)
     app.add_css_file("radar.css")
     app.add_js_file("radar.js")
     theme_sections.setup(app)

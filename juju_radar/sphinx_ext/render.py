@@ -56,6 +56,7 @@ class RenderContext:
     link: Linker
     site_url: str
     bibliography: Bibliography
+    preview: bool = False  # ``radar serve`` (``preview``): no charts
 
     def absolute(self, docname: str, anchor: str = "") -> str:
         """The public URL of a page, or "" while no site URL is configured."""

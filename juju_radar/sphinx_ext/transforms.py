@@ -17,6 +17,7 @@ from juju_radar.sphinx_ext.bibliography import load_bibliography
 from juju_radar.sphinx_ext.collector import radar_data
 from juju_radar.sphinx_ext.config import vocabulary
 from juju_radar.sphinx_ext.nodes import LISTING_KINDS, placeholder, radar_placeholder
+from juju_radar.sphinx_ext.preview import is_preview
 
 
 class IssuePageTransform(SphinxTransform):
@@ -115,6 +116,7 @@ class PlaceholderTransform(SphinxPostTransform):
             link=link,
             site_url=self.config.radar_site_url,
             bibliography=load_bibliography(self.env),
+            preview=is_preview(self.config),
         )
         for node in found:
             node.replace_self(RENDERERS[node["kind"]](context, node))

@@ -29,6 +29,7 @@ from juju_radar.outputs.search.parts import (
 from juju_radar.outputs.search.records import site_records
 from juju_radar.sphinx_ext.collector import radar_data
 from juju_radar.sphinx_ext.config import vocabulary
+from juju_radar.sphinx_ext.preview import skipped_in_preview
 from juju_radar.sphinx_ext.render import topic_name
 from juju_radar.sphinx_ext.translator import RadarHTMLTranslator, is_searchable
 
@@ -167,7 +168,7 @@ def setup(app: Sphinx) -> None:
     app.set_translator("html", RadarHTMLTranslator)
     app.add_directive("radar-search", SearchPageDirective)
     app.connect("builder-inited", disable_sphinx_search)
-    app.connect("build-finished", build_pagefind_index)
+    app.connect("build-finished", skipped_in_preview(build_pagefind_index))
     app.add_js_file("search.js", loading_method="defer")
     app.add_css_file("search.css")
     app.connect("html-page-context", default_color_mode)

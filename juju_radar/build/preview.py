@@ -1,0 +1,146 @@
+"""The preview's Sphinx application, kept alive between saves (``radar serve``).
+
+sphinx-autobuild ran ``sphinx-build`` anew on every save: start Python, import Sphinx and
+the extensions, unpickle the environment, read the saved page, rewrite every page that
+lists it, write the search index, feeds and export, pickle the environment; 45 s a save
+at 1,000 issues. A session instead builds with one application for as long as it runs,
+in preview mode (``sphinx_ext.preview``: no archive-wide outputs, and after the first
+build no rewriting of pages that merely list or link the saved one), and saves the
+environment and the build cache only when it stops or has to start a new application.
+
+A new application (which loads the saved environment and builds incrementally, as
+``sphinx-build`` would) is started when ``conf.py`` or a translation changes (an
+application reads them once), and after a build that failed with an exception: Sphinx
+then deletes the saved environment, so that build is a full one.
+"""
+
+from __future__ import annotations
+
+import gc
+import os
+import pickle
+import sys
+import threading
+from collections.abc import Sequence
+from contextlib import ExitStack
+from pathlib import Path
+from typing import IO, TYPE_CHECKING
+
+from juju_radar.build import memory
+from juju_radar.build.crash import report
+
+if TYPE_CHECKING:
+    from sphinx.application import Sphinx
+
+CONF_FILE = "conf.py"
+TRANSLATIONS = "locales"
+
+
+def needs_new_application(srcdir: Path, changed: Sequence[Path]) -> bool:
+    """Whether a change is one a running application does not read again (pages and
+    .bib files it does)."""
+    return any(
+        path.name == CONF_FILE or path.is_relative_to(srcdir / TRANSLATIONS) for path in changed
+    )
+
+
+class PreviewSession:
+    """Builds ``srcdir`` into ``outdir`` in preview mode, one application at a time."""
+
+    def __init__(
+        self,
+        srcdir: Path,
+        outdir: Path,
+        *,
+        jobs: int = 1,
+        status: IO[str] | None = None,
+        warning: IO[str] | None = None,
+    ) -> None:
+        self.srcdir = srcdir
+        self.outdir = outdir
+        self.doctreedir = outdir / ".doctrees"  # where sphinx-build puts them by default
+        self.jobs = jobs  # for a new application's first build; saves build serially
+        self.status = sys.stdout if status is None else status
+        self.warning = sys.stderr if warning is None else warning
+        self.app: Sphinx | None = None
+        self.contexts = ExitStack()
+        self.lock = threading.Lock()  # one build (or save) at a time
+
+    def build(self, changed: Sequence[Path] = ()) -> bool:
+        """Build what ``changed`` (or anything since the last session) changed; False when
+        the build failed."""
+        from juju_radar.build.sphinx_internals import start_another_build
+        from juju_radar.sphinx_ext.preview import check_again, start_deferring
+
+        with self.lock:
+            if self.app is not None and needs_new_application(self.srcdir, changed):
+                self._save()
+                self._close()
+            first = self.app is None
+            try:
+                if self.app is None:
+                    self.app = self._new_application()
+                else:
+                    start_another_build(self.app)
+                    check_again(self.app)
+                app = self.app
+                app.build()
+            except SystemExit:  # the build said why it stopped
+                self._close()
+                return False
+            except Exception as exception:
+                report(exception, self.srcdir, self.warning)
+                self._close()  # Sphinx deleted the saved environment
+                return False
+            if first:
+                app.parallel = 1  # later builds run beside the server's threads: no forks
+                start_deferring(app)
+                memory.freeze_alive()
+            return app.statuscode == 0
+
+    def save(self) -> None:
+        """Write the environment and the build cache, as a build would have, and let the
+        application go."""
+        with self.lock:
+            self._save()
+            self._close()
+
+    def _new_application(self) -> Sphinx:
+        from sphinx.application import Sphinx
+        from sphinx.util.docutils import docutils_namespace, patch_docutils
+
+        self.contexts.enter_context(patch_docutils(self.srcdir))
+        self.contexts.enter_context(docutils_namespace())
+        return Sphinx(
+            srcdir=self.srcdir,
+            confdir=self.srcdir,
+            outdir=self.outdir,
+            doctreedir=self.doctreedir,
+            buildername="html",
+            confoverrides={"radar_preview": True},
+            status=self.status,
+            warning=self.warning,
+            parallel=self.jobs,
+        )
+
+    def _save(self) -> None:
+        from sphinx.application import ENV_PICKLE_FILENAME
+
+        from juju_radar.build import cache
+        from juju_radar.sphinx_ext.bibliography import forget_removed_entries
+
+        if self.app is None:
+            return
+        forget_removed_entries(self.app, None)
+        cache.finish_build(self.app, None)
+        target = self.doctreedir / ENV_PICKLE_FILENAME
+        scratch = target.with_suffix(f".{os.getpid()}.tmp")
+        with open(scratch, "wb") as file:
+            pickle.dump(self.app.env, file, pickle.HIGHEST_PROTOCOL)
+        scratch.replace(target)
+
+    def _close(self) -> None:
+        if self.app is not None:
+            gc.unfreeze()  # what memory.freeze_alive kept
+        self.app = None
+        self.contexts.close()
