@@ -194,6 +194,10 @@ def schema_id(site: SiteUrl) -> str:
     return site.url(f"{DATA_DIR}/{SCHEMA_FILE}") if site else ""
 
 
+def export_complete(outdir: Path) -> bool:
+    return all((outdir / DATA_DIR / name).is_file() for name in (JSON_FILE, CSV_FILE, SCHEMA_FILE))
+
+
 def write_export(context: ExportContext, outdir: Path) -> list[Path]:
     records = item_records(context)
     files = {

@@ -14,13 +14,14 @@ from typing import TYPE_CHECKING, Any
 
 from sphinx.util import logging
 
-from juju_radar.outputs import citation_meta, sitemap, social, stats
-from juju_radar.outputs.export import ExportContext, write_export
+from juju_radar.build.cache import build_cache, digest, source_digest
+from juju_radar.outputs import citation_meta, export, sitemap, social, stats
+from juju_radar.outputs.export import ExportContext, export_complete, write_export
 from juju_radar.outputs.feeds import FeedContext, write_feeds
 from juju_radar.outputs.sitemap import ROBOTS_FILE, SITEMAP_FILE
 from juju_radar.outputs.siteurl import SiteUrl
 from juju_radar.sphinx_ext.bibliography import load_bibliography
-from juju_radar.sphinx_ext.collector import radar_data
+from juju_radar.sphinx_ext.collector import archive_version, radar_data
 from juju_radar.sphinx_ext.config import vocabulary
 from juju_radar.sphinx_ext.directives import listing_directive
 from juju_radar.sphinx_ext.preview import skipped_in_preview
@@ -78,6 +79,22 @@ def say_holdings(app: Sphinx, exception: BaseException | None) -> None:
         app.builder.epilog = " ".join(part for part in said if part)  # type: ignore[misc]
 
 
+EXPORTS = "data-export"
+
+
+def export_version(app: Sphinx, site: SiteUrl) -> str:
+    """What the data export is made of: every page as read, the .bib files, the site's
+    address and link style, and the code that writes it (the export took 2.5 s of a 7 s
+    no-change build at 3,650 issues)."""
+    config = app.config
+    return digest(
+        archive_version(app.env, load_bibliography(app.env)),
+        repr(site),
+        repr((config.html_file_suffix, config.html_link_suffix)),
+        source_digest(export),
+    )
+
+
 def write_publications(app: Sphinx, exception: BaseException | None) -> None:
     """Feeds and data, from every collected issue: the same after any build."""
     if exception is not None or app.builder.format != "html":
@@ -88,7 +105,11 @@ def write_publications(app: Sphinx, exception: BaseException | None) -> None:
     target_uri = app.builder.get_target_uri
     words = vocabulary(app.config)
     identifiers = citation_identifiers(app)
-    write_export(ExportContext(archive, words, site, target_uri, identifiers), outdir)
+    export_state = export_version(app, site)
+    cache = build_cache(app.doctreedir)
+    if cache.peek(EXPORTS, EXPORTS) != export_state or not export_complete(outdir):
+        write_export(ExportContext(archive, words, site, target_uri, identifiers), outdir)
+        cache.put(EXPORTS, EXPORTS, export_state)
     feed_context = FeedContext(
         archive=archive,
         vocabulary=words,

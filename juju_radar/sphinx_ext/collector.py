@@ -51,6 +51,8 @@ class RadarData:
     # digests of their signatures (the signatures themselves were 40 % of the
     # environment at 3,650 issues).
     published_state: tuple[str, dict[str, str]] | None = None
+    # The ``archive_version`` that ``published_state`` was computed for.
+    published_version: str | None = None
 
     # Derived from ``issues``; never pickled: (identity of the issues, archive).
     _archive: tuple[tuple[int, ...], Archive] | None = field(
@@ -75,6 +77,7 @@ class RadarData:
         }
         self.formatted = {name: data for name, data in self.formatted.items() if name in docnames}
         self.published_state = None
+        self.published_version = None
 
     def __getstate__(self) -> dict[str, object]:
         return {**self.__dict__, "_archive": None, "_bibliography": None}
@@ -92,6 +95,14 @@ def signature_digest(signature: tuple[object, ...]) -> str:
     """A signature (nested tuples of strings, numbers and dates) as a short digest;
     ``repr`` of such values does not vary between runs."""
     return digest(repr(signature))
+
+
+def archive_version(env: BuildEnvironment, bibliography: Bibliography) -> str:
+    """Changes whenever any page is read again, added or removed (Sphinx notes when it
+    read each) or the .bib files change: what every page signature is computed from.
+    Computing the signatures of 3,650 issues took 2.8 s of a 7 s no-change build."""
+    pages = (f"{docname}\0{env.all_docs[docname]}" for docname in sorted(env.all_docs))
+    return digest(*bibliography.file_digests, bibliography.context, *pages)
 
 
 def init_env(app: Sphinx) -> None:
@@ -183,6 +194,10 @@ class RadarCollector(EnvironmentCollector):
         before, data._bibliography = data._bibliography, bibliography
         if defer and data.published_state is not None and before is not None:
             return self.deferred_pages_to_rewrite(env, bibliography.changed_since(before))
+        version = archive_version(env, bibliography)
+        if data.published_state is not None and data.published_version == version:
+            return []  # no page read or removed, the same .bib: no signature can differ
+        data.published_version = version
         archive = data.archive()
         listing = signature_digest(archive.listing_signature())
         shown = reference_display(archive, bibliography)

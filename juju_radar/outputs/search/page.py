@@ -17,7 +17,8 @@ from docutils import nodes
 from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective
 
-from juju_radar.build.cache import build_cache
+from juju_radar.build.cache import build_cache, digest
+from juju_radar.outputs.search.bundle import bundle_is_complete
 from juju_radar.outputs.search.parts import (
     BUNDLE_DIR,
     Part,
@@ -43,6 +44,7 @@ SEARCH_DOC = "search"
 # digest of the records behind each part's bundle in each output folder.
 RECORD_SITE = "radar-search-records"
 SEARCH_BUNDLES = "search-bundles"
+INDEXED_PAGES = "pages"  # the pages' stamps when the parts were last indexed, and the parts
 PAGE_RECORDS = "search-page-records"  # the records of each page, and of which version
 NOSCRIPT_TEXT = "搜索需要启用 JavaScript。"
 
@@ -113,9 +115,22 @@ def build_pagefind_index(app: Sphinx, exception: BaseException | None) -> None:
     if now_known != known:
         cache.put(PAGE_RECORDS, PAGE_RECORDS, now_known)
     lang = (app.config.language or "en").replace("_", "-")
+    bundles = Path(app.builder.outdir, BUNDLE_DIR)
+    pages_state = digest(
+        lang, *(f"{name}\0{stamp}" for name, (stamp, _) in sorted(now_known.items()))
+    )
+    indexed_pages = cache.peek(SEARCH_BUNDLES, INDEXED_PAGES)
+    if (
+        indexed_pages is not None
+        and indexed_pages[0] == pages_state
+        and all(bundle_is_complete(bundles / name) for name in indexed_pages[1])
+    ):
+        # Not a page with records was rewritten since the parts were indexed.
+        logger.info("search index: %d records, unchanged", len(records))
+        return
+    cache.put(SEARCH_BUNDLES, INDEXED_PAGES, None)
     newest = max((issue.date.year for issue in archive.published), default=None)
     parts = parts_of(records, newest, lang)
-    bundles = Path(app.builder.outdir, BUNDLE_DIR)
     record_sites = Path(app.doctreedir, RECORD_SITE)
 
     def key(part: Part) -> str:
@@ -150,6 +165,7 @@ def build_pagefind_index(app: Sphinx, exception: BaseException | None) -> None:
     publish_parts([part.name for part in parts], bundles, record_sites)
     for part in changed:
         cache.put(SEARCH_BUNDLES, key(part), part.state)
+    cache.put(SEARCH_BUNDLES, INDEXED_PAGES, (pages_state, [part.name for part in parts]))
     if not changed:
         logger.info("search index: %d records, unchanged", len(records))
         return
