@@ -88,8 +88,14 @@ def item_records(context: ExportContext) -> list[dict[str, Any]]:
 
 
 def items_json(records: list[dict[str, Any]]) -> str:
-    document = {"$schema": SCHEMA_FILE, "count": len(records), "items": records}
-    return json.dumps(document, ensure_ascii=False, indent=2) + "\n"
+    """The document, one item a line: an indented dump goes through json's pure-Python
+    encoder (1.5 s at 3,650 issues), a dump of each item through its C one."""
+    items = ",\n".join(f"    {json.dumps(record, ensure_ascii=False)}" for record in records)
+    head = {"$schema": SCHEMA_FILE, "count": len(records)}
+    fields = "".join(
+        f"  {json.dumps(name)}: {json.dumps(value)},\n" for name, value in head.items()
+    )
+    return "{\n" + fields + '  "items": [' + (f"\n{items}\n  " if items else "") + "]\n}\n"
 
 
 # OWASP's CSV injection rule: a spreadsheet runs a cell starting with one of these as a
