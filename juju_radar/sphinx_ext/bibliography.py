@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache, partial
 from importlib.metadata import version
 from pathlib import Path
@@ -60,11 +60,16 @@ class Bibliography:
     identifiers: dict[str, dict[str, str]]
     cache: BuildCache | None = None
     file_digests: tuple[str, ...] = ()
+    # Each entry's digest, once (the page signatures ask 113,000 times at 3,650 issues).
+    _digests: dict[str, str] = field(default_factory=dict, repr=False)
 
     def digest(self, key: str) -> str:
         """Changes whenever what the entry shows changes: its text (or it appears or goes),
         or the text of an entry it takes fields from (``crossref``)."""
-        return digest(self.context, *(self.texts.get(each, "") for each in self._lineage(key)))
+        if key not in self._digests:
+            lineage = (self.texts.get(each, "") for each in self._lineage(key))
+            self._digests[key] = digest(self.context, *lineage)
+        return self._digests[key]
 
     def changed_since(self, before: Bibliography) -> set[str]:
         """The keys whose entry shows differently than in ``before`` (or is new or gone)."""
