@@ -13,24 +13,17 @@ from conftest import ROOT
 pytestmark = pytest.mark.slow
 
 
-def test_build_benchmark_runs_on_a_tiny_archive():
-    result = subprocess.run(
-        [
-            sys.executable,
-            str(ROOT / "bench" / "build_bench.py"),
-            "--sizes",
-            "3",
-            "--runs",
-            "1",
-            "--no-write",
-        ],
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
+def tiny_run(script: str) -> list[dict]:
+    """``bench/<script>`` on an archive of 3 issues, once: the JSON report it prints."""
+    command = [sys.executable, str(ROOT / "bench" / script), "--sizes", "3", "--runs", "1"]
+    result = subprocess.run([*command, "--no-write"], capture_output=True, text=True, timeout=600)
     assert result.returncode == 0, result.stderr[-3000:]
-    report = json.loads(result.stdout[result.stdout.index("[") :])
-    (tiny,) = report
+    report: list[dict] = json.loads(result.stdout[result.stdout.index("[") :])
+    return report
+
+
+def test_build_benchmark_runs_on_a_tiny_archive():
+    (tiny,) = tiny_run("build_bench.py")
     assert tiny["issues"] == 3
     assert tiny["clean_j1"]["written"] >= 3 + 10  # the issues and the site pages
     assert tiny["clean_jauto"]["read"] == tiny["clean_j1"]["read"] >= 3
@@ -52,22 +45,7 @@ def test_build_benchmark_runs_on_a_tiny_archive():
 
 
 def test_editors_benchmark_runs_on_a_tiny_archive():
-    result = subprocess.run(
-        [
-            sys.executable,
-            str(ROOT / "bench" / "editors_bench.py"),
-            "--sizes",
-            "3",
-            "--runs",
-            "1",
-            "--no-write",
-        ],
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
-    assert result.returncode == 0, result.stderr[-3000:]
-    (tiny,) = json.loads(result.stdout[result.stdout.index("[") :])
+    (tiny,) = tiny_run("editors_bench.py")
     assert tiny["issues"] == 3
     assert tiny["backlog_import_s"] > 0 and tiny["one_import_s"] > 0
     assert tiny["check_cold_s"] > 0 and tiny["check_warm_s"] > 0

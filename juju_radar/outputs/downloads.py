@@ -21,6 +21,7 @@ from juju_radar.bib.exchange import (
     published_entry_text,
     ris_text,
 )
+from juju_radar.outputs.files import write_if_changed
 from juju_radar.sphinx_ext.bibliography import Bibliography, load_bibliography
 from juju_radar.sphinx_ext.collector import radar_data
 
@@ -85,15 +86,3 @@ def _write(app: Sphinx, issue: Issue, docname: str) -> None:
     Path(app.outdir, docname).parent.mkdir(parents=True, exist_ok=True)
     for suffix, text in texts.items():
         write_if_changed(Path(app.outdir, f"{docname}{suffix}"), text)
-
-
-def write_if_changed(path: Path, text: str) -> None:
-    """Rewriting a file costs ~100 times reading it on the build machines' file system;
-    a page rewritten for its neighbours mostly cites the same entries."""
-    encoded = text.encode("utf-8")
-    try:
-        if path.read_bytes() == encoded:
-            return
-    except OSError:
-        pass
-    path.write_bytes(encoded)

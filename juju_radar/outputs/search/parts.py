@@ -28,6 +28,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
+from juju_radar.outputs.files import write_if_changed
 from juju_radar.outputs.search.bundle import bundle_is_complete
 from juju_radar.outputs.search.records import (
     SearchRecord,
@@ -115,16 +116,7 @@ def publish_parts(names: list[str], bundles: Path, record_sites: Path) -> None:
                         path
                     ) if path.is_dir() and not path.is_symlink() else path.unlink()
     bundles.mkdir(parents=True, exist_ok=True)
-    _write_if_changed(bundles / PARTS_FILE, json.dumps({"parts": names}) + "\n")
+    write_if_changed(bundles / PARTS_FILE, json.dumps({"parts": names}) + "\n")
     if names:
         highlighter = (bundles / names[0] / HIGHLIGHTER).read_text(encoding="utf-8")
-        _write_if_changed(bundles / HIGHLIGHTER, highlighter)
-
-
-def _write_if_changed(path: Path, text: str) -> None:
-    try:
-        if path.read_text(encoding="utf-8") == text:
-            return
-    except OSError:
-        pass
-    path.write_text(text, encoding="utf-8")
+        write_if_changed(bundles / HIGHLIGHTER, highlighter)
