@@ -21,14 +21,15 @@ from conftest import copy_site, sphinx_build
 
 from juju_radar.outputs.search.bundle import canonicalize_bundle
 from juju_radar.outputs.search.records import (
-    RECORD_MANIFEST,
     SearchRecord,
     cut,
-    record_digests,
+    read_manifest,
     record_document,
+    record_files,
+    records_state,
     run_pagefind,
     section_spans,
-    sync_record_site,
+    update_record_site,
     without_ignored,
 )
 
@@ -79,9 +80,14 @@ def plain(text: str) -> str:
 
 
 def test_the_build_writes_a_pagefind_bundle_and_no_sphinx_search(built_seed_site: Path) -> None:
-    # One issue of 2026: its part, and the part of the other pages, whose runtime loads.
-    assert search_parts(built_seed_site) == ["site", "2026"]
-    bundle = built_seed_site / "pagefind" / "site"
+    # One issue of 2026: the part of its stories, whose runtime loads, and the part of
+    # every other record, each with the kind search.js gives its records.
+    listing = json.loads((built_seed_site / "pagefind" / "parts.json").read_text())
+    assert listing == {
+        "parts": ["stories-2026", "other"],
+        "kinds": {"stories-2026": "story", "other": "other"},
+    }
+    bundle = built_seed_site / "pagefind" / "stories-2026"
     assert (bundle / "pagefind.js").is_file()
     for part in search_parts(built_seed_site):
         entry = json.loads(
@@ -103,7 +109,6 @@ def test_every_story_is_its_own_record_with_filters_and_metadata(built_seed_site
     assert story["meta"]["date"] == "2026-09-08"
     assert story["meta"]["issue"] == "让 AI 造一个客服，难在代码之外"
     assert story["filters"] == {
-        "kind": ["story"],
         "topic": ["AI for Science"],
         "verdict": ["持续观察"],
         "year": ["2026"],
@@ -130,7 +135,7 @@ def test_record_text_joins_headings_to_what_follows_in_chinese(built_seed_site: 
 def test_an_issue_record_holds_its_bibliography(built_seed_site: Path) -> None:
     (issue,) = [r for r in pagefind_records(built_seed_site) if r["meta"].get("kind") == "issue"]
     assert "RISE 论文" in plain(issue["content"])
-    assert issue["filters"] == {"kind": ["issue"]}, "topic, verdict and year count stories"
+    assert issue["filters"] == {}, "topic, verdict and year count stories"
     references_pages = [r for r in pagefind_records(built_seed_site) if "references" in r["url"]]
     assert all("RISE 论文" not in plain(r["content"]) for r in references_pages)
 
@@ -207,7 +212,7 @@ def test_the_bundle_does_not_depend_on_the_order_the_file_system_lists(
     order: Pagefind alone numbers pages by it; the canonical bundle does not."""
     if not TMPFS.is_dir():
         pytest.skip("no tmpfs at /dev/shm to vary the listing order")
-    base = built_seed_site.parent / "html.doctrees" / "radar-search-records" / "2026"
+    base = built_seed_site.parent / "html.doctrees" / "radar-search-records" / "stories-2026-09"
     records = sorted(path for path in base.rglob("*") if path.is_file())
     with tempfile.TemporaryDirectory(dir=TMPFS) as work:
         forward = index_in_creation_order(records, base, Path(work, "a"), canonical)
@@ -255,7 +260,7 @@ def test_rebuilds_index_only_when_records_change_and_repair_a_damaged_bundle(
     assert changed != first
     assert any("衰老计时器" in plain(record["content"]) for record in pagefind_records(outdir))
 
-    shutil.rmtree(outdir / "pagefind" / "2026" / "fragment")
+    shutil.rmtree(outdir / "pagefind" / "stories-2026" / "fragment")
     sphinx_build(srcdir, outdir)
     repaired = bundle_files(outdir)
     assert {name: data for name, (_, data) in repaired.items()} == {
@@ -326,9 +331,11 @@ def test_record_site_rewrites_only_what_changed(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     folder = tmp_path / "records"
-    documents = {"a.html": "<p>甲</p>", "sub/b.html": "<p>乙</p>", "c.html": "<p>丙</p>"}
-    sync_record_site(documents, record_digests(documents), folder)
-    assert {p.relative_to(folder).as_posix() for p in folder.rglob("*.html")} == set(documents)
+    pages = {"p1.html": {"a.html": "<p>甲</p>", "sub/b.html": "<p>乙</p>"}, "p2.html": {}}
+    pages["p2.html"] = {"c.html": "<p>丙</p>"}
+    first = update_record_site(folder, {}, pages)
+    assert record_files(folder) == {"a.html", "sub/b.html", "c.html"}
+    assert read_manifest(folder) == first and set(first) == {"p1.html", "p2.html"}
     written: list[str] = []
     write_bytes = Path.write_bytes
 
@@ -338,18 +345,24 @@ def test_record_site_rewrites_only_what_changed(
 
     monkeypatch.setattr(Path, "write_bytes", noting_write)
     (folder / "c.html").write_text("<p>", encoding="utf-8")  # damaged since: other size
-    changed = {**documents, "a.html": "<p>甲乙</p>"}
-    sync_record_site(changed, record_digests(changed), folder)
+    changed = {**pages, "p1.html": {**pages["p1.html"], "a.html": "<p>甲乙</p>"}}
+    second = update_record_site(folder, {}, changed)
     assert sorted(written) == ["a.html", "c.html"]
     assert (folder / "a.html").read_text(encoding="utf-8") == "<p>甲乙</p>"
     assert (folder / "c.html").read_text(encoding="utf-8") == "<p>丙</p>"
+    assert records_state(second) != records_state(first)
 
+    # A page not read again keeps its files; a record a page no longer gives goes.
     written.clear()
-    (folder / RECORD_MANIFEST).unlink()  # e.g. left by an older build: files are compared
-    fewer = {"a.html": "<p>甲乙</p>", "c.html": "<p>丙</p>"}
-    sync_record_site(fewer, record_digests(fewer), folder)
+    third = update_record_site(
+        folder, {"p2.html": second["p2.html"]}, {"p1.html": {"a.html": "<p>甲乙</p>"}}
+    )
     assert written == []
-    assert not (folder / "sub" / "b.html").exists()
+    assert record_files(folder) == {"a.html", "c.html"}
+    assert third == {
+        "p1.html": {"a.html": second["p1.html"]["a.html"]},
+        "p2.html": second["p2.html"],
+    }
 
 
 def test_records_leave_out_what_pagefind_ignores() -> None:

@@ -1,9 +1,11 @@
-"""The search index in parts: which records go to which bundle, and that a change
-re-indexes only the part it falls in, with the same bundles as a clean build.
+"""The search index in pieces and parts: which records go where, and that a change
+indexes only the pieces it touches and merges only their parts, with the same bundles
+as a clean build.
 
 The site is the seed (one issue of 2026) with ``tests/roots/test-years`` laid over it:
-an issue of 2024 and one of 2025, so the records fall in the parts ``site`` (the other
-pages), ``2026`` (the newest year) and ``older``.
+an issue of 2024 and one of 2025. The pieces are a year each before 2026 and a month
+each in 2026 (plus ``site``, the pages of no period); the parts are ``stories-2026``,
+``stories-older`` and ``other``.
 """
 
 from __future__ import annotations
@@ -14,29 +16,46 @@ import pytest
 from conftest import ROOTS, site_with_root, sphinx_build
 from test_search import pagefind_records, search_parts, tree_bytes
 
-from juju_radar.outputs.search.parts import part_name
-from juju_radar.outputs.search.records import period_year
+from juju_radar.outputs.search.parts import parts_of, period_name
+from juju_radar.outputs.search.records import link_period
 
 NEW_ISSUE = Path("issues/2026/2026-09-09.md")
 OLD_ISSUE = Path("issues/2024/2024-05-14.md")
 
 
-def test_records_go_to_the_part_of_their_year() -> None:
+def test_pages_fall_in_the_period_of_their_year_and_month() -> None:
     assert [
-        period_year(link) for link in ("topics/agent/2024.html", "references/2025-03.html")
-    ] == [
-        2024,
-        2025,
+        link_period(link)
+        for link in (
+            "topics/agent/2024.html",
+            "references/2025-03.html",
+            "best/2026.html",
+            "topics/agent.html",
+            "issues/2026/2026-09-08.html",  # an issue's period is its date's
+        )
+    ] == [(2024, None), (2025, 3), (2026, None), (None, None), (None, None)]
+    assert [
+        period_name(year, month, 2026)
+        for year, month in ((None, None), (2026, 9), (2026, None), (2025, 3), (2017, None))
+    ] == ["site", "2026-09", "2026", "2025", "2017"]
+
+
+def test_pieces_are_merged_into_three_parts_in_order() -> None:
+    pieces = [
+        "other-site",
+        "stories-2026-09",
+        "other-2026-09",
+        "stories-2024",
+        "other-2026",
+        "stories-2026-01",
+        "other-2024",
+        "stories-2025",
     ]
-    assert period_year("best/2026.html") == 2026
-    assert period_year("topics/agent.html") is None
-    assert period_year("issues/2026/2026-09-08.html") is None  # an issue's year is its date's
-    assert [part_name(year, 2026) for year in (None, 2026, 2025, 2017)] == [
-        "site",
-        "2026",
-        "older",
-        "older",
-    ]
+    assert parts_of(pieces, 2026) == {
+        "stories-2026": ["stories-2026-01", "stories-2026-09"],
+        "stories-older": ["stories-2024", "stories-2025"],
+        "other": ["other-2024", "other-2026", "other-2026-09", "other-site"],
+    }
 
 
 @pytest.fixture(scope="module")
@@ -54,57 +73,63 @@ def links_by_part(site: Path) -> dict[str, set[str]]:
     }
 
 
-def test_each_year_part_holds_its_issues_and_period_pages(years_site: Path) -> None:
-    assert search_parts(years_site) == ["site", "2026", "older"]
+def test_each_part_holds_its_stories_or_the_other_records(years_site: Path) -> None:
+    assert search_parts(years_site) == ["stories-2026", "stories-older", "other"]
     parts = links_by_part(years_site)
-    assert "issues/2024/2024-05-14.html#swarm-warehouse-robots" in parts["older"]
-    assert "issues/2025/2025-03-11.html#coral-reef-acoustics" in parts["older"]
-    assert "issues/2026/2026-09-08.html#tau-bench-customer-service" in parts["2026"]
-    assert {"references/2024-05.html", "references/2025-03.html"} <= parts["older"]
-    assert "references/2026-09.html" in parts["2026"]
-    assert {"index.html", "issues/index.html", "topics/agent.html"} <= parts["site"]
-    assert not any(link.startswith("issues/20") for link in parts["site"])
+    assert "issues/2024/2024-05-14.html#swarm-warehouse-robots" in parts["stories-older"]
+    assert "issues/2025/2025-03-11.html#coral-reef-acoustics" in parts["stories-older"]
+    assert "issues/2026/2026-09-08.html#tau-bench-customer-service" in parts["stories-2026"]
+    assert all("#" in link for link in parts["stories-2026"] | parts["stories-older"])
+    assert {
+        "references/2024-05.html",
+        "references/2026-09.html",
+        "issues/2024/2024-05-14.html",
+        "issues/2026/2026-09-08.html",
+        "index.html",
+        "topics/agent.html",
+    } <= parts["other"]
+    assert not any("#" in link for link in parts["other"]), "a story among the others"
     # The pages load one highlighter, whatever the parts.
     assert (years_site / "pagefind" / "pagefind-highlight.js").is_file()
 
 
-def part_files(site: Path) -> dict[str, dict[str, tuple[int, bytes]]]:
-    """Part -> its bundle's files (path -> modification time, content)."""
+def bundle_times(folder: Path) -> dict[str, int]:
+    """Bundle -> when its entry was written (a bundle is always written whole)."""
     return {
-        part: {
-            path.relative_to(site / "pagefind" / part).as_posix(): (
-                path.stat().st_mtime_ns,
-                path.read_bytes(),
-            )
-            for path in sorted((site / "pagefind" / part).rglob("*"))
-            if path.is_file()
-        }
-        for part in search_parts(site)
+        entry.parent.name: entry.stat().st_mtime_ns
+        for entry in sorted(folder.glob("*/pagefind-entry.json"))
     }
 
 
-def rewritten(before: dict[str, dict[str, tuple[int, bytes]]], after: dict) -> set[str]:
-    """The parts whose bundle Pagefind wrote again (every file of it gets a new time)."""
-    return {
-        part
-        for part, files in after.items()
-        if part not in before
-        or files["pagefind-entry.json"][0] != before[part]["pagefind-entry.json"][0]
-    }
+def written(before: dict[str, int], after: dict[str, int]) -> set[str]:
+    return {name for name, time in after.items() if before.get(name) != time}
 
 
 @pytest.mark.slow
-def test_a_change_reindexes_only_its_part_and_equals_a_clean_build(tmp_path: Path) -> None:
+def test_a_change_indexes_only_its_pieces_and_equals_a_clean_build(tmp_path: Path) -> None:
     srcdir, outdir = site_with_root("years", tmp_path / "src"), tmp_path / "html"
+    pieces = tmp_path / "html.doctrees" / "radar-search-pieces"
     sphinx_build(srcdir, outdir)
-    start = part_files(outdir)
+    start = (bundle_times(pieces), bundle_times(outdir / "pagefind"))
+    assert set(start[0]) == {
+        "stories-2024",
+        "stories-2025",
+        "stories-2026-09",
+        "other-2024",
+        "other-2025",
+        "other-2026",
+        "other-2026-09",
+        "other-site",
+    }
 
     sphinx_build(srcdir, outdir)
-    assert rewritten(start, part_files(outdir)) == set(), "nothing changed, nothing indexed"
+    assert (bundle_times(pieces), bundle_times(outdir / "pagefind")) == start, (
+        "nothing changed, nothing indexed"
+    )
 
-    # A new issue of the newest year: its year and the listings, not the older years,
-    # although it cites a reference of 2024 (whose page and citing issue now list it, in
-    # parts that search leaves out).
+    # A new issue of the newest year: its month and the pages of no period (the counts on
+    # the home and stats pages), not the older years, although it cites a reference of
+    # 2024 (whose page and citing issue now list it, in parts that search leaves out).
     new_issue = (ROOTS / "test-second-issue" / NEW_ISSUE).read_text(encoding="utf-8")
     citing_old = new_issue.replace(
         ":sources: 论文与完整实验 <taubench2026paper>",
@@ -113,21 +138,24 @@ def test_a_change_reindexes_only_its_part_and_equals_a_clean_build(tmp_path: Pat
     assert citing_old != new_issue
     (srcdir / NEW_ISSUE).write_text(citing_old, encoding="utf-8")
     sphinx_build(srcdir, outdir)
-    added = part_files(outdir)
+    added = (bundle_times(pieces), bundle_times(outdir / "pagefind"))
     assert "2026-09-09" in (outdir / "references" / "2024-05.html").read_text(encoding="utf-8")
-    assert rewritten(start, added) == {"site", "2026"}
-    assert added["older"] == start["older"]
-    assert "issues/2026/2026-09-09.html#long-context-recipe" in links_by_part(outdir)["2026"]
+    assert written(start[0], added[0]) == {"stories-2026-09", "other-2026-09", "other-site"}
+    assert written(start[1], added[1]) == {"stories-2026", "other"}
+    parts = links_by_part(outdir)
+    assert "issues/2026/2026-09-09.html#long-context-recipe" in parts["stories-2026"]
+    assert "issues/2026/2026-09-09.html" in parts["other"]
 
-    # An edit of the text of a story of 2024: the older years' part only.
+    # An edit of the text of a story of 2024: that year's stories and their part only.
     old = srcdir / OLD_ISSUE
     old.write_text(old.read_text(encoding="utf-8").replace("彼此协商任务", "彼此协商工作"), "utf-8")
     sphinx_build(srcdir, outdir)
-    edited = part_files(outdir)
-    assert rewritten(added, edited) == {"older"}
+    edited = (bundle_times(pieces), bundle_times(outdir / "pagefind"))
+    assert written(added[0], edited[0]) == {"stories-2024"}
+    assert written(added[1], edited[1]) == {"stories-older"}
     story = next(
         record
-        for record in pagefind_records(outdir, "older")
+        for record in pagefind_records(outdir, "stories-older")
         if record["meta"]["link"].endswith("#swarm-warehouse-robots")
     )
     assert "彼此协商工作" in story["content"].replace("\u200b", "")

@@ -19,96 +19,137 @@ from __future__ import annotations
 import gzip
 import hashlib
 import json
+import shutil
 from collections.abc import Callable
+from operator import itemgetter
 from pathlib import Path
 from typing import Any
 
 import cbor2
 
 SIGNATURE = b"pagefind_dcd"
+RAW = ".raw"  # suffix of the folders of Pagefind's own files while they are rewritten
 
 
-def _read(path: Path) -> Any:
+def read_data(path: Path) -> Any:
     data = gzip.decompress(path.read_bytes())
     if not data.startswith(SIGNATURE):
         raise ValueError(f"{path} is not a Pagefind data file")
     return cbor2.loads(data[len(SIGNATURE) :])
 
 
-def _encode(value: Any) -> bytes:
-    return gzip.compress(SIGNATURE + cbor2.dumps(value), mtime=0)
+def encode(value: Any, level: int = 9) -> bytes:
+    return gzip.compress(SIGNATURE + cbor2.dumps(value), compresslevel=level, mtime=0)
 
 
-def _write_hashed(
-    path_of: Callable[[str], Path], language: str, content: bytes, length: int
-) -> str:
-    name = f"{language}_{hashlib.sha256(content).hexdigest()[:length]}"
-    path_of(name).write_bytes(content)
-    return name
+def bundle_language(entry: dict[str, Any]) -> str:
+    """The one language of a bundle's ``pagefind-entry.json`` (the records set one)."""
+    languages = list(entry["languages"])
+    if len(languages) != 1:
+        raise ValueError(f"a bundle of one language was expected, not {languages}")
+    return languages[0]
 
 
-def canonicalize_bundle(bundle: Path) -> None:
+class HashedNames:
+    """Names of data files from their content's hash, as Pagefind names them: the
+    language, then the first ``length`` hex digits, one more for each name taken."""
+
+    def __init__(self, language: str, length: int) -> None:
+        self.language = language
+        self.length = length
+        self.used: set[str] = set()
+
+    def write(self, path_of: Callable[[str], Path], content: bytes) -> str:
+        full = hashlib.sha256(content).hexdigest()
+        length = self.length
+        while f"{self.language}_{full[:length]}" in self.used and length < len(full):
+            length += 1
+        name = f"{self.language}_{full[:length]}"
+        self.used.add(name)
+        path_of(name).write_bytes(content)
+        return name
+
+
+def canonicalize_bundle(bundle: Path, level: int = 9) -> None:
     entry_path = bundle / "pagefind-entry.json"
     entry = json.loads(entry_path.read_text(encoding="utf-8"))
     for language, details in entry["languages"].items():
-        details["hash"] = _canonical_language(bundle, language, details["hash"])
+        details["hash"] = _canonical_language(bundle, language, details["hash"], level)
     entry_path.write_text(json.dumps(entry, ensure_ascii=False, separators=(",", ":")))
 
 
-def _page_numbers_by_content(pages: list[list[Any]]) -> dict[int, int]:
+def _page_numbers_by_content(pages: list[list[Any]]) -> list[int]:
     """Old page number -> new one, the pages ordered by their fragment's hash."""
     order = sorted(range(len(pages)), key=lambda number: pages[number][0])
-    return {old: new for new, old in enumerate(order)}
+    renumber = [0] * len(pages)
+    for new, old in enumerate(order):
+        renumber[old] = new
+    return renumber
 
 
-def _renumber_word(entries: list[list[Any]], renumber: dict[int, int]) -> list[list[Any]]:
+def _renumbered(entries: list[list[Any]], renumber: list[int]) -> list[list[Any]]:
+    """A delta-encoded page list, its pages renumbered and in order again."""
     absolute, page = [], 0
-    for delta, *rest in entries:
-        page += delta
-        absolute.append([renumber[page], *rest])
-    absolute.sort(key=lambda entry: entry[0])
+    for entry in entries:
+        page += entry[0]
+        absolute.append([renumber[page], *entry[1:]])
+    absolute.sort(key=itemgetter(0))
     previous = 0
     for entry in absolute:
         entry[0], previous = entry[0] - previous, entry[0]
     return absolute
 
 
-def _canonical_chunk(bundle: Path, language: str, chunk: str, renumber: dict[int, int]) -> str:
-    chunk_path = bundle / "index" / f"{chunk}.pf_index"
-    words, *rest = _read(chunk_path)
-    chunk_path.unlink()
+def _canonical_chunk(
+    bundle: Path, chunk: str, renumber: list[int], names: HashedNames, level: int
+) -> str:
+    words, *rest = read_data(bundle / f"index{RAW}" / f"{chunk}.pf_index")
     for word in words:
-        word[1] = _renumber_word(word[1], renumber)
-    content = _encode([words, *rest])
-    return _write_hashed(lambda name: bundle / "index" / f"{name}.pf_index", language, content, 7)
+        word[1] = _renumbered(word[1], renumber)
+        # Variants (a word's other diacritic forms) list their pages the same way.
+        word[2] = sorted(
+            ([form, _renumbered(pages, renumber)] for form, pages in word[2]),
+            key=itemgetter(0),
+        )
+    content = encode([words, *rest], level)
+    return names.write(lambda name: bundle / "index" / f"{name}.pf_index", content)
 
 
-def _canonical_language(bundle: Path, language: str, meta_hash: str) -> str:
+def _canonical_language(bundle: Path, language: str, meta_hash: str, level: int) -> str:
     meta_path = bundle / f"pagefind.{meta_hash}.pf_meta"
-    meta = _read(meta_path)
+    meta = read_data(meta_path)
     if meta[4]:
         raise ValueError(f"{meta_path}: page sort data is not supported")
+    # Pagefind's files are read from aside, so that no new name can overwrite one unread.
+    for folder in ("index", "filter"):
+        shutil.rmtree(bundle / f"{folder}{RAW}", ignore_errors=True)
+        if (bundle / folder).is_dir():
+            (bundle / folder).rename(bundle / f"{folder}{RAW}")
+        (bundle / folder).mkdir()
     renumber = _page_numbers_by_content(meta[1])
-    meta[1] = sorted(meta[1], key=lambda page: page[0])
+    meta[1] = sorted(meta[1], key=itemgetter(0))
+    chunk_names = HashedNames(language, 7)
     meta[2] = [
-        [*bounds, _canonical_chunk(bundle, language, chunk, renumber)] for *bounds, chunk in meta[2]
+        [*bounds, _canonical_chunk(bundle, chunk, renumber, chunk_names, level)]
+        for *bounds, chunk in meta[2]
     ]
     filters = []
+    filter_names = HashedNames(language, 7)
     for name, filter_hash in meta[3]:
-        filter_path = bundle / "filter" / f"{filter_hash}.pf_filter"
-        filter_name, values = _read(filter_path)
-        filter_path.unlink()
+        filter_name, values = read_data(bundle / f"filter{RAW}" / f"{filter_hash}.pf_filter")
         values = [[value, sorted(renumber[page] for page in pages)] for value, pages in values]
-        content = _encode([filter_name, sorted(values, key=lambda value: value[0])])
-        filter_file = _write_hashed(
-            lambda name: bundle / "filter" / f"{name}.pf_filter", language, content, 7
+        content = encode([filter_name, sorted(values, key=itemgetter(0))], level)
+        filter_file = filter_names.write(
+            lambda name: bundle / "filter" / f"{name}.pf_filter", content
         )
         filters.append([name, filter_file])
     meta[3] = sorted(filters)
     meta[5] = sorted(meta[5])
     meta_path.unlink()
-    return _write_hashed(
-        lambda name: bundle / f"pagefind.{name}.pf_meta", language, _encode(meta), 13
+    for folder in ("index", "filter"):
+        shutil.rmtree(bundle / f"{folder}{RAW}", ignore_errors=True)
+    return HashedNames(language, 13).write(
+        lambda name: bundle / f"pagefind.{name}.pf_meta", encode(meta, level)
     )
 
 
@@ -122,7 +163,7 @@ def _live_files(bundle: Path) -> set[Path] | None:
         meta_path = bundle / f"pagefind.{details['hash']}.pf_meta"
         if not meta_path.is_file():
             return None
-        meta = _read(meta_path)
+        meta = read_data(meta_path)
         live.add(meta_path)
         live |= {bundle / "fragment" / f"{page_hash}.pf_fragment" for page_hash, *_ in meta[1]}
         live |= {bundle / "index" / f"{chunk[-1]}.pf_index" for chunk in meta[2]}

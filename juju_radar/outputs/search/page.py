@@ -17,17 +17,9 @@ from docutils import nodes
 from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective
 
-from juju_radar.build.cache import build_cache, digest
-from juju_radar.outputs.search.bundle import bundle_is_complete
-from juju_radar.outputs.search.parts import (
-    BUNDLE_DIR,
-    Part,
-    index_parts,
-    needs_indexing,
-    parts_of,
-    publish_parts,
-)
-from juju_radar.outputs.search.records import site_records
+from juju_radar.build.cache import build_cache
+from juju_radar.outputs.search.index import Folders, IndexState, IndexUpdate, SearchPage
+from juju_radar.outputs.search.parts import BUNDLE_DIR
 from juju_radar.sphinx_ext.collector import radar_data
 from juju_radar.sphinx_ext.config import vocabulary
 from juju_radar.sphinx_ext.preview import skipped_in_preview
@@ -40,12 +32,12 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 SEARCH_DOC = "search"
-# The records Pagefind indexed last (a folder per part), kept with the doctrees, and the
-# digest of the records behind each part's bundle in each output folder.
+# Kept with the doctrees: the records Pagefind indexed last and its bundle, a folder
+# each per piece, and what the index was built from (index.IndexState).
 RECORD_SITE = "radar-search-records"
+PIECES = "radar-search-pieces"
 SEARCH_BUNDLES = "search-bundles"
-INDEXED_PAGES = "pages"  # the pages' stamps when the parts were last indexed, and the parts
-PAGE_RECORDS = "search-page-records"  # the records of each page, and of which version
+INDEX_STATE = "index"
 NOSCRIPT_TEXT = "搜索需要启用 JavaScript。"
 
 
@@ -92,91 +84,64 @@ def default_color_mode(
     context.setdefault("default_mode", "auto")
 
 
-def searchable_pages(app: Sphinx) -> dict[str, tuple[str, str]]:
-    """docname -> (output file relative to the output dir, page title)."""
+def searchable_pages(app: Sphinx) -> list[SearchPage]:
     env = app.env
-    return {
-        docname: (app.builder.get_target_uri(docname), env.titles[docname].astext())
+    issues = {issue.docname: issue for issue in radar_data(env).archive().published}
+    return [
+        SearchPage(
+            docname,
+            app.builder.get_target_uri(docname),
+            env.titles[docname].astext(),
+            issues.get(docname),
+        )
         for docname in sorted(env.found_docs)
         if is_searchable(env, docname) and docname in env.titles
-    }
+    ]
 
 
 def build_pagefind_index(app: Sphinx, exception: BaseException | None) -> None:
     if exception is not None or app.builder.name != "html":
         return
     started = time.perf_counter()
-    archive = radar_data(app.env).archive()
     cache = build_cache(app.doctreedir)
-    known = cache.peek(PAGE_RECORDS, PAGE_RECORDS)
-    records, now_known = site_records(
-        app.builder.outdir, searchable_pages(app), archive, vocabulary(app.config), known
-    )
-    if now_known != known:
-        cache.put(PAGE_RECORDS, PAGE_RECORDS, now_known)
-    lang = (app.config.language or "en").replace("_", "-")
-    bundles = Path(app.builder.outdir, BUNDLE_DIR)
-    pages_state = digest(
-        lang, *(f"{name}\0{stamp}" for name, (stamp, _) in sorted(now_known.items()))
-    )
-    indexed_pages = cache.peek(SEARCH_BUNDLES, INDEXED_PAGES)
-    if (
-        indexed_pages is not None
-        and indexed_pages[0] == pages_state
-        and all(bundle_is_complete(bundles / name) for name in indexed_pages[1])
-    ):
-        # Not a page with records was rewritten since the parts were indexed.
-        logger.info("search index: %d records, unchanged", len(records))
-        return
-    cache.put(SEARCH_BUNDLES, INDEXED_PAGES, None)
-    newest = max((issue.date.year for issue in archive.published), default=None)
-    parts = parts_of(records, newest, lang)
-    record_sites = Path(app.doctreedir, RECORD_SITE)
 
-    def key(part: Part) -> str:
-        # The cache sits beside the output (one per staged tree, copied with it): the
-        # part's name says which bundle, wherever the tree is.
-        return part.name
+    def save_state(state: IndexState) -> None:
+        cache.put(SEARCH_BUNDLES, INDEX_STATE, state)
+        cache.save()
 
-    changed = [
-        part
-        for part in parts
-        if needs_indexing(part, bundles, cache.peek(SEARCH_BUNDLES, key(part)))
-    ]
-    for part in changed:
-        cache.put(SEARCH_BUNDLES, key(part), None)
-    if changed:
-        cache.save()  # an interrupted indexing must not leave the old state on record
-    indexed = {part.name for part in changed}
-    failed = False
-    for part_name, result in index_parts(changed, bundles, record_sites).items():
-        if result.returncode != 0:
-            failed = True
-            logger.warning(
-                "pagefind failed on the search part %s (exit %s): %s",
-                part_name,
-                result.returncode,
-                result.stderr.strip(),
-                type="radar",
-                subtype="search",
-            )
-    if failed:
+    state = cache.peek(SEARCH_BUNDLES, INDEX_STATE)
+    folders = Folders(
+        bundles=Path(app.builder.outdir, BUNDLE_DIR),
+        record_sites=Path(app.doctreedir, RECORD_SITE),
+        pieces=Path(app.doctreedir, PIECES),
+    )
+    update = IndexUpdate(
+        Path(app.builder.outdir),
+        folders,
+        vocabulary(app.config),
+        (app.config.language or "en").replace("_", "-"),
+        state if isinstance(state, IndexState) else IndexState(),
+        save_state,
+    )
+    report = update.run(searchable_pages(app))
+    for failure in report.failures:
+        logger.warning(
+            "the search index could not be built: %s",
+            failure,
+            type="radar",
+            subtype="search",
+        )
+    if report.failures:
         return
-    publish_parts([part.name for part in parts], bundles, record_sites)
-    for part in changed:
-        cache.put(SEARCH_BUNDLES, key(part), part.state)
-    cache.put(SEARCH_BUNDLES, INDEXED_PAGES, (pages_state, [part.name for part in parts]))
-    if not changed:
-        logger.info("search index: %d records, unchanged", len(records))
+    if report.unchanged or not (report.pieces_indexed or report.parts_merged):
+        logger.info("search index: unchanged (%s)", ", ".join(report.parts))
         return
-    seconds = time.perf_counter() - started
     logger.info(
-        "search index: %d records in %.2f s; parts indexed: %s (%s records); unchanged: %s",
-        len(records),
-        seconds,
-        ", ".join(part.name for part in changed),
-        sum(part.records for part in changed),
-        ", ".join(part.name for part in parts if part.name not in indexed) or "none",
+        "search index: %d pages read, %d pieces indexed, parts merged: %s, in %.2f s",
+        report.pages_read,
+        len(report.pieces_indexed),
+        ", ".join(report.parts_merged) or "none",
+        time.perf_counter() - started,
     )
 
 

@@ -25,15 +25,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from juju_radar.build.cache import digest
-from juju_radar.model.archive import Archive
 from juju_radar.model.issues import Issue, Vocabulary
-from juju_radar.outputs.search.bundle import canonicalize_bundle, remove_unreferenced_files
 
 # Weight of everything that is not a story: it summarises stories or lists sources.
 SUMMARY_WEIGHT = "0.3"
-# The filter naming each record's kind ("story", "issue", "page"); search.js lists the
-# stories of a query before every other record.
-KIND_FILTER = "kind"
 
 
 @dataclass(frozen=True)
@@ -55,7 +50,6 @@ class SearchRecord:
     body_html: str
     meta: dict[str, str] = field(default_factory=dict)
     filters: dict[str, str] = field(default_factory=dict)
-    year: int | None = None  # the issue's, or the period's of a year-period page
 
     @property
     def file_name(self) -> str:
@@ -66,13 +60,16 @@ class SearchRecord:
 
 
 # topics/agent/2026.html, best/2026.html, references/2026-09.html
-PERIOD_PAGE_RE = re.compile(r"(?:^|/)(\d{4})(?:-\d{2})?\.html$")
+PERIOD_PAGE_RE = re.compile(r"(?:^|/)(\d{4})(?:-(\d{2}))?\.html$")
 
 
-def period_year(link: str) -> int | None:
-    """The year of a year-period page (by its output file), or None."""
+def link_period(link: str) -> tuple[int | None, int | None]:
+    """The year and month of a period page (by its output file); None for either it
+    does not have."""
     match = PERIOD_PAGE_RE.search(link.partition("#")[0])
-    return int(match.group(1)) if match else None
+    if not match:
+        return None, None
+    return int(match.group(1)), int(match.group(2)) if match.group(2) else None
 
 
 # Sphinx writes every attribute double-quoted and escapes ``<`` in text, so section
@@ -152,17 +149,12 @@ def issue_records(issue: Issue, page_html: str, link: str, vocab: Vocabulary) ->
                     "topic": topic.label,
                     "verdict": vocab.verdict_by_key(item.verdict).label,
                 },
-                year=issue.date.year,
             )
         )
     rest = "".join(cut(page_html, body, stories.values()) for body in bodies)
     if rest:
         # No filters: it is no story, and the filters count stories.
-        records.append(
-            SearchRecord(
-                "issue", link, issue.title, searchable_html(rest), issue_meta, year=issue.date.year
-            )
-        )
+        records.append(SearchRecord("issue", link, issue.title, searchable_html(rest), issue_meta))
     return records
 
 
@@ -171,11 +163,10 @@ def page_record(title: str, page_html: str, link: str) -> SearchRecord | None:
     if not bodies:
         return None
     body = "".join(page_html[span.start : span.end] for span in bodies)
-    return SearchRecord("page", link, title, searchable_html(body), year=period_year(link))
+    return SearchRecord("page", link, title, searchable_html(body))
 
 
 PageStamp = tuple[object, ...]  # what a page's records are made from, short of its text
-KnownRecords = dict[str, tuple[PageStamp, list[SearchRecord]]]  # docname -> stamp, records
 
 
 def page_stamp(path: Path, issue: Issue | None) -> PageStamp | None:
@@ -195,47 +186,13 @@ def page_stamp(path: Path, issue: Issue | None) -> PageStamp | None:
     return stat.st_mtime_ns, stat.st_size, about
 
 
-def site_records(
-    outdir: Path,
-    pages: dict[str, tuple[str, str]],
-    archive: Archive,
-    vocab: Vocabulary,
-    known: KnownRecords | None = None,
-) -> tuple[list[SearchRecord], KnownRecords]:
-    """Records of the built site; ``pages`` maps docname -> (output file, page title).
-    A page whose stamp is the one ``known`` has is not read again (reading and cutting
-    every page took 12 s at 3,650 issues on a build that changed nothing). Returns the
-    records and what to know next time."""
-    issues = {issue.docname: issue for issue in archive.published}
-    known = known or {}
-    records: list[SearchRecord] = []
-    now: KnownRecords = {}
-    for docname in sorted(pages):
-        filename, title = pages[docname]
-        path = outdir / filename
-        stamp = page_stamp(path, issues.get(docname))
-        if stamp is None:
-            continue
-        if docname in known and known[docname][0] == stamp:
-            page_records = known[docname][1]
-        else:
-            page_records = _page_records(docname, path, filename, title, issues, vocab)
-        now[docname] = (stamp, page_records)
-        records += page_records
-    return records, now
-
-
-def _page_records(
-    docname: str,
-    path: Path,
-    filename: str,
-    title: str,
-    issues: dict[str, Issue],
-    vocab: Vocabulary,
+def page_records(
+    path: Path, filename: str, title: str, issue: Issue | None, vocab: Vocabulary
 ) -> list[SearchRecord]:
+    """The records of the built page ``filename`` (relative to the site root)."""
     page_html = path.read_text(encoding="utf-8")
-    if docname in issues:
-        return issue_records(issues[docname], page_html, filename, vocab)
+    if issue is not None:
+        return issue_records(issue, page_html, filename, vocab)
     record = page_record(title, page_html, filename)
     return [record] if record is not None else []
 
@@ -315,8 +272,9 @@ def _meta_tags(name: str, values: dict[str, str]) -> Iterator[str]:
 def record_document(record: SearchRecord, lang: str) -> str:
     """The scratch HTML page Pagefind indexes for one record."""
     meta = {**record.meta, "title": record.title, "link": record.link, "kind": record.kind}
-    # Every record has a kind filter, so search.js can ask for the stories first.
-    filters = {**record.filters, KIND_FILTER: record.kind}
+    # No kind filter: stories and the other records are parts of their own, and the
+    # browser gives each part its kind (parts.py).
+    filters = record.filters
     weight = "" if record.kind == "story" else f' data-pagefind-weight="{SUMMARY_WEIGHT}"'
     head = "\n".join(
         [
@@ -334,41 +292,59 @@ def record_document(record: SearchRecord, lang: str) -> str:
 
 
 RECORD_MANIFEST = "records.json"  # Pagefind indexes HTML files only
+PageDigests = dict[str, dict[str, str]]  # page file -> its record files -> their digests
 
 
-def sync_record_site(documents: dict[str, str], digests: dict[str, str], folder: Path) -> None:
-    """Make ``folder`` hold exactly ``documents`` (file name -> HTML), writing only the
-    files that changed: creating thousands of files costs seconds. A manifest of the
-    digests written spares reading them back (1 s at 1,000 issues); a file whose size
-    does not match is rewritten all the same, and without a manifest files are compared.
-    ``digests`` are ``record_digests(documents)``."""
-    manifest = folder / RECORD_MANIFEST
-    written = _read_manifest(manifest)
-    manifest.unlink(missing_ok=True)  # until the files match it again
-    for name, document in documents.items():
-        path = folder / name
-        encoded = document.encode("utf-8")
-        if name in written:
-            if written[name] == digests[name] and _size(path) == len(encoded):
-                continue
-        elif path.is_file() and path.read_bytes() == encoded:
-            continue
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(encoded)
-    if folder.is_dir():
-        for path in folder.rglob("*.html"):
-            if path.relative_to(folder).as_posix() not in documents:
-                path.unlink()
-    folder.mkdir(parents=True, exist_ok=True)
-    manifest.write_text(json.dumps(digests, sort_keys=True), encoding="utf-8")
-
-
-def _read_manifest(path: Path) -> dict[str, str]:
+def read_manifest(folder: Path) -> PageDigests:
+    """The pages of a record site and the digests of the record files each gave."""
     try:
-        loaded = json.loads(path.read_text(encoding="utf-8"))
+        loaded = json.loads((folder / RECORD_MANIFEST).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return {}
-    return loaded if isinstance(loaded, dict) else {}
+    if not isinstance(loaded, dict) or not all(isinstance(v, dict) for v in loaded.values()):
+        return {}
+    return loaded
+
+
+def record_files(folder: Path) -> set[str]:
+    if not folder.is_dir():
+        return set()
+    return {path.relative_to(folder).as_posix() for path in folder.rglob("*.html")}
+
+
+def update_record_site(
+    folder: Path, kept: PageDigests, written: dict[str, dict[str, str]]
+) -> PageDigests:
+    """Make ``folder`` hold the record files of ``kept`` (pages not read again, their
+    files already there) and of ``written`` (page -> record file -> HTML), writing only
+    the files that changed: creating thousands of files costs seconds. The manifest of
+    the digests spares reading files back; it is removed while the files do not match."""
+    old = read_manifest(folder)
+    (folder / RECORD_MANIFEST).unlink(missing_ok=True)
+    old_digests = {name: value for files in old.values() for name, value in files.items()}
+    manifest: PageDigests = dict(kept)
+    for page, documents in written.items():
+        manifest[page] = {}
+        for name, document in documents.items():
+            encoded = document.encode("utf-8")
+            manifest[page][name] = value = digest(document)
+            path = folder / name
+            if old_digests.get(name) == value and _size(path) == len(encoded):
+                continue
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_bytes(encoded)
+    live = {name for files in manifest.values() for name in files}
+    for name in record_files(folder) - live:
+        (folder / name).unlink()
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / RECORD_MANIFEST).write_text(json.dumps(manifest, sort_keys=True), encoding="utf-8")
+    return manifest
+
+
+def records_state(manifest: PageDigests) -> str:
+    """Of all the records of a record site, whichever pages gave them."""
+    files = {name: value for documents in manifest.values() for name, value in documents.items()}
+    return digest(*(part for name in sorted(files) for part in (name, files[name])))
 
 
 def _size(path: Path) -> int | None:
@@ -398,30 +374,3 @@ def run_pagefind(site: Path, bundle: Path) -> subprocess.CompletedProcess[str]:
 
 def record_documents(records: Iterable[SearchRecord], lang: str) -> dict[str, str]:
     return {record.file_name: record_document(record, lang) for record in records}
-
-
-def record_digests(documents: dict[str, str]) -> dict[str, str]:
-    return {name: digest(document) for name, document in documents.items()}
-
-
-def documents_digest(digests: dict[str, str]) -> str:
-    """Of all the records, from ``record_digests``."""
-    return digest(*(part for name in sorted(digests) for part in (name, digests[name])))
-
-
-def build_index(
-    documents: dict[str, str], digests: dict[str, str], bundle: Path, record_site: Path
-) -> subprocess.CompletedProcess[str]:
-    """Index ``documents`` (with their ``record_digests``) into ``bundle``, over the
-    bundle of the last build.
-
-    The record files are kept in ``record_site`` between builds and Pagefind writes
-    over the old bundle (rewriting files is much faster than creating them); what the
-    new bundle does not reference is then deleted, so the result equals a fresh index.
-    """
-    sync_record_site(documents, digests, record_site)
-    result = run_pagefind(record_site, bundle)
-    if result.returncode == 0:
-        canonicalize_bundle(bundle)
-        remove_unreferenced_files(bundle)
-    return result

@@ -1,4 +1,4 @@
-/* Juju Radar search: Pagefind over one record per story, the index in parts (by year).
+/* Juju Radar search: Pagefind over one record per story, the index in parts (parts.py).
  *
  * - The theme's search dialog (header button, Ctrl+K / ⌘K) shows results as you type.
  * - search.html (the {radar-search} page) adds filters by topic, verdict and year and
@@ -21,7 +21,7 @@
   const RANKING = { pageLength: 0.3, termFrequency: 1.0, termSaturation: 1.4, termSimilarity: 1.0 };
   const OPTIONS = { ranking: RANKING, excerptLength: 36 };
   const HIGHLIGHT_PARAM = "pagefind-highlight";
-  const OTHER_KINDS = ["issue", "page"]; // records that are not stories (records.py)
+  const OTHER_KIND = "other"; // the parts of records that are not stories (parts.py)
   const DIALOG_LIMIT = 8;
   const PAGE_LIMIT = 10;
   const TYPING_DELAY_MS = 120;
@@ -55,13 +55,17 @@
       pagefindLoading = (async () => {
         const listed = await fetch(new URL("parts.json", BUNDLES_URL));
         if (!listed.ok) throw new Error(`parts.json: HTTP ${listed.status}`);
-        const [first, ...others] = (await listed.json()).parts
-          .map((part) => new URL(`${part}/`, BUNDLES_URL).href);
-        const pagefind = await import(`${first}pagefind.js`);
+        const { parts, kinds } = await listed.json();
+        const [first, ...others] = parts.map((part) => ({
+          url: new URL(`${part}/`, BUNDLES_URL).href,
+          // Each part holds records of one kind: a filter of the part's own, downloaded never.
+          options: { ...OPTIONS, mergeFilter: { kind: kinds[part] } },
+        }));
+        const pagefind = await import(`${first.url}pagefind.js`);
         // options() sets the first part only: the merged ones take theirs in mergeIndex.
-        await pagefind.options(OPTIONS);
+        await pagefind.options(first.options);
         await pagefind.init();
-        await Promise.all(others.map((part) => pagefind.mergeIndex(part, OPTIONS)));
+        await Promise.all(others.map((part) => pagefind.mergeIndex(part.url, part.options)));
         return pagefind;
       })();
       pagefindLoading.catch(() => { pagefindLoading = null; });
@@ -79,7 +83,7 @@
     const stories = await pagefind.search(query || null, { filters: { ...filters, kind: "story" } });
     const others = hasFilters || !query
       ? null
-      : await pagefind.search(query, { filters: { kind: { any: OTHER_KINDS } } });
+      : await pagefind.search(query, { filters: { kind: OTHER_KIND } });
     if (ticket !== owner.ticket || !stories) return null;
     const all = [...stories.results, ...(others ? others.results : [])];
     const results = await Promise.all(all.slice(0, limit).map((r) => r.data()));

@@ -1,0 +1,279 @@
+"""Bring the search index up to date with the built pages (``parts.py`` tells the layout).
+
+A page is read again only when its file changed (``page_stamp``), a period's pages only
+when one of them did, a piece is indexed only when its records changed, and a part is
+merged only when one of its pieces did. Each piece and part is written beside the old
+one and put in its place when complete; the state of what was built is saved before
+any of it is replaced, so an interrupted build redoes it rather than trusting it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from juju_radar.build.cache import digest
+from juju_radar.model.issues import Issue, Vocabulary
+from juju_radar.outputs.search.bundle import bundle_is_complete
+from juju_radar.outputs.search.jobs import job_command, piece_state, run_job
+from juju_radar.outputs.search.parts import (
+    OTHER,
+    STORIES,
+    parts_of,
+    period_name,
+    piece_name,
+    publish_parts,
+    remove_all_but,
+    workers,
+)
+from juju_radar.outputs.search.records import (
+    PageStamp,
+    SearchRecord,
+    link_period,
+    page_records,
+    page_stamp,
+    read_manifest,
+    record_documents,
+    record_files,
+    records_state,
+    update_record_site,
+)
+
+GROUPS = (STORIES, OTHER)
+
+
+@dataclass(frozen=True)
+class SearchPage:
+    docname: str
+    filename: str  # the output file, relative to the site root
+    title: str
+    issue: Issue | None
+
+
+@dataclass(frozen=True)
+class PeriodState:
+    stamps: dict[str, str]  # its pages (docname) -> their stamps, as read last
+    pieces: dict[str, str]  # its pieces -> the digest of their records
+
+
+@dataclass
+class IndexState:
+    """What the bundles were built from, kept between builds. A piece's own bundle says
+    which records it holds (``jobs.PIECE_STATE``)."""
+
+    pages: str | None = None  # every page's stamp, when all parts were last complete
+    periods: dict[str, PeriodState] = field(default_factory=dict)
+    parts: dict[str, str] = field(default_factory=dict)  # part -> what was merged into it
+
+
+@dataclass
+class IndexReport:
+    unchanged: bool = False
+    pages_read: int = 0
+    pieces_indexed: list[str] = field(default_factory=list)
+    parts_merged: list[str] = field(default_factory=list)
+    parts: list[str] = field(default_factory=list)
+    failures: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Folders:
+    bundles: Path  # OUTDIR/pagefind: the parts' bundles
+    record_sites: Path  # a folder of record files a piece, which Pagefind indexes
+    pieces: Path  # a bundle a piece
+
+    def part(self, name: str) -> Path:
+        return self.bundles / name
+
+    def piece(self, name: str) -> Path:
+        return self.pieces / name
+
+
+def page_period(page: SearchPage, newest: int | None) -> str:
+    if page.issue is not None:
+        return period_name(page.issue.date.year, page.issue.date.month, newest)
+    return period_name(*link_period(page.filename), newest)
+
+
+def group_of(record: SearchRecord) -> str:
+    return STORIES if record.kind == "story" else OTHER
+
+
+def piece_states(state: IndexState) -> dict[str, str]:
+    return {
+        name: records
+        for period in state.periods.values()
+        for name, records in period.pieces.items()
+    }
+
+
+def pages_digest(lang: str, stamps: dict[str, PageStamp | None]) -> str:
+    return digest(lang, *(f"{name}\0{stamps[name]}" for name in sorted(stamps)))
+
+
+class IndexUpdate:
+    """One update of the index; ``run`` returns what it did."""
+
+    def __init__(
+        self,
+        outdir: Path,
+        folders: Folders,
+        vocab: Vocabulary,
+        lang: str,
+        state: IndexState,
+        save_state: Callable[[IndexState], None],
+    ) -> None:
+        self.outdir = outdir
+        self.folders = folders
+        self.vocab = vocab
+        self.lang = lang
+        self.old = state
+        self.save_state = save_state
+        self.report = IndexReport()
+
+    def run(self, pages: list[SearchPage]) -> IndexReport:
+        stamps = {
+            page.docname: page_stamp(self.outdir / page.filename, page.issue) for page in pages
+        }
+        pages_state = pages_digest(self.lang, stamps)
+        if self.old.pages == pages_state and all(
+            bundle_is_complete(self.folders.part(part)) for part in self.old.parts
+        ):
+            self.report.unchanged = True
+            self.report.parts = list(self.old.parts)
+            return self.report
+        newest = max((page.issue.date.year for page in pages if page.issue), default=None)
+        periods: dict[str, list[SearchPage]] = {}
+        for page in pages:
+            if stamps[page.docname] is not None:
+                periods.setdefault(page_period(page, newest), []).append(page)
+        new = IndexState()
+        with ThreadPoolExecutor(max_workers=workers()) as pool:
+            self._wait(self._index_periods(periods, stamps, new, pool))
+            if self.report.failures:
+                return self.report
+            pieces = set(piece_states(new))
+            parts = parts_of(pieces, newest)
+            self._wait(self._merge_parts(parts, new, pool))
+        if self.report.failures:
+            return self.report
+        publish_parts(list(parts), self.folders.bundles)
+        remove_all_but(self.folders.pieces, pieces)
+        remove_all_but(
+            self.folders.record_sites,
+            {piece_name(group, period) for period in periods for group in GROUPS},
+        )
+        new.pages = pages_state
+        self.save_state(new)
+        self.report.parts = list(parts)
+        return self.report
+
+    def _index_periods(
+        self,
+        periods: dict[str, list[SearchPage]],
+        stamps: dict[str, PageStamp | None],
+        new: IndexState,
+        pool: ThreadPoolExecutor,
+    ) -> dict[str, Future[str | None]]:
+        """Index the pieces whose records changed, as soon as each is known: Pagefind
+        runs while the next period's pages are read."""
+        jobs: dict[str, Future[str | None]] = {}
+        for period in sorted(periods):
+            pages = periods[period]
+            now = {page.docname: f"{stamps[page.docname]}" for page in pages}
+            known = self.old.periods.get(period)
+            if known is not None and known.stamps == now and self._built(known.pieces):
+                new.periods[period] = known
+                continue
+            pieces = self._update_record_sites(period, pages, now, known)
+            new.periods[period] = PeriodState(now, pieces)
+            for name, state in pieces.items():
+                if piece_state(self.folders.piece(name)) != state:
+                    self.report.pieces_indexed.append(name)
+                    site, bundle = self.folders.record_sites / name, self.folders.piece(name)
+                    command = job_command("index", site, bundle, state)
+                    jobs[name] = pool.submit(run_job, command)
+        return jobs
+
+    def _update_record_sites(
+        self,
+        period: str,
+        pages: list[SearchPage],
+        now: dict[str, str],
+        known: PeriodState | None,
+    ) -> dict[str, str]:
+        """Read the pages of ``period`` that changed since they were last read, bring its
+        record sites up to date, and return its pieces (with records) and their digests."""
+        old_stamps = known.stamps if known is not None else {}
+        sites = {group: self.folders.record_sites / piece_name(group, period) for group in GROUPS}
+        manifests = {group: read_manifest(site) for group, site in sites.items()}
+        present = {group: record_files(site) for group, site in sites.items()}
+
+        def unchanged(page: SearchPage) -> bool:
+            return old_stamps.get(page.docname) == now[page.docname] and all(
+                page.filename in manifests[group]
+                and set(manifests[group][page.filename]) <= present[group]
+                for group in GROUPS
+            )
+
+        kept = [page for page in pages if unchanged(page)]
+        read = self._read([page for page in pages if not unchanged(page)])
+        pieces = {}
+        for group, site in sites.items():
+            manifest = update_record_site(
+                site,
+                {page.filename: manifests[group][page.filename] for page in kept},
+                {filename: documents[group] for filename, documents in read.items()},
+            )
+            if any(manifest.values()):
+                pieces[piece_name(group, period)] = records_state(manifest)
+        return pieces
+
+    def _read(self, pages: list[SearchPage]) -> dict[str, dict[str, dict[str, str]]]:
+        """Page file -> group -> its record files -> their HTML."""
+        read: dict[str, dict[str, dict[str, str]]] = {}
+        for page in pages:
+            self.report.pages_read += 1
+            path = self.outdir / page.filename
+            groups: dict[str, list[SearchRecord]] = {group: [] for group in GROUPS}
+            for record in page_records(path, page.filename, page.title, page.issue, self.vocab):
+                groups[group_of(record)].append(record)
+            read[page.filename] = {
+                group: record_documents(records, self.lang) for group, records in groups.items()
+            }
+        return read
+
+    def _built(self, pieces: dict[str, str]) -> bool:
+        return all(piece_state(self.folders.piece(name)) == state for name, state in pieces.items())
+
+    def _merge_parts(
+        self, parts: dict[str, list[str]], new: IndexState, pool: ThreadPoolExecutor
+    ) -> dict[str, Future[str | None]]:
+        pieces = piece_states(new)
+        for part, names in parts.items():
+            new.parts[part] = digest(*(f"{name}\0{pieces[name]}" for name in names))
+        stale = [
+            part
+            for part in parts
+            if self.old.parts.get(part) != new.parts[part]
+            or not bundle_is_complete(self.folders.part(part))
+        ]
+        if stale:
+            # Forget the parts about to be replaced: an interrupted merge is redone.
+            kept = {part: self.old.parts[part] for part in self.old.parts if part not in stale}
+            self.save_state(IndexState(None, new.periods, kept))
+        jobs = {}
+        for part in stale:
+            self.report.parts_merged.append(part)
+            bundles = [self.folders.piece(name) for name in parts[part]]
+            command = job_command("merge", self.folders.part(part), *bundles)
+            jobs[part] = pool.submit(run_job, command)
+        return jobs
+
+    def _wait(self, jobs: dict[str, Future[str | None]]) -> None:
+        for name, job in jobs.items():
+            failure = job.result()
+            if failure is not None:
+                self.report.failures.append(f"{name}: {failure}")

@@ -1,0 +1,93 @@
+"""The search index's heavy steps, each run in a process of its own.
+
+Indexing a piece (Pagefind, then making its bundle canonical) and merging pieces into a
+part are pure Python or a subprocess, and the build runs two at a time: in threads they
+would share one core (the interpreter lock) and keep their memory in the build's
+process, which holds the whole environment. ``python -m juju_radar.outputs.search.jobs``
+runs one step; ``run_job`` runs it so and reports its failure.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from juju_radar.outputs.search.bundle import bundle_is_complete, canonicalize_bundle
+from juju_radar.outputs.search.merge import merge_bundles
+
+# Pieces are read only by the merge: fast compression is enough for them.
+PIECE_COMPRESSION = 1
+# In a piece's bundle, the digest of the records it was indexed from.
+PIECE_STATE = "radar-records.digest"
+
+
+def piece_state(bundle: Path) -> str | None:
+    """The digest of the records ``bundle`` holds, or None if it is missing or broken."""
+    try:
+        state = (bundle / PIECE_STATE).read_text(encoding="utf-8")
+    except OSError:
+        return None
+    return state if bundle_is_complete(bundle) else None
+
+
+def index_piece(record_site: Path, bundle: Path, state: str) -> None:
+    """Index ``record_site`` (whose records' digest is ``state``) into ``bundle``,
+    canonical. The bundle is written whole in a folder beside it and then put in its
+    place, so that no failure leaves half of one, or one that says it holds other
+    records."""
+    from juju_radar.outputs.search.records import run_pagefind
+
+    fresh = bundle.with_name(f"{bundle.name}.new")
+    shutil.rmtree(fresh, ignore_errors=True)
+    result = run_pagefind(record_site, fresh)
+    if result.returncode != 0:
+        raise RuntimeError(f"pagefind exited with {result.returncode}: {result.stderr.strip()}")
+    canonicalize_bundle(fresh, PIECE_COMPRESSION)
+    (fresh / PIECE_STATE).write_text(state, encoding="utf-8")
+    shutil.rmtree(bundle, ignore_errors=True)
+    fresh.rename(bundle)
+
+
+def merge_part(bundle: Path, pieces: list[Path]) -> None:
+    fresh = bundle.with_name(f"{bundle.name}.new")
+    merge_bundles(pieces, fresh)
+    shutil.rmtree(bundle, ignore_errors=True)
+    fresh.rename(bundle)
+
+
+def job_command(*arguments: str | Path) -> list[str]:
+    return [sys.executable, "-m", __name__, *map(str, arguments)]
+
+
+def run_job(command: list[str]) -> str | None:
+    """Run a job command; None when it succeeded, else what it said."""
+    result = subprocess.run(command, capture_output=True, text=True, check=False)
+    if result.returncode == 0:
+        return None
+    said = result.stderr.strip()
+    return said.splitlines()[-1] if said else f"exit {result.returncode}"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m juju_radar.outputs.search.jobs")
+    steps = parser.add_subparsers(dest="step", required=True)
+    index = steps.add_parser("index")
+    index.add_argument("record_site", type=Path)
+    index.add_argument("bundle", type=Path)
+    index.add_argument("state")
+    merge = steps.add_parser("merge")
+    merge.add_argument("bundle", type=Path)
+    merge.add_argument("pieces", type=Path, nargs="+")
+    args = parser.parse_args(argv)
+    if args.step == "index":
+        index_piece(args.record_site, args.bundle, args.state)
+    else:
+        merge_part(args.bundle, args.pieces)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

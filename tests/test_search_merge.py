@@ -1,0 +1,107 @@
+"""Merged pieces make the bundle Pagefind makes of all their records at once.
+
+The records are those the build wrote for ``tests/roots/test-years`` (a piece a year
+before 2026). A bundle is compared by what search reads from it: each page (fragment
+and word count), each word's pages with their locations (metadata locations by field
+name), the filters' pages, and the metadata fields.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import site_with_root, sphinx_build
+
+from juju_radar.outputs.search.bundle import bundle_is_complete, bundle_language, read_data
+from juju_radar.outputs.search.jobs import index_piece
+from juju_radar.outputs.search.merge import merge_bundles
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The years site's doctree folder, with its record sites and piece bundles."""
+    base = tmp_path_factory.mktemp("merge")
+    sphinx_build(site_with_root("years", base / "src"), base / "html")
+    return base / "html.doctrees"
+
+
+def read_bundle(bundle: Path) -> dict[str, Any]:
+    entry = json.loads((bundle / "pagefind-entry.json").read_text(encoding="utf-8"))
+    language = bundle_language(entry)
+    meta = read_data(bundle / f"pagefind.{entry['languages'][language]['hash']}.pf_meta")
+    pages, fields = meta[1], meta[5]
+
+    def located(entries: list[list[Any]]) -> frozenset[tuple[Any, ...]]:
+        found, number = set(), 0
+        for delta, locs, meta_locs in entries:
+            number += delta
+            named = tuple(fields[-loc - 1] if loc < 0 else loc for loc in meta_locs)
+            found.add((pages[number][0], tuple(locs), named))
+        return frozenset(found)
+
+    words = {}
+    for *_, chunk in meta[2]:
+        for word, entries, variants in read_data(bundle / "index" / f"{chunk}.pf_index")[0]:
+            assert word not in words, f"{word} in two chunks"
+            words[word] = (located(entries), {form: located(v) for form, v in variants})
+    filters = {}
+    for name, filter_hash in meta[3]:
+        _, values = read_data(bundle / "filter" / f"{filter_hash}.pf_filter")
+        filters[name] = {value: {pages[n][0] for n in numbers} for value, numbers in values}
+    fragments = {
+        page_hash: (bundle / "fragment" / f"{page_hash}.pf_fragment").read_bytes()
+        for page_hash, _ in pages
+    }
+    return {
+        "pages": sorted(map(tuple, pages)),
+        "page_count": entry["languages"][language]["page_count"],
+        "words": words,
+        "filters": filters,
+        "fields": fields,
+        "fragments": fragments,
+    }
+
+
+def index_together(built: Path, pieces: list[str], into: Path) -> Path:
+    site = into / "records"
+    for piece in pieces:
+        shutil.copytree(built / "radar-search-records" / piece, site, dirs_exist_ok=True)
+    index_piece(site, into / "bundle", "all")
+    return into / "bundle"
+
+
+@pytest.mark.parametrize(
+    "pieces",
+    [
+        ["stories-2024", "stories-2025", "stories-2026-09"],  # filters in every piece
+        ["other-2024", "other-2026-09", "other-site"],  # pieces of different metadata fields
+    ],
+)
+def test_merged_pieces_equal_one_index_of_their_records(
+    built: Path, tmp_path: Path, pieces: list[str]
+) -> None:
+    whole = read_bundle(index_together(built, pieces, tmp_path))
+    merge_bundles([built / "radar-search-pieces" / piece for piece in pieces], tmp_path / "m")
+    merged = read_bundle(tmp_path / "m")
+    assert merged["page_count"] == len(merged["pages"]) > len(pieces)
+    assert merged == whole
+    if pieces[0].startswith("other"):
+        fields = [read_bundle(built / "radar-search-pieces" / piece)["fields"] for piece in pieces]
+        assert len({tuple(f) for f in fields}) > 1, "the pieces should differ in fields"
+    assert bundle_is_complete(tmp_path / "m")
+
+
+def test_pages_that_share_a_fragment_name_keep_both(built: Path, tmp_path: Path) -> None:
+    """Fragment names are seven hex digits of a hash, which pieces indexed apart can share:
+    the later page is given a longer name, and both fragments are kept."""
+    piece = built / "radar-search-pieces" / "stories-2024"
+    merge_bundles([piece, piece], tmp_path / "twice")
+    once, twice = read_bundle(piece), read_bundle(tmp_path / "twice")
+    assert len(twice["pages"]) == 2 * len(once["pages"])
+    assert len(twice["fragments"]) == 2 * len(once["fragments"])
+    assert sorted(set(twice["fragments"].values())) == sorted(set(once["fragments"].values()))
+    assert bundle_is_complete(tmp_path / "twice")
