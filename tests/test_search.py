@@ -84,8 +84,8 @@ def test_the_build_writes_a_pagefind_bundle_and_no_sphinx_search(built_seed_site
     # every other record, each with the kind search.js gives its records.
     listing = json.loads((built_seed_site / "pagefind" / "parts.json").read_text())
     assert listing == {
-        "parts": ["stories-2026", "other"],
-        "kinds": {"stories-2026": "story", "other": "other"},
+        "parts": ["stories-2026", "other-2026"],
+        "kinds": {"stories-2026": "story", "other-2026": "other"},
     }
     bundle = built_seed_site / "pagefind" / "stories-2026"
     assert (bundle / "pagefind.js").is_file()

@@ -5,7 +5,7 @@ as a clean build.
 The site is the seed (one issue of 2026) with ``tests/roots/test-years`` laid over it:
 an issue of 2024 and one of 2025. The pieces are a year each before 2026 and a month
 each in 2026 (plus ``site``, the pages of no period); the parts are ``stories-2026``,
-``stories-older`` and ``other``.
+``stories-older``, ``other-2026`` (with the pages of no period) and ``other-older``.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ import pytest
 from conftest import ROOTS, site_with_root, sphinx_build
 from test_search import pagefind_records, search_parts, tree_bytes
 
+from juju_radar.outputs.search.index import IndexState, code_version, usable
 from juju_radar.outputs.search.parts import parts_of, period_name
 from juju_radar.outputs.search.records import link_period
 
@@ -40,7 +41,7 @@ def test_pages_fall_in_the_period_of_their_year_and_month() -> None:
     ] == ["site", "2026-09", "2026", "2025", "2017"]
 
 
-def test_pieces_are_merged_into_three_parts_in_order() -> None:
+def test_pieces_are_merged_into_four_parts_in_order() -> None:
     pieces = [
         "other-site",
         "stories-2026-09",
@@ -54,8 +55,10 @@ def test_pieces_are_merged_into_three_parts_in_order() -> None:
     assert parts_of(pieces, 2026) == {
         "stories-2026": ["stories-2026-01", "stories-2026-09"],
         "stories-older": ["stories-2024", "stories-2025"],
-        "other": ["other-2024", "other-2026", "other-2026-09", "other-site"],
+        "other-2026": ["other-2026", "other-2026-09", "other-site"],
+        "other-older": ["other-2024"],
     }
+    assert parts_of(["other-site"], None) == {"other-site": ["other-site"]}
 
 
 @pytest.fixture(scope="module")
@@ -74,21 +77,26 @@ def links_by_part(site: Path) -> dict[str, set[str]]:
 
 
 def test_each_part_holds_its_stories_or_the_other_records(years_site: Path) -> None:
-    assert search_parts(years_site) == ["stories-2026", "stories-older", "other"]
+    assert search_parts(years_site) == [
+        "stories-2026",
+        "stories-older",
+        "other-2026",
+        "other-older",
+    ]
     parts = links_by_part(years_site)
     assert "issues/2024/2024-05-14.html#swarm-warehouse-robots" in parts["stories-older"]
     assert "issues/2025/2025-03-11.html#coral-reef-acoustics" in parts["stories-older"]
     assert "issues/2026/2026-09-08.html#tau-bench-customer-service" in parts["stories-2026"]
     assert all("#" in link for link in parts["stories-2026"] | parts["stories-older"])
+    assert {"references/2024-05.html", "issues/2024/2024-05-14.html"} <= parts["other-older"]
     assert {
-        "references/2024-05.html",
         "references/2026-09.html",
-        "issues/2024/2024-05-14.html",
         "issues/2026/2026-09-08.html",
         "index.html",
         "topics/agent.html",
-    } <= parts["other"]
-    assert not any("#" in link for link in parts["other"]), "a story among the others"
+    } <= parts["other-2026"]
+    others = parts["other-2026"] | parts["other-older"]
+    assert not any("#" in link for link in others), "a story among the others"
     # The pages load one highlighter, whatever the parts.
     assert (years_site / "pagefind" / "pagefind-highlight.js").is_file()
 
@@ -141,10 +149,10 @@ def test_a_change_indexes_only_its_pieces_and_equals_a_clean_build(tmp_path: Pat
     added = (bundle_times(pieces), bundle_times(outdir / "pagefind"))
     assert "2026-09-09" in (outdir / "references" / "2024-05.html").read_text(encoding="utf-8")
     assert written(start[0], added[0]) == {"stories-2026-09", "other-2026-09", "other-site"}
-    assert written(start[1], added[1]) == {"stories-2026", "other"}
+    assert written(start[1], added[1]) == {"stories-2026", "other-2026"}
     parts = links_by_part(outdir)
     assert "issues/2026/2026-09-09.html#long-context-recipe" in parts["stories-2026"]
-    assert "issues/2026/2026-09-09.html" in parts["other"]
+    assert "issues/2026/2026-09-09.html" in parts["other-2026"]
 
     # An edit of the text of a story of 2024: that year's stories and their part only.
     old = srcdir / OLD_ISSUE
@@ -166,3 +174,11 @@ def test_a_change_indexes_only_its_pieces_and_equals_a_clean_build(tmp_path: Pat
     sphinx_build(srcdir, clean_b)
     assert tree_bytes(outdir / "pagefind") == tree_bytes(clean_a / "pagefind")
     assert tree_bytes(clean_a / "pagefind") == tree_bytes(clean_b / "pagefind")
+
+
+def test_the_state_of_other_code_starts_the_index_afresh() -> None:
+    """The state names the code that wrote it: after an upgrade every piece and part is
+    made again, even where no page changed."""
+    assert usable(IndexState(code_version()))
+    assert not usable(IndexState("the code of an earlier release"))
+    assert not usable({"pages": "a state of an earlier layout"})

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from sphinx.cmd.build import main
 
+from juju_radar.build.memory import defer_collection_until_reading
 from juju_radar.build.sphinx_internals import report_crashes_as_one_line
 
 
@@ -23,6 +24,7 @@ def source_dir(argv: list[str]) -> Path:
 
 if __name__ == "__main__":
     report_crashes_as_one_line(source_dir(sys.argv[1:]))
+    defer_collection_until_reading()
     status = main(sys.argv[1:])
     gc.freeze()
     sys.exit(status)

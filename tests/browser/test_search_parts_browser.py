@@ -1,6 +1,6 @@
 """Search over an index in parts (tests/roots/test-years: issues of 2024, 2025 and 2026,
-merged into the parts ``stories-2026``, ``stories-older`` and ``other`` from a piece a
-year, or a month in 2026), typed into the real search page.
+merged into the parts ``stories-2026``, ``stories-older``, ``other-2026`` and
+``other-older`` from a piece a year, or a month in 2026), typed into the real search page.
 
 The runtime of the first part is loaded and the others are merged into it: the stories
 must rank as on a one-part site, a query must find the stories of every part, and the
@@ -31,7 +31,7 @@ def years_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     outdir = base / "html"
     sphinx_build(site_with_root("years", base / "src"), outdir)
     parts = json.loads((outdir / "pagefind" / "parts.json").read_text(encoding="utf-8"))
-    assert parts["parts"] == ["stories-2026", "stories-older", "other"]
+    assert parts["parts"] == ["stories-2026", "stories-older", "other-2026", "other-older"]
     with serve(outdir) as url:
         yield url
 

@@ -9,12 +9,14 @@ any of it is replaced, so an interrupted build redoes it rather than trusting it
 
 from __future__ import annotations
 
+import functools
+import sys
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from juju_radar.build.cache import digest
+from juju_radar.build.cache import digest, source_digest
 from juju_radar.model.issues import Issue, Vocabulary
 from juju_radar.outputs.search.bundle import bundle_is_complete
 from juju_radar.outputs.search.jobs import job_command, piece_state, run_job
@@ -63,9 +65,19 @@ class IndexState:
     """What the bundles were built from, kept between builds. A piece's own bundle says
     which records it holds (``jobs.PIECE_STATE``)."""
 
+    code: str | None = None  # code_version() of the code that wrote it
     pages: str | None = None  # every page's stamp, when all parts were last complete
     periods: dict[str, PeriodState] = field(default_factory=dict)
     parts: dict[str, str] = field(default_factory=dict)  # part -> what was merged into it
+
+
+def usable(state: object) -> bool:
+    """A state this code wrote (one of an earlier layout starts the index afresh)."""
+    return (
+        isinstance(state, IndexState)
+        and state.code == code_version()
+        and all(isinstance(period, PeriodState) for period in state.periods.values())
+    )
 
 
 @dataclass
@@ -109,8 +121,16 @@ def piece_states(state: IndexState) -> dict[str, str]:
     }
 
 
+@functools.cache
+def code_version() -> str:
+    """Changes with the code that makes pieces and parts, which then are made again."""
+    from juju_radar.outputs.search import bundle, jobs, merge, parts, records
+
+    return source_digest(bundle, jobs, merge, parts, records, sys.modules[__name__])
+
+
 def pages_digest(lang: str, stamps: dict[str, PageStamp | None]) -> str:
-    return digest(lang, *(f"{name}\0{stamps[name]}" for name in sorted(stamps)))
+    return digest(code_version(), lang, *(f"{name}\0{stamps[name]}" for name in sorted(stamps)))
 
 
 class IndexUpdate:
@@ -149,7 +169,7 @@ class IndexUpdate:
         for page in pages:
             if stamps[page.docname] is not None:
                 periods.setdefault(page_period(page, newest), []).append(page)
-        new = IndexState()
+        new = IndexState(code_version())
         with ThreadPoolExecutor(max_workers=workers()) as pool:
             self._wait(self._index_periods(periods, stamps, new, pool))
             if self.report.failures:
@@ -228,7 +248,7 @@ class IndexUpdate:
                 {filename: documents[group] for filename, documents in read.items()},
             )
             if any(manifest.values()):
-                pieces[piece_name(group, period)] = records_state(manifest)
+                pieces[piece_name(group, period)] = digest(code_version(), records_state(manifest))
         return pieces
 
     def _read(self, pages: list[SearchPage]) -> dict[str, dict[str, dict[str, str]]]:
@@ -253,7 +273,7 @@ class IndexUpdate:
     ) -> dict[str, Future[str | None]]:
         pieces = piece_states(new)
         for part, names in parts.items():
-            new.parts[part] = digest(*(f"{name}\0{pieces[name]}" for name in names))
+            new.parts[part] = digest(code_version(), *(f"{name}\0{pieces[name]}" for name in names))
         stale = [
             part
             for part in parts
@@ -263,7 +283,7 @@ class IndexUpdate:
         if stale:
             # Forget the parts about to be replaced: an interrupted merge is redone.
             kept = {part: self.old.parts[part] for part in self.old.parts if part not in stale}
-            self.save_state(IndexState(None, new.periods, kept))
+            self.save_state(IndexState(code_version(), None, new.periods, kept))
         jobs = {}
         for part in stale:
             self.report.parts_merged.append(part)

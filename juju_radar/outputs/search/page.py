@@ -18,7 +18,7 @@ from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective
 
 from juju_radar.build.cache import build_cache
-from juju_radar.outputs.search.index import Folders, IndexState, IndexUpdate, SearchPage
+from juju_radar.outputs.search.index import Folders, IndexState, IndexUpdate, SearchPage, usable
 from juju_radar.outputs.search.parts import BUNDLE_DIR
 from juju_radar.sphinx_ext.collector import radar_data
 from juju_radar.sphinx_ext.config import vocabulary
@@ -120,7 +120,7 @@ def build_pagefind_index(app: Sphinx, exception: BaseException | None) -> None:
         folders,
         vocabulary(app.config),
         (app.config.language or "en").replace("_", "-"),
-        state if isinstance(state, IndexState) else IndexState(),
+        state if usable(state) else IndexState(),
         save_state,
     )
     report = update.run(searchable_pages(app))

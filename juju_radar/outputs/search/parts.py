@@ -7,14 +7,15 @@ other pages in ``site``), a year each, or a month each in the newest year. A per
 stories and its other records are two pieces. A piece is indexed again only when the
 records of its period change, and one to four hundred records keep Pagefind small.
 
-The pieces are merged (``merge.py``) into the **parts** the browser loads: the newest
-year's stories, the older stories, and every other record (the rest of each issue page,
-listings, periods). ``OUTDIR/pagefind/parts.json`` lists the parts and the kind of their
-records; search.js loads the first part's runtime, merges the others into it
+The pieces are merged (``merge.py``) into the **parts** the browser loads: the stories
+of the newest year and the older stories, then the other records (the rest of each issue
+page, listings, periods) of the newest year (with the pages of no period) and the older
+ones. ``OUTDIR/pagefind/parts.json`` lists the parts and the kind of their records;
+search.js loads the first part's runtime, merges the others into it
 (``pagefind.mergeIndex``) and gives each its kind as a filter that costs no download
 (``mergeFilter``). Each part costs a first query its page list and a chunk of word index
-a word, so there are three: adding an issue merges the newest year's stories and the
-other records again, and the older stories only change when an old issue does.
+a word, so there are four: adding an issue merges the newest year's two parts again,
+and an older part only changes when an old issue does.
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ HIGHLIGHTER = "pagefind-highlight.js"
 SITE_PERIOD = "site"
 STORIES = "stories"  # the group (and kind filter) of story records
 OTHER = "other"  # of every other record
-OLDER = "older"
+OLDER = "older"  # the part of the years before the newest
 KIND_OF_GROUP = {STORIES: "story", OTHER: "other"}
 
 
@@ -54,23 +55,26 @@ def piece_name(group: str, period: str) -> str:
 
 
 def part_of_piece(piece: str, newest: int | None) -> str:
+    """The newest year's pieces (and the pages of no period, which list it) go to the
+    part of that year, the others to the older part of their group."""
     group, _, period = piece.partition("-")
-    if group != STORIES:
-        return OTHER
-    return f"{STORIES}-{newest}" if period.startswith(f"{newest}") else f"{STORIES}-{OLDER}"
+    if period == SITE_PERIOD or newest is None:
+        return f"{group}-{newest or SITE_PERIOD}"
+    return f"{group}-{newest if period.startswith(f'{newest}') else OLDER}"
 
 
 def parts_of(pieces: Iterable[str], newest: int | None) -> dict[str, list[str]]:
-    """Part -> its pieces in merge order; the newest stories first, the others last."""
+    """Part -> its pieces in merge order; the stories first, the newest first."""
     parts: dict[str, list[str]] = {}
     for piece in sorted(pieces):
         parts.setdefault(part_of_piece(piece, newest), []).append(piece)
-    order = [f"{STORIES}-{newest}", f"{STORIES}-{OLDER}", OTHER]
+    ages = (newest or SITE_PERIOD, OLDER)
+    order = [f"{group}-{age}" for group in (STORIES, OTHER) for age in ages]
     return {name: parts[name] for name in order if name in parts}
 
 
 def part_kind(part: str) -> str:
-    return KIND_OF_GROUP[STORIES if part.startswith(f"{STORIES}-") else OTHER]
+    return KIND_OF_GROUP[part.partition("-")[0]]
 
 
 def publish_parts(names: list[str], bundles: Path) -> None:
