@@ -10,6 +10,7 @@ each in 2026 (plus ``site``, the pages of no period); the parts are ``stories-20
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -182,3 +183,43 @@ def test_the_state_of_other_code_starts_the_index_afresh() -> None:
     assert usable(IndexState(code_version()))
     assert not usable(IndexState("the code of an earlier release"))
     assert not usable({"pages": "a state of an earlier layout"})
+
+
+def test_a_piece_that_fails_leaves_the_published_parts_as_they_were(
+    years_site: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Pagefind failing on a piece: no part is merged or published, the failure names the
+    piece, and the next update, Pagefind working, makes the index whole."""
+    from juju_radar.model.issues import Vocabulary
+    from juju_radar.outputs.search import index
+
+    pages = [
+        index.SearchPage("index", "index.html", "首页", None),
+        index.SearchPage("topics/agent", "topics/agent.html", "Agent", None),
+    ]
+    outdir = tmp_path / "html"
+    for page in pages:
+        (outdir / page.filename).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(years_site / page.filename, outdir / page.filename)
+    folders = index.Folders(outdir / "pagefind", tmp_path / "records", tmp_path / "pieces")
+    saved: list[IndexState] = []
+
+    def update(state: IndexState) -> index.IndexReport:
+        return index.IndexUpdate(
+            outdir, folders, Vocabulary((), ()), "zh-cn", state, saved.append
+        ).run(pages)
+
+    real_run_job = index.run_job
+    monkeypatch.setattr(index, "run_job", lambda command: "pagefind broke")
+    failed = update(IndexState())
+    assert failed.failures == ["other-site: pagefind broke"]
+    assert not folders.bundles.exists(), "a part was published"
+    assert all(state.pages is None for state in saved), "a failed update claims the pages"
+
+    monkeypatch.setattr(index, "run_job", real_run_job)
+    done = update(saved[-1] if saved else IndexState())
+    assert done.failures == [] and done.parts == ["other-site"]
+    assert {record["meta"]["link"] for record in pagefind_records(outdir)} == {
+        "index.html",
+        "topics/agent.html",
+    }

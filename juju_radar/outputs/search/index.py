@@ -23,6 +23,7 @@ from juju_radar.outputs.search.jobs import job_command, piece_state, run_job
 from juju_radar.outputs.search.parts import (
     OTHER,
     STORIES,
+    part_of_piece,
     parts_of,
     period_name,
     piece_name,
@@ -170,15 +171,32 @@ class IndexUpdate:
             if stamps[page.docname] is not None:
                 periods.setdefault(page_period(page, newest), []).append(page)
         new = IndexState(code_version())
+        # The periods each part is made from: a part is merged as soon as they are read
+        # and its pieces indexed (the older years come first), beside the newer ones.
+        waiting = {
+            part: {
+                period
+                for period in periods
+                if part_of_piece(piece_name(group, period), newest) == part
+            }
+            for group in GROUPS
+            for part in {part_of_piece(piece_name(group, period), newest) for period in periods}
+        }
+        indexing: dict[str, Future[str | None]] = {}
+        merging: dict[str, Future[str | None]] = {}
         with ThreadPoolExecutor(max_workers=workers()) as pool:
-            self._wait(self._index_periods(periods, stamps, new, pool))
-            if self.report.failures:
-                return self.report
-            pieces = set(piece_states(new))
-            parts = parts_of(pieces, newest)
-            self._wait(self._merge_parts(parts, new, pool))
+            for period in sorted(periods):
+                indexing |= self._index_period(period, periods[period], stamps, new, pool)
+                for part, rest in waiting.items():
+                    rest.discard(period)
+                    if not rest and part not in new.parts:
+                        self._merge_part(part, newest, new, indexing, merging, pool)
+            self._wait(indexing)
+            self._wait(merging)
         if self.report.failures:
             return self.report
+        pieces = set(piece_states(new))
+        parts = parts_of(pieces, newest)
         publish_parts(list(parts), self.folders.bundles)
         remove_all_but(self.folders.pieces, pieces)
         remove_all_but(
@@ -190,31 +208,29 @@ class IndexUpdate:
         self.report.parts = list(parts)
         return self.report
 
-    def _index_periods(
+    def _index_period(
         self,
-        periods: dict[str, list[SearchPage]],
+        period: str,
+        pages: list[SearchPage],
         stamps: dict[str, PageStamp | None],
         new: IndexState,
         pool: ThreadPoolExecutor,
     ) -> dict[str, Future[str | None]]:
-        """Index the pieces whose records changed, as soon as each is known: Pagefind
-        runs while the next period's pages are read."""
-        jobs: dict[str, Future[str | None]] = {}
-        for period in sorted(periods):
-            pages = periods[period]
-            now = {page.docname: f"{stamps[page.docname]}" for page in pages}
-            known = self.old.periods.get(period)
-            if known is not None and known.stamps == now and self._built(known.pieces):
-                new.periods[period] = known
-                continue
-            pieces = self._update_record_sites(period, pages, now, known)
-            new.periods[period] = PeriodState(now, pieces)
-            for name, state in pieces.items():
-                if piece_state(self.folders.piece(name)) != state:
-                    self.report.pieces_indexed.append(name)
-                    site, bundle = self.folders.record_sites / name, self.folders.piece(name)
-                    command = job_command("index", site, bundle, state)
-                    jobs[name] = pool.submit(run_job, command)
+        """Start indexing the pieces of ``period`` whose records changed: Pagefind runs
+        while the next period's pages are read."""
+        now = {page.docname: f"{stamps[page.docname]}" for page in pages}
+        known = self.old.periods.get(period)
+        if known is not None and known.stamps == now and self._built(known.pieces):
+            new.periods[period] = known
+            return {}
+        pieces = self._update_record_sites(period, pages, now, known)
+        new.periods[period] = PeriodState(now, pieces)
+        jobs = {}
+        for name, state in pieces.items():
+            if piece_state(self.folders.piece(name)) != state:
+                self.report.pieces_indexed.append(name)
+                site, bundle = self.folders.record_sites / name, self.folders.piece(name)
+                jobs[name] = pool.submit(run_job, job_command("index", site, bundle, state))
         return jobs
 
     def _update_record_sites(
@@ -268,29 +284,38 @@ class IndexUpdate:
     def _built(self, pieces: dict[str, str]) -> bool:
         return all(piece_state(self.folders.piece(name)) == state for name, state in pieces.items())
 
-    def _merge_parts(
-        self, parts: dict[str, list[str]], new: IndexState, pool: ThreadPoolExecutor
-    ) -> dict[str, Future[str | None]]:
-        pieces = piece_states(new)
-        for part, names in parts.items():
-            new.parts[part] = digest(code_version(), *(f"{name}\0{pieces[name]}" for name in names))
-        stale = [
-            part
-            for part in parts
-            if self.old.parts.get(part) != new.parts[part]
-            or not bundle_is_complete(self.folders.part(part))
-        ]
-        if stale:
-            # Forget the parts about to be replaced: an interrupted merge is redone.
-            kept = {part: self.old.parts[part] for part in self.old.parts if part not in stale}
-            self.save_state(IndexState(code_version(), None, new.periods, kept))
-        jobs = {}
-        for part in stale:
-            self.report.parts_merged.append(part)
-            bundles = [self.folders.piece(name) for name in parts[part]]
-            command = job_command("merge", self.folders.part(part), *bundles)
-            jobs[part] = pool.submit(run_job, command)
-        return jobs
+    def _merge_part(
+        self,
+        part: str,
+        newest: int | None,
+        new: IndexState,
+        indexing: dict[str, Future[str | None]],
+        merging: dict[str, Future[str | None]],
+        pool: ThreadPoolExecutor,
+    ) -> None:
+        """Merge ``part`` once its pieces are indexed, unless it is made of the same."""
+        states = piece_states(new)
+        pieces = sorted(name for name in states if part_of_piece(name, newest) == part)
+        if not pieces:
+            return
+        new.parts[part] = digest(code_version(), *(f"{name}\0{states[name]}" for name in pieces))
+        bundle = self.folders.part(part)
+        if self.old.parts.get(part) == new.parts[part] and bundle_is_complete(bundle):
+            return
+        # Forget the part about to be replaced: an interrupted merge is redone.
+        self.old.parts.pop(part, None)
+        self.save_state(IndexState(code_version(), None, new.periods, dict(self.old.parts)))
+        self.report.parts_merged.append(part)
+        after = [indexing[name] for name in pieces if name in indexing]
+        command = job_command("merge", bundle, *(self.folders.piece(name) for name in pieces))
+
+        def merge() -> str | None:
+            # Its pieces' jobs were queued before it, so they run or are done: no deadlock.
+            if any(job.result() is not None for job in after):
+                return None  # the piece's failure is reported, and nothing is published
+            return run_job(command)
+
+        merging[part] = pool.submit(merge)
 
     def _wait(self, jobs: dict[str, Future[str | None]]) -> None:
         for name, job in jobs.items():
