@@ -19,6 +19,7 @@ from __future__ import annotations
 import gzip
 import hashlib
 import json
+import os
 import shutil
 from collections.abc import Callable
 from operator import itemgetter
@@ -59,14 +60,28 @@ class HashedNames:
         self.length = length
         self.used: set[str] = set()
 
-    def write(self, path_of: Callable[[str], Path], content: bytes) -> str:
+    def name(self, content: bytes) -> str:
         full = hashlib.sha256(content).hexdigest()
         length = self.length
         while f"{self.language}_{full[:length]}" in self.used and length < len(full):
             length += 1
         name = f"{self.language}_{full[:length]}"
         self.used.add(name)
+        return name
+
+    def write(self, path_of: Callable[[str], Path], content: bytes) -> str:
+        name = self.name(content)
         path_of(name).write_bytes(content)
+        return name
+
+    def link(self, path_of: Callable[[str], Path], source: Path) -> str:
+        """Name ``source``'s content and link it in under that name: a hard link where
+        the file system allows (bundles are written whole, never in place), else a copy."""
+        name = self.name(source.read_bytes())
+        try:
+            os.link(source, path_of(name))
+        except OSError:
+            shutil.copyfile(source, path_of(name))
         return name
 
 
