@@ -50,6 +50,7 @@ from bench_report import measure_table, write_section  # noqa: E402
 from conftest import CHROMIUM_ARGS, SEED_SITE  # noqa: E402
 from search_bench import (  # noqa: E402
     DEFAULT_RANKING,
+    SEARCH_INDEX_LINE,
     api_runs,
     bundle_size,
     cold_query,
@@ -73,7 +74,6 @@ OPTIONAL_ROWS = (
     "output",
     "search",
 )
-SEARCH_INDEX_LINE = re.compile(r"search index: \d+ records in ([\d.]+) s")
 
 
 @dataclass

@@ -41,7 +41,12 @@ DEFAULT_RANKING = {
     "termSaturation": 1.4,
     "termFrequency": 1.0,
 }
-TYPING_DELAY_MS = 120  # search.js waits this long after the last keystroke
+TYPING_DELAY_MS = 120
+# The build's log line: "search index: N pages read, M pieces indexed, parts merged: ...,
+# in X s" (a build that indexed nothing says "unchanged").
+SEARCH_INDEX_LINE = re.compile(
+    r"search index: [^\n]*, in ([\d.]+) s$", re.MULTILINE
+)  # search.js waits this long after the last keystroke
 
 # The index parts merged as search.js merges them, into an instance of the bench's own
 # (kept in the page for the next query with the same ranking; a reload starts afresh).
@@ -78,8 +83,8 @@ def build_site(workdir: Path) -> tuple[Path, float]:
     result = subprocess.run(command, capture_output=True, text=True, check=False)
     if result.returncode != 0:
         raise SystemExit(f"the site does not build:\n{result.stdout}\n{result.stderr}")
-    match = re.search(r"search index: (\d+) records in ([\d.]+) s", result.stdout)
-    return outdir, float(match.group(2)) if match else float("nan")
+    match = SEARCH_INDEX_LINE.search(result.stdout)
+    return outdir, float(match.group(1)) if match else float("nan")
 
 
 def expected_link(case: dict[str, Any]) -> str | None:
