@@ -51,6 +51,16 @@ def bundle_language(entry: dict[str, Any]) -> str:
     return languages[0]
 
 
+def read_meta(bundle: Path) -> tuple[dict[str, Any], str, list[Any]]:
+    """A bundle's entry, its language and its metadata (which must hold no sort data)."""
+    entry = json.loads((bundle / "pagefind-entry.json").read_text(encoding="utf-8"))
+    language = bundle_language(entry)
+    meta = read_data(bundle / f"pagefind.{entry['languages'][language]['hash']}.pf_meta")
+    if meta[4]:
+        raise ValueError(f"{bundle}: page sort data is not supported")
+    return entry, language, meta
+
+
 class HashedNames:
     """Names of data files from their content's hash, as Pagefind names them: the
     language, then the first ``length`` hex digits, one more for each name taken."""

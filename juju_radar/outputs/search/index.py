@@ -10,6 +10,7 @@ any of it is replaced, so an interrupted build redoes it rather than trusting it
 from __future__ import annotations
 
 import functools
+import os
 import sys
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -29,7 +30,6 @@ from juju_radar.outputs.search.parts import (
     piece_name,
     publish_parts,
     remove_all_but,
-    workers,
 )
 from juju_radar.outputs.search.records import (
     PageStamp,
@@ -83,7 +83,6 @@ def usable(state: object) -> bool:
 
 @dataclass
 class IndexReport:
-    unchanged: bool = False
     pages_read: int = 0
     pieces_indexed: list[str] = field(default_factory=list)
     parts_merged: list[str] = field(default_factory=list)
@@ -162,7 +161,6 @@ class IndexUpdate:
         if self.old.pages == pages_state and all(
             bundle_is_complete(self.folders.part(part)) for part in self.old.parts
         ):
-            self.report.unchanged = True
             self.report.parts = list(self.old.parts)
             return self.report
         newest = max((page.issue.date.year for page in pages if page.issue), default=None)
@@ -173,18 +171,15 @@ class IndexUpdate:
         new = IndexState(code_version())
         # The periods each part is made from: a part is merged as soon as they are read
         # and its pieces indexed (the older years come first), beside the newer ones.
-        waiting = {
-            part: {
-                period
-                for period in periods
-                if part_of_piece(piece_name(group, period), newest) == part
-            }
-            for group in GROUPS
-            for part in {part_of_piece(piece_name(group, period), newest) for period in periods}
-        }
+        waiting: dict[str, set[str]] = {}
+        for period in periods:
+            for group in GROUPS:
+                waiting.setdefault(part_of_piece(piece_name(group, period), newest), set()).add(
+                    period
+                )
         indexing: dict[str, Future[str | None]] = {}
         merging: dict[str, Future[str | None]] = {}
-        with ThreadPoolExecutor(max_workers=workers()) as pool:
+        with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
             for period in sorted(periods):
                 indexing |= self._index_period(period, periods[period], stamps, new, pool)
                 for part, rest in waiting.items():

@@ -13,6 +13,7 @@ import argparse
 import shutil
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 from juju_radar.outputs.search.bundle import bundle_is_complete, canonicalize_bundle
@@ -40,20 +41,26 @@ def index_piece(record_site: Path, bundle: Path, state: str) -> None:
     records."""
     from juju_radar.outputs.search.records import run_pagefind
 
-    fresh = bundle.with_name(f"{bundle.name}.new")
-    shutil.rmtree(fresh, ignore_errors=True)
-    result = run_pagefind(record_site, fresh)
-    if result.returncode != 0:
-        raise RuntimeError(f"pagefind exited with {result.returncode}: {result.stderr.strip()}")
-    canonicalize_bundle(fresh, PIECE_COMPRESSION)
-    (fresh / PIECE_STATE).write_text(state, encoding="utf-8")
-    shutil.rmtree(bundle, ignore_errors=True)
-    fresh.rename(bundle)
+    def write(fresh: Path) -> None:
+        result = run_pagefind(record_site, fresh)
+        if result.returncode != 0:
+            said = result.stderr.strip()
+            raise RuntimeError(f"pagefind exited with {result.returncode}: {said}")
+        canonicalize_bundle(fresh, PIECE_COMPRESSION)
+        (fresh / PIECE_STATE).write_text(state, encoding="utf-8")
+
+    replace_whole(bundle, write)
 
 
 def merge_part(bundle: Path, pieces: list[Path]) -> None:
+    replace_whole(bundle, lambda fresh: merge_bundles(pieces, fresh))
+
+
+def replace_whole(bundle: Path, write: Callable[[Path], None]) -> None:
+    """``write`` a new bundle in a folder beside ``bundle``, then put it in its place."""
     fresh = bundle.with_name(f"{bundle.name}.new")
-    merge_bundles(pieces, fresh)
+    shutil.rmtree(fresh, ignore_errors=True)
+    write(fresh)
     shutil.rmtree(bundle, ignore_errors=True)
     fresh.rename(bundle)
 

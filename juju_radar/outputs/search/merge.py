@@ -31,7 +31,7 @@ from operator import itemgetter
 from pathlib import Path
 from typing import Any
 
-from juju_radar.outputs.search.bundle import HashedNames, bundle_language, encode, read_data
+from juju_radar.outputs.search.bundle import HashedNames, encode, read_data, read_meta
 
 # In Pagefind's unit (a page's locations of the word, plus one), as PAGEFIND_UNSTABLE_
 # INDEX_CHUNK_SIZE; Pagefind's default is 20,000. At 3,650 issues 4,000 took a first
@@ -57,11 +57,7 @@ class Piece:
 def read_pieces(bundles: list[Path]) -> list[Piece]:
     pieces, offset = [], 0
     for bundle in bundles:
-        entry = json.loads((bundle / "pagefind-entry.json").read_text(encoding="utf-8"))
-        language = bundle_language(entry)
-        meta = read_data(bundle / f"pagefind.{entry['languages'][language]['hash']}.pf_meta")
-        if meta[4]:
-            raise ValueError(f"{bundle}: page sort data is not supported")
+        entry, language, meta = read_meta(bundle)
         pieces.append(Piece(bundle, language, entry, meta, offset, None))
         offset += len(meta[1])
     if len({piece.language for piece in pieces}) > 1:

@@ -133,7 +133,7 @@ def build_pagefind_index(app: Sphinx, exception: BaseException | None) -> None:
         )
     if report.failures:
         return
-    if report.unchanged or not (report.pieces_indexed or report.parts_merged):
+    if not (report.pieces_indexed or report.parts_merged):
         logger.info("search index: unchanged (%s)", ", ".join(report.parts))
         return
     logger.info(

@@ -21,7 +21,6 @@ and an older part only changes when an old issue does.
 from __future__ import annotations
 
 import json
-import os
 import shutil
 from collections.abc import Iterable
 from pathlib import Path
@@ -99,7 +98,3 @@ def remove_all_but(folder: Path, names: set[str]) -> None:
             shutil.rmtree(path)
         else:
             path.unlink()
-
-
-def workers() -> int:
-    return os.cpu_count() or 1
