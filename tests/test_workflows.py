@@ -8,7 +8,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
 import yaml
 from conftest import ROOT
 
@@ -41,16 +40,38 @@ def test_zizmor_reports_nothing():
     assert "No findings to report" in result.stdout
 
 
-def test_actionlint_reports_nothing():
-    actionlint = tool("actionlint")
-    if actionlint is None:
-        pytest.skip("actionlint is not installed: pip install -e '.[workflows]' (needs GitHub)")
-    result = subprocess.run(
-        [actionlint, "-no-color", *sorted(map(str, WORKFLOWS.glob("*.yml")))],
+def actionlint(*workflows: Path) -> subprocess.CompletedProcess:
+    """actionlint over the workflows, with ShellCheck on their `run:` scripts."""
+    linter, shellcheck = tool("actionlint"), tool("shellcheck")
+    assert linter and shellcheck, "actionlint and ShellCheck are test dependencies"
+    return subprocess.run(
+        [linter, "-no-color", f"-shellcheck={shellcheck}", *map(str, workflows)],
         capture_output=True,
         text=True,
     )
+
+
+def test_actionlint_reports_nothing():
+    result = actionlint(*sorted(WORKFLOWS.glob("*.yml")))
     assert (result.returncode, result.stdout) == (0, ""), result.stdout + result.stderr
+
+
+def test_actionlint_reports_a_wrong_expression_and_an_unquoted_shell_variable(tmp_path):
+    broken = tmp_path / "broken.yml"
+    broken.write_text(
+        "on: push\n"
+        "jobs:\n"
+        "  build:\n"
+        "    runs-on: ubuntu-24.04\n"
+        "    steps:\n"
+        "      - run: echo ${{ site.url }}\n"
+        "      - run: cd $HOME/$1\n",
+        encoding="utf-8",
+    )
+    result = actionlint(broken)
+    assert result.returncode == 1
+    assert 'broken.yml:6:23: undefined variable "site"' in result.stdout, result.stdout
+    assert "broken.yml:7:" in result.stdout and "SC2086" in result.stdout, result.stdout
 
 
 def test_every_action_is_pinned_to_a_commit_with_its_version_named():
