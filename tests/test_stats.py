@@ -175,3 +175,15 @@ def test_months_without_issues_are_zeros_in_the_chart_and_the_table(site):
     chart = BeautifulSoup(per_month.svg, "html.parser")
     ticks = [text.get_text() for text in chart.select("g[id*='-xtick_'] text")]
     assert ticks == months
+
+
+def test_over_a_long_span_the_per_month_axis_names_each_year(site):
+    srcdir, _ = site
+    september, *_ = published_issues(srcdir)
+    later = replace(september, date=dt.date(2029, 3, 1), path="issues/2029/2029-03-01.md")
+    archive = Archive({issue.docname: issue for issue in (september, later)})
+    per_month = next(chart for chart in charts(archive, vocabulary()) if chart.key == "per-month")
+    assert len(per_month.table.rows) == 31  # 2026-09 .. 2029-03, every month in the table
+    chart = BeautifulSoup(per_month.svg, "html.parser")
+    ticks = [text.get_text() for text in chart.select("g[id*='-xtick_'] text")]
+    assert ticks == ["2027", "2028", "2029"]

@@ -36,10 +36,13 @@ and reading (slower, same output) and says so once.
 
 from __future__ import annotations
 
+import math
 import os
 import pickle
 import sys
+from collections import deque
 from contextlib import nullcontext
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 import sphinx
@@ -49,17 +52,17 @@ from sphinx.environment import BuildEnvironment
 from sphinx.locale import __
 from sphinx.util import logging
 from sphinx.util.build_phase import BuildPhase
-from sphinx.util.display import progress_message, status_iterator
+from sphinx.util.display import display_chunk, progress_message, status_iterator
 from sphinx.util.parallel import ParallelTasks, SerialTasks, make_chunks, parallel_available
 
 from juju_radar.build.cache import Additions, build_cache
 from juju_radar.build.crash import located, report
+from juju_radar.build.write_plan import PageQueue, heaviest_first, write_plan
 from juju_radar.sphinx_ext.collector import radar_data
 from juju_radar.sphinx_ext.preview import is_preview
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Set
-    from pathlib import Path
 
     from sphinx.application import Sphinx
     from sphinx.config import Config
@@ -74,7 +77,7 @@ SAVED_PARALLEL = "_radar_parallel"
 SAVED_OLD_CONFIG = "_radar_old_config"
 SPHINX_CONFIG_STATUS = BuildEnvironment._config_status  # before any build replaced it
 
-HandedBack = tuple[dict[str, str], Additions]
+HandedBack = tuple[list[str], dict[str, str], Additions]
 
 
 def supported() -> bool:
@@ -174,31 +177,54 @@ class FastHTMLBuilder(StandaloneHTMLBuilder):
             return
         first, *rest = sorted(docnames)
         self.write_page(first)  # here, so that every writer inherits warm caches
-        chunks = make_chunks(rest, self.writers)
+        if not rest:
+            return
+        queue = PageQueue(heaviest_first(rest, self.last_written_size))
+        plan = write_plan(len(rest), self.writers, len(make_chunks(rest, self.writers)[0]))
+        # The progress line names the pages each writer wrote, as it hands them back.
+        written: deque[list[str]] = deque()
         progress = status_iterator(
-            chunks, __("writing output... "), "darkgreen", len(chunks), self.config.verbosity
+            iter(written.popleft, None),
+            __("writing output... "),
+            "darkgreen",
+            plan.writers,
+            self.config.verbosity,
+            stringify_func=lambda pages: display_chunk(pages) if pages else "",
         )
 
-        def keep(chunk: list[str], handed_back: HandedBack) -> None:
-            images, additions = handed_back
+        def keep(_: object, handed_back: HandedBack) -> None:
+            pages, images, additions = handed_back
             self.images.update(images)
             build_cache(self.doctreedir).merge(additions)
+            written.append(pages)
             next(progress)
 
         tasks = ParallelTasks(self.writers)
-        for chunk in chunks:
-            tasks.add_task(self.write_chunk, chunk, keep)
+        for _ in range(plan.writers):
+            tasks.add_task(self.write_from_queue, (queue, plan.pages_each), keep)
         tasks.join()
         logger.info("")
 
-    def write_chunk(self, docnames: list[str]) -> HandedBack:
-        """In a forked writer."""
+    def last_written_size(self, docname: str) -> float:
+        """What the page weighed when last written (a page with listings not written yet
+        weighs most): a guess at what it costs to write."""
+        try:
+            return (Path(self.outdir) / self.get_target_uri(docname)).stat().st_size
+        except OSError:
+            return math.inf if docname in radar_data(self.env).listing_docs else 0
+
+    def write_from_queue(self, task: tuple[PageQueue, int]) -> HandedBack:
+        """In a forked writer: the next page of the queue until it is empty or this
+        writer wrote its share."""
+        queue, most = task
         cache = build_cache(self.doctreedir)
         cache.start_journal()
-        for docname in docnames:
+        pages: list[str] = []
+        while len(pages) < most and (docname := queue.take()) is not None:
             with located(docname):
                 self.write_page(docname)
-        return dict(self.images), cache.end_journal()
+            pages.append(docname)
+        return pages, dict(self.images), cache.end_journal()
 
     def write_page(self, docname: str) -> None:
         self.phase = BuildPhase.RESOLVING
