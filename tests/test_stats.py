@@ -21,7 +21,7 @@ from publishing_site import (
 )
 
 from juju_radar.model.archive import Archive
-from juju_radar.outputs.stats import charts
+from juju_radar.outputs.stats import Chart, charts
 
 CHARTS = ("per-month", "scores", "verdicts")
 
@@ -163,27 +163,26 @@ def test_the_stats_page_reads_on_a_phone(site, tmp_path, scheme, browser):
     assert text_color == body_color  # chart text follows the page's (light or dark) colour
 
 
-def test_months_without_issues_are_zeros_in_the_chart_and_the_table(site):
-    srcdir, _ = site
-    september, *_ = published_issues(srcdir)
-    december = replace(september, date=dt.date(2026, 12, 1), path="issues/2026/2026-12-01.md")
-    archive = Archive({issue.docname: issue for issue in (september, december)})
+def per_month_with_a_second_issue(srcdir: Path, date: dt.date) -> tuple[Chart, list[str]]:
+    """The per-month chart of the fixture's first issue and a copy of it dated ``date``,
+    with the chart's x-axis labels."""
+    first, *_ = published_issues(srcdir)
+    second = replace(first, date=date, path=f"issues/{date:%Y}/{date}.md")
+    archive = Archive({issue.docname: issue for issue in (first, second)})
     per_month = next(chart for chart in charts(archive, vocabulary()) if chart.key == "per-month")
+    chart = BeautifulSoup(per_month.svg, "html.parser")
+    return per_month, [text.get_text() for text in chart.select("g[id*='-xtick_'] text")]
+
+
+def test_months_without_issues_are_zeros_in_the_chart_and_the_table(site):
+    per_month, ticks = per_month_with_a_second_issue(site[0], dt.date(2026, 12, 1))
     months = [row[0] for row in per_month.table.rows]
     assert months == ["2026-09", "2026-10", "2026-11", "2026-12"]
     assert [row[-1] for row in per_month.table.rows] == ["2", "0", "0", "2"]
-    chart = BeautifulSoup(per_month.svg, "html.parser")
-    ticks = [text.get_text() for text in chart.select("g[id*='-xtick_'] text")]
     assert ticks == months
 
 
 def test_over_a_long_span_the_per_month_axis_names_each_year(site):
-    srcdir, _ = site
-    september, *_ = published_issues(srcdir)
-    later = replace(september, date=dt.date(2029, 3, 1), path="issues/2029/2029-03-01.md")
-    archive = Archive({issue.docname: issue for issue in (september, later)})
-    per_month = next(chart for chart in charts(archive, vocabulary()) if chart.key == "per-month")
+    per_month, ticks = per_month_with_a_second_issue(site[0], dt.date(2029, 3, 1))
     assert len(per_month.table.rows) == 31  # 2026-09 .. 2029-03, every month in the table
-    chart = BeautifulSoup(per_month.svg, "html.parser")
-    ticks = [text.get_text() for text in chart.select("g[id*='-xtick_'] text")]
     assert ticks == ["2027", "2028", "2029"]
