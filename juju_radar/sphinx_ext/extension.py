@@ -19,6 +19,7 @@ from juju_radar.sphinx_ext import (
     bibliography,
     config,
     content,
+    page_description,
     paging,
     safety,
     sidebar,
@@ -119,5 +120,6 @@ def setup_extension(app: Sphinx) -> None:
     app.add_css_file("radar.css")
     app.add_js_file("radar.js")
     theme_sections.setup(app)
+    page_description.setup(app)
     search.setup(app)
     publishing.setup(app)
