@@ -9,6 +9,9 @@ need the address, and the build says in one info line when they are left out.
 
 from __future__ import annotations
 
+import datetime as dt
+import threading
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -95,7 +98,46 @@ def export_version(app: Sphinx, site: SiteUrl) -> str:
     )
 
 
-def write_publications(app: Sphinx, exception: BaseException | None) -> None:
+@dataclass
+class Publications:
+    """Feeds, the data export and the sitemap, written in a thread beside the search
+    index (whose processes leave the main one waiting): everything they are made of is
+    gathered first, in the main thread, and the build cache is touched only there."""
+
+    outdir: Path
+    export: ExportContext | None  # None: the export is up to date
+    feeds: FeedContext
+    sitemap: tuple[SiteUrl, list[tuple[str, dt.date | None]]] | None
+    thread: threading.Thread | None = None
+    failure: BaseException | None = None
+
+    def write(self) -> None:
+        try:
+            if self.export is not None:
+                write_export(self.export, self.outdir)
+            write_feeds(self.feeds, self.outdir)
+            if self.sitemap is not None:
+                sitemap.write_sitemap(*self.sitemap, self.outdir)
+            else:
+                remove_url_outputs(self.outdir)
+        except BaseException as failure:  # raised again in the main thread
+            self.failure = failure
+
+    def start(self) -> None:
+        self.thread = threading.Thread(target=self.write, name="radar-publications")
+        self.thread.start()
+
+    def join(self) -> None:
+        if self.thread is not None:
+            self.thread.join()
+        if self.failure is not None:
+            raise self.failure
+
+
+RUNNING = "_radar_publications"
+
+
+def start_publications(app: Sphinx, exception: BaseException | None) -> None:
     """Feeds and data, from every collected issue: the same after any build."""
     if exception is not None or app.builder.format != "html":
         return
@@ -104,12 +146,10 @@ def write_publications(app: Sphinx, exception: BaseException | None) -> None:
     site = SiteUrl.from_config(app.config)
     target_uri = app.builder.get_target_uri
     words = vocabulary(app.config)
-    identifiers = citation_identifiers(app)
     export_state = export_version(app, site)
     cache = build_cache(app.doctreedir)
-    if cache.peek(EXPORTS, EXPORTS) != export_state or not export_complete(outdir):
-        write_export(ExportContext(archive, words, site, target_uri, identifiers), outdir)
-        cache.put(EXPORTS, EXPORTS, export_state)
+    export_current = cache.peek(EXPORTS, EXPORTS) == export_state and export_complete(outdir)
+    export_context = ExportContext(archive, words, site, target_uri, citation_identifiers(app))
     feed_context = FeedContext(
         archive=archive,
         vocabulary=words,
@@ -119,11 +159,25 @@ def write_publications(app: Sphinx, exception: BaseException | None) -> None:
         author=app.config.author,
         limit=app.config.radar_feed_limit,
     )
-    write_feeds(feed_context, outdir)
-    if site:
-        sitemap.write_sitemap(app, site, outdir)
-    else:
-        remove_url_outputs(outdir)
+    publications = Publications(
+        outdir,
+        None if export_current else export_context,
+        feed_context,
+        (site, sitemap.published_pages(app)) if site else None,
+    )
+    publications.start()
+    setattr(app, RUNNING, (publications, export_state))
+
+
+def finish_publications(app: Sphinx, exception: BaseException | None) -> None:
+    running = getattr(app, RUNNING, None)
+    if running is None:
+        return
+    delattr(app, RUNNING)
+    publications, export_state = running
+    publications.join()
+    if publications.export is not None:
+        build_cache(app.doctreedir).put(EXPORTS, EXPORTS, export_state)
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
@@ -136,7 +190,9 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("html-page-context", social.add_feed_links)
     app.connect("html-page-context", social.keep_drafts_unindexed)
     app.connect("html-page-context", citation_meta.add_citation_meta)
-    app.connect("build-finished", skipped_in_preview(write_publications))
+    # Started before the search index (priority 500), finished after it.
+    app.connect("build-finished", skipped_in_preview(start_publications), priority=200)
+    app.connect("build-finished", finish_publications, priority=700)
     app.connect("build-finished", say_holdings)
     app.add_directive("radar-stats", listing_directive("stats"))
     add_renderer("stats", stats.stats_page, listing=True)

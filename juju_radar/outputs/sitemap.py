@@ -60,6 +60,6 @@ def robots_txt(site: SiteUrl) -> str:
     return f"User-agent: *\nAllow: /\n\nSitemap: {site.url(SITEMAP_FILE)}\n"
 
 
-def write_sitemap(app: Sphinx, site: SiteUrl, outdir: Path) -> None:
-    (outdir / SITEMAP_FILE).write_bytes(sitemap_xml(site, published_pages(app)))
+def write_sitemap(site: SiteUrl, pages: list[tuple[str, dt.date | None]], outdir: Path) -> None:
+    (outdir / SITEMAP_FILE).write_bytes(sitemap_xml(site, pages))
     (outdir / ROBOTS_FILE).write_text(robots_txt(site), encoding="utf-8")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Any
 
@@ -87,6 +88,26 @@ def add_renderer(kind: str, renderer: Renderer, listing: bool) -> None:
         LISTING_KINDS.add(kind)
 
 
+def page_link(base: str, target: str, suffix: str) -> str:
+    """The html builder's ``get_relative_uri`` (without reaching the builder through the
+    deprecated ``self.app``): Sphinx's ``relative_uri``, worked out once per pair of
+    folders (a listing page links thousands of items)."""
+    base_uri, target_uri = base + suffix, target + suffix
+    target_folder, _, name = target_uri.rpartition("/")
+    if base_uri == target_uri or not name or target_uri.startswith("/"):
+        return relative_uri(base_uri, target_uri)
+    return folder_link(base_uri.rpartition("/")[0], target_folder) + name
+
+
+@functools.lru_cache(maxsize=4096)
+def folder_link(base_folder: str, target_folder: str) -> str:
+    """How a page in ``base_folder`` reaches ``target_folder``: "", or ending in "/"."""
+    placeholder = "x"
+    base = f"{base_folder}/{placeholder}" if base_folder else placeholder
+    target = f"{target_folder}/{placeholder}" if target_folder else placeholder
+    return relative_uri(base, target).removesuffix(placeholder)
+
+
 class PlaceholderTransform(SphinxPostTransform):
     """Render every placeholder from the collected issues.
 
@@ -103,9 +124,7 @@ class PlaceholderTransform(SphinxPostTransform):
         suffix = self.config.html_link_suffix or self.config.html_file_suffix or ".html"
 
         def link(docname: str, anchor: str) -> str:
-            # The html builder's get_relative_uri, without reaching the builder through
-            # the deprecated ``self.app``.
-            uri = relative_uri(self.env.docname + suffix, docname + suffix)
+            uri = page_link(self.env.docname, docname, suffix)
             return f"{uri}#{anchor}" if anchor else uri
 
         context = render.RenderContext(
