@@ -17,7 +17,12 @@ from typing import Any
 import pytest
 from conftest import site_with_root, sphinx_build
 
-from juju_radar.outputs.search.bundle import bundle_is_complete, bundle_language, read_data
+from juju_radar.outputs.search.bundle import (
+    bundle_is_complete,
+    bundle_language,
+    read_data,
+    remove_unreferenced_files,
+)
 from juju_radar.outputs.search.jobs import index_piece
 from juju_radar.outputs.search.merge import merge_bundles
 
@@ -113,3 +118,18 @@ def test_pages_that_share_a_fragment_name_keep_both(built: Path, tmp_path: Path)
     fragments = list((tmp_path / "twice" / "fragment").iterdir())
     assert len(fragments) == len(twice["names"])
     assert bundle_is_complete(tmp_path / "twice")
+
+
+def test_a_bundle_missing_a_file_or_holding_a_stray_one_is_not_complete(
+    built: Path, tmp_path: Path
+) -> None:
+    bundle = tmp_path / "piece"
+    shutil.copytree(built / "radar-search-pieces" / "stories-2024", bundle)
+    assert bundle_is_complete(bundle)
+    stray = bundle / "index" / "zh-cn_00000.pf_index"
+    stray.write_bytes(b"")
+    assert not bundle_is_complete(bundle)
+    remove_unreferenced_files(bundle)
+    assert not stray.exists() and bundle_is_complete(bundle)
+    next((bundle / "fragment").iterdir()).unlink()
+    assert not bundle_is_complete(bundle)

@@ -178,29 +178,42 @@ def _canonical_language(bundle: Path, language: str, meta_hash: str, level: int)
     )
 
 
-def _live_files(bundle: Path) -> set[Path] | None:
-    """Every data file the bundle's entry and metadata reference, or None if one is missing."""
-    entry_path = bundle / "pagefind-entry.json"
+ENTRY_FILE = "pagefind-entry.json"
+DATA_FOLDERS = ("fragment", "index", "filter")
+META_PREFIX, META_SUFFIX = "pagefind.", ".pf_meta"
+
+
+def _live_files(bundle: Path) -> set[str] | None:
+    """Every file the bundle's entry and metadata reference, by its name in the bundle,
+    or None if one is missing. Names, not paths: a part has 20,000 files."""
+    entry_path = bundle / ENTRY_FILE
     if not entry_path.is_file():
         return None
-    live = {entry_path}
+    live = {ENTRY_FILE}
     for details in json.loads(entry_path.read_text(encoding="utf-8"))["languages"].values():
-        meta_path = bundle / f"pagefind.{details['hash']}.pf_meta"
-        if not meta_path.is_file():
+        meta_name = f"{META_PREFIX}{details['hash']}{META_SUFFIX}"
+        if not (bundle / meta_name).is_file():
             return None
-        meta = read_data(meta_path)
-        live.add(meta_path)
-        live |= {bundle / "fragment" / f"{page_hash}.pf_fragment" for page_hash, *_ in meta[1]}
-        live |= {bundle / "index" / f"{chunk[-1]}.pf_index" for chunk in meta[2]}
-        live |= {bundle / "filter" / f"{filter_hash}.pf_filter" for _, filter_hash in meta[3]}
+        meta = read_data(bundle / meta_name)
+        live.add(meta_name)
+        live.update(f"fragment/{page_hash}.pf_fragment" for page_hash, *_ in meta[1])
+        live.update(f"index/{chunk[-1]}.pf_index" for chunk in meta[2])
+        live.update(f"filter/{filter_hash}.pf_filter" for _, filter_hash in meta[3])
     return live
 
 
-def _data_files(bundle: Path) -> set[Path]:
-    data = set(bundle.glob("pagefind.*.pf_meta"))
-    for folder in ("fragment", "index", "filter"):
+def _data_files(bundle: Path) -> set[str]:
+    """The bundle's metadata and data files, by name, in one listing of each folder."""
+    data = {
+        name
+        for name in os.listdir(bundle)
+        if name.startswith(META_PREFIX)
+        and name.endswith(META_SUFFIX)
+        and len(name) >= len(META_PREFIX) + len(META_SUFFIX)
+    }
+    for folder in DATA_FOLDERS:
         if (bundle / folder).is_dir():
-            data |= set((bundle / folder).iterdir())
+            data.update(f"{folder}/{name}" for name in os.listdir(bundle / folder))
     return data
 
 
@@ -209,8 +222,8 @@ def remove_unreferenced_files(bundle: Path) -> None:
     live = _live_files(bundle)
     if live is None:
         raise ValueError(f"{bundle} is not a complete Pagefind bundle")
-    for path in _data_files(bundle) - live:
-        path.unlink()
+    for name in sorted(_data_files(bundle) - live):
+        (bundle / name).unlink()
 
 
 def bundle_is_complete(bundle: Path) -> bool:
@@ -219,5 +232,4 @@ def bundle_is_complete(bundle: Path) -> bool:
         live = _live_files(bundle)
     except (OSError, ValueError, KeyError, IndexError):
         return False
-    # One listing of each folder, not a look-up of each of its thousands of files.
-    return live is not None and _data_files(bundle) | {bundle / "pagefind-entry.json"} == live
+    return live is not None and _data_files(bundle) | {ENTRY_FILE} == live
