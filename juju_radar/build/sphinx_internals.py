@@ -9,8 +9,9 @@ written for.
   a reader drop the other pages' data before sending.
 - Writing with ``-j``: Sphinx resolves every page in the main process and forks writers
   only to translate them; at 1,000 issues resolving is most of the work. The overridden
-  ``write_documents`` (``@final`` in Sphinx) hands out docnames; each writer resolves and
-  writes its chunk, then hands back the images to copy and the build-cache additions.
+  ``write_documents`` (``@final`` in Sphinx) puts the docnames in one queue, heaviest
+  first (``write_plan``); each writer takes pages from it, resolves and writes them, then
+  hands back the pages it wrote, the images to copy and the build-cache additions.
 - An exception in the build: Sphinx prints a traceback and a crash report naming no
   page. ``report_crashes_as_one_line`` replaces its private ``handle_exception`` with
   ``crash.report``, one error line naming the file.
