@@ -210,7 +210,7 @@ class FastHTMLBuilder(StandaloneHTMLBuilder):
         """What the page weighed when last written (a page with listings not written yet
         weighs most): a guess at what it costs to write."""
         try:
-            return (Path(self.outdir) / self.get_target_uri(docname)).stat().st_size
+            return self.get_outfilename(docname).stat().st_size
         except OSError:
             return math.inf if docname in radar_data(self.env).listing_docs else 0
 
