@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from conftest import sphinx_build
 from docutils import nodes
 from sphinx import addnodes
 
-from juju_radar.build.cache import BuildCache
-from juju_radar.sphinx_ext.bibliography import node_data, node_from_data
+from juju_radar.build.cache import FOLDER_NAME, BuildCache
+from juju_radar.sphinx_ext.bibliography import FORMATTED, node_data, node_from_data
 
 
 def test_values_survive_a_new_process_and_forgotten_keys_are_dropped(tmp_path: Path) -> None:
@@ -75,3 +76,24 @@ def test_nodes_of_other_packages_are_not_stored_as_data() -> None:
     paragraph = nodes.paragraph()
     paragraph += addnodes.pending_xref("", nodes.Text("x"), reftarget="y")
     assert node_data(paragraph) is None
+
+
+def test_formatted_entries_of_an_edited_entry_are_dropped_once_per_version_of_the_bib(
+    site_copy: Path, tmp_path: Path
+) -> None:
+    outdir = tmp_path / "html"
+    formatted = tmp_path / "html.doctrees" / FOLDER_NAME / f"{FORMATTED}.pickle"
+
+    def formatted_keys() -> set[str]:
+        return set(BuildCache(formatted.parent).store(FORMATTED))
+
+    sphinx_build(site_copy, outdir)
+    before = formatted_keys()
+    bib = site_copy / "references.bib"
+    bib.write_text(bib.read_text("utf-8").replace("RISE 论文", "RISE 论文（修订）"), "utf-8")
+    sphinx_build(site_copy, outdir)
+    after = formatted_keys()
+    assert len(after) == len(before) and len(after - before) == 1  # the edited entry's
+    stamp = formatted.stat().st_mtime_ns
+    sphinx_build(site_copy, outdir)
+    assert formatted_keys() == after and formatted.stat().st_mtime_ns == stamp
