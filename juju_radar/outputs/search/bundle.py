@@ -39,6 +39,16 @@ def read_data(path: Path) -> Any:
     return cbor2.loads(data[len(SIGNATURE) :])
 
 
+ENTRY_FILE = "pagefind-entry.json"
+DATA_FOLDERS = ("fragment", "index", "filter")
+META_PREFIX, META_SUFFIX = "pagefind.", ".pf_meta"
+
+
+def meta_file(meta_hash: str) -> str:
+    """The name of a bundle's metadata file for one language."""
+    return f"{META_PREFIX}{meta_hash}{META_SUFFIX}"
+
+
 def encode(value: Any, level: int = 9) -> bytes:
     return gzip.compress(SIGNATURE + cbor2.dumps(value), compresslevel=level, mtime=0)
 
@@ -53,9 +63,9 @@ def bundle_language(entry: dict[str, Any]) -> str:
 
 def read_meta(bundle: Path) -> tuple[dict[str, Any], str, list[Any]]:
     """A bundle's entry, its language and its metadata (which must hold no sort data)."""
-    entry = json.loads((bundle / "pagefind-entry.json").read_text(encoding="utf-8"))
+    entry = json.loads((bundle / ENTRY_FILE).read_text(encoding="utf-8"))
     language = bundle_language(entry)
-    meta = read_data(bundle / f"pagefind.{entry['languages'][language]['hash']}.pf_meta")
+    meta = read_data(bundle / meta_file(entry["languages"][language]["hash"]))
     if meta[4]:
         raise ValueError(f"{bundle}: page sort data is not supported")
     return entry, language, meta
@@ -96,7 +106,7 @@ class HashedNames:
 
 
 def canonicalize_bundle(bundle: Path, level: int = 9) -> None:
-    entry_path = bundle / "pagefind-entry.json"
+    entry_path = bundle / ENTRY_FILE
     entry = json.loads(entry_path.read_text(encoding="utf-8"))
     for language, details in entry["languages"].items():
         details["hash"] = _canonical_language(bundle, language, details["hash"], level)
@@ -141,7 +151,7 @@ def _canonical_chunk(
 
 
 def _canonical_language(bundle: Path, language: str, meta_hash: str, level: int) -> str:
-    meta_path = bundle / f"pagefind.{meta_hash}.pf_meta"
+    meta_path = bundle / meta_file(meta_hash)
     meta = read_data(meta_path)
     if meta[4]:
         raise ValueError(f"{meta_path}: page sort data is not supported")
@@ -174,13 +184,8 @@ def _canonical_language(bundle: Path, language: str, meta_hash: str, level: int)
     for folder in ("index", "filter"):
         shutil.rmtree(bundle / f"{folder}{RAW}", ignore_errors=True)
     return HashedNames(language, 13).write(
-        lambda name: bundle / f"pagefind.{name}.pf_meta", encode(meta, level)
+        lambda name: bundle / meta_file(name), encode(meta, level)
     )
-
-
-ENTRY_FILE = "pagefind-entry.json"
-DATA_FOLDERS = ("fragment", "index", "filter")
-META_PREFIX, META_SUFFIX = "pagefind.", ".pf_meta"
 
 
 def _live_files(bundle: Path) -> set[str] | None:
@@ -191,7 +196,7 @@ def _live_files(bundle: Path) -> set[str] | None:
         return None
     live = {ENTRY_FILE}
     for details in json.loads(entry_path.read_text(encoding="utf-8"))["languages"].values():
-        meta_name = f"{META_PREFIX}{details['hash']}{META_SUFFIX}"
+        meta_name = meta_file(details["hash"])
         if not (bundle / meta_name).is_file():
             return None
         meta = read_data(bundle / meta_name)

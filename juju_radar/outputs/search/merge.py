@@ -31,13 +31,20 @@ from operator import itemgetter
 from pathlib import Path
 from typing import Any
 
-from juju_radar.outputs.search.bundle import HashedNames, encode, read_data, read_meta
+from juju_radar.outputs.search.bundle import (
+    DATA_FOLDERS,
+    ENTRY_FILE,
+    HashedNames,
+    encode,
+    meta_file,
+    read_data,
+    read_meta,
+)
 
 # In Pagefind's unit (a page's locations of the word, plus one), as PAGEFIND_UNSTABLE_
 # INDEX_CHUNK_SIZE; Pagefind's default is 20,000. At 3,650 issues 4,000 took a first
 # query from 104 KB of word index to 27 KB, for 13 KB more of metadata.
 CHUNK_SIZE = 4000
-DATA_FOLDERS = ("fragment", "index", "filter")
 FRAGMENT_NAME_LENGTH = 5
 RUNTIME_SUFFIXES = frozenset({".js", ".css", ".pagefind"})
 
@@ -89,14 +96,12 @@ def merge_bundles(pieces_bundles: list[Path], out: Path, chunk_size: int = CHUNK
     chunks = _write_chunks(_merged_words(pieces), out, language, chunk_size)
     filters = _merge_filters(pieces, out, language)
     meta = [pieces[0].meta[0], pages, chunks, filters, [], fields]
-    meta_name = HashedNames(language, 13).write(
-        lambda name: out / f"pagefind.{name}.pf_meta", encode(meta)
-    )
+    meta_name = HashedNames(language, 13).write(lambda name: out / meta_file(name), encode(meta))
     entry = pieces[0].entry
     entry["languages"] = {
         language: {**entry["languages"][language], "hash": meta_name, "page_count": len(pages)}
     }
-    (out / "pagefind-entry.json").write_text(
+    (out / ENTRY_FILE).write_text(
         json.dumps(entry, ensure_ascii=False, separators=(",", ":")), encoding="utf-8"
     )
 
