@@ -77,3 +77,18 @@ def test_a_deprecation_met_inside_a_build_fails_it(tmp_path):
     result = sphinx_build(srcdir, tmp_path / "html", check=False)
     assert result.returncode != 0
     assert "DeprecationWarning: old API" in result.stderr
+
+
+def test_code_blocks_share_a_formatter_and_highlight_as_before():
+    from sphinx.highlighting import PygmentsBridge
+
+    from juju_radar.build.sphinx_internals import reuse_formatters
+
+    plain, reusing = PygmentsBridge("html", "sphinx"), PygmentsBridge("html", "sphinx")
+    reuse_formatters(reusing)
+    blocks = [("@article{a, title={甲}}", "bibtex", {}), ("x = 1", "python", {"linenos": True})]
+    for source, lang, options in blocks * 2:
+        expected = plain.highlight_block(source, lang, **options)
+        assert reusing.highlight_block(source, lang, **options) == expected
+    assert reusing.get_formatter() is reusing.get_formatter()
+    assert reusing.get_formatter() is not reusing.get_formatter(linenos=True)

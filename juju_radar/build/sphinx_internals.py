@@ -65,8 +65,10 @@ from juju_radar.sphinx_ext.preview import is_preview
 if TYPE_CHECKING:
     from collections.abc import Iterable, Set
 
+    from pygments.formatter import Formatter
     from sphinx.application import Sphinx
     from sphinx.config import Config
+    from sphinx.highlighting import PygmentsBridge
 
 logger = logging.getLogger(__name__)
 
@@ -100,6 +102,10 @@ class FastHTMLBuilder(StandaloneHTMLBuilder):
     def __init__(self, app: Sphinx, env: BuildEnvironment) -> None:
         super().__init__(app, env)
         self.writers = app.parallel  # ``-j``: the main process no longer needs a core
+
+    def init_highlighter(self) -> None:
+        super().init_highlighter()
+        reuse_formatters(self.highlighter)
 
     def build(  # type: ignore[misc]
         self,
@@ -233,6 +239,22 @@ class FastHTMLBuilder(StandaloneHTMLBuilder):
         self.phase = BuildPhase.WRITING
         self.write_doc_serialized(docname, doctree)
         self.write_doc(docname, doctree)
+
+
+def reuse_formatters(highlighter: PygmentsBridge) -> None:
+    """One Pygments formatter per set of options: Sphinx makes one for every code block
+    (``PygmentsBridge.get_formatter``), which works out its whole style sheet each time:
+    4 s of a clean build at 3,650 issues, whose pages show their BibTeX."""
+    made: dict[str, Formatter[str]] = {}
+    make = highlighter.get_formatter
+
+    def get_formatter(**kwargs: Any) -> Formatter[str]:
+        key = repr(sorted(kwargs.items()))
+        if key not in made:
+            made[key] = make(**kwargs)
+        return made[key]
+
+    highlighter.get_formatter = get_formatter  # type: ignore[method-assign]
 
 
 def start_another_build(app: Sphinx) -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import datetime as dt
 from bisect import bisect_left
 from collections import defaultdict
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from functools import cached_property
 from itertools import groupby
@@ -63,6 +63,22 @@ class Archive:
 
     def topic_items(self, topic: str) -> list[ItemRef]:
         return self.by_topic.get(topic, [])
+
+    @cached_property
+    def best(self) -> list[ItemRef]:
+        """The best items (``is_best``), newest first."""
+        return [ref for ref in self.items() if is_best(ref.item)]
+
+    @cached_property
+    def _by_year(self) -> dict[str | None, dict[int, list[ItemRef]]]:
+        """Each topic's items by year, and the best items' under None."""
+        years: dict[str | None, dict[int, list[ItemRef]]] = {None: by_year(self.best)}
+        years.update((topic, by_year(refs)) for topic, refs in self.by_topic.items())
+        return years
+
+    def year_items(self, topic: str | None, year: int) -> list[ItemRef]:
+        """A topic's items of ``year`` (with None: the best items'), newest first."""
+        return self._by_year.get(topic, {}).get(year, [])
 
     @cached_property
     def _topic_dates(self) -> dict[str, list[dt.date]]:
@@ -142,6 +158,13 @@ class Archive:
             )
             for issue in self.published
         )
+
+
+def by_year(refs: Iterable[ItemRef]) -> dict[int, list[ItemRef]]:
+    years: dict[int, list[ItemRef]] = {}
+    for ref in refs:
+        years.setdefault(ref.issue.date.year, []).append(ref)
+    return years
 
 
 RELATED_BEFORE = 3

@@ -208,10 +208,12 @@ class Item:
     # Where its :id: and :sources: options are, for problems about them (0: unknown).
     id_line: int = 0
     sources_line: int = 0
+    # Derived from ``sources`` once: page signatures and listings ask 100,000s of times.
+    citation_keys: tuple[str, ...] = field(init=False, repr=False, compare=False)
 
-    @property
-    def citation_keys(self) -> tuple[str, ...]:
-        return tuple(key for source in self.sources for key in source.keys)
+    def __post_init__(self) -> None:
+        keys = tuple(key for source in self.sources for key in source.keys)
+        object.__setattr__(self, "citation_keys", keys)
 
     @property
     def heading(self) -> str:
@@ -231,15 +233,16 @@ class Issue:
     path: str = ""
     stats: TextStats = field(default_factory=TextStats)
     date_line: int = 1
+    # Every key the issue cites, once, in order of first citation (from ``items``).
+    citation_keys: tuple[str, ...] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        keys = dict.fromkeys(key for item in self.items for key in item.citation_keys)
+        object.__setattr__(self, "citation_keys", tuple(keys))
 
     @property
     def published(self) -> bool:
         return self.status == "published"
-
-    @property
-    def citation_keys(self) -> tuple[str, ...]:
-        """Every key the issue cites, once, in order of first citation."""
-        return tuple(dict.fromkeys(key for item in self.items for key in item.citation_keys))
 
     @property
     def docname(self) -> str:

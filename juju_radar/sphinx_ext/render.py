@@ -14,7 +14,7 @@ from docutils import nodes
 
 from juju_radar.bib import cite_this as cite
 from juju_radar.bib.exchange import BIBTEX_SUFFIX, CSL_JSON_SUFFIX, DOWNLOAD_SUFFIXES, RIS_SUFFIX
-from juju_radar.model.archive import Archive, ItemRef, related
+from juju_radar.model.archive import Archive, ItemRef, by_year, related
 from juju_radar.model.issues import (
     Issue,
     Topic,
@@ -33,7 +33,7 @@ from juju_radar.sphinx_ext.bibliography import (
     source_link,
 )
 from juju_radar.sphinx_ext.cite_as import cite_boxes, cite_disclosure
-from juju_radar.sphinx_ext.paging import RECENT, best_refs, by_year, period_refs
+from juju_radar.sphinx_ext.paging import RECENT, period_refs
 from juju_radar.sphinx_ext.reference_pages import (
     UNCITED,
     month_label,
@@ -206,7 +206,7 @@ def topic_list(context: RenderContext, topic: str) -> list[nodes.Node]:
 
 
 def best_items(context: RenderContext) -> list[nodes.Node]:
-    return _landing(context, best_refs(context.archive), "best")
+    return _landing(context, context.archive.best, "best")
 
 
 def topic_year(context: RenderContext, topic: str, year: str) -> list[nodes.Node]:

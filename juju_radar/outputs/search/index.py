@@ -257,6 +257,7 @@ class IndexUpdate:
                 site,
                 {page.filename: manifests[group][page.filename] for page in kept},
                 {filename: documents[group] for filename, documents in read.items()},
+                present[group],
             )
             if any(manifest.values()):
                 pieces[piece_name(group, period)] = digest(code_version(), records_state(manifest))

@@ -313,12 +313,17 @@ def record_files(folder: Path) -> set[str]:
 
 
 def update_record_site(
-    folder: Path, kept: PageDigests, written: dict[str, dict[str, str]]
+    folder: Path,
+    kept: PageDigests,
+    written: dict[str, dict[str, str]],
+    present: set[str] | None = None,
 ) -> PageDigests:
     """Make ``folder`` hold the record files of ``kept`` (pages not read again, their
     files already there) and of ``written`` (page -> record file -> HTML), writing only
     the files that changed: creating thousands of files costs seconds. The manifest of
-    the digests spares reading files back; it is removed while the files do not match."""
+    the digests spares reading files back; it is removed while the files do not match.
+    ``present``: the caller's ``record_files(folder)``, if it just listed them (a year's
+    records take 25 ms to list)."""
     old = read_manifest(folder)
     (folder / RECORD_MANIFEST).unlink(missing_ok=True)
     old_digests = {name: value for files in old.values() for name, value in files.items()}
@@ -334,7 +339,7 @@ def update_record_site(
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_bytes(encoded)
     live = {name for files in manifest.values() for name in files}
-    for name in record_files(folder) - live:
+    for name in (record_files(folder) if present is None else present) - live:
         (folder / name).unlink()
     folder.mkdir(parents=True, exist_ok=True)
     (folder / RECORD_MANIFEST).write_text(json.dumps(manifest, sort_keys=True), encoding="utf-8")
