@@ -282,3 +282,23 @@ def test_parallel_build_equals_serial_build(tmp_path):
     parallel = clean_build(srcdir, tmp_path / "parallel", "-j", "auto")
     assert len(list((serial / "issues").rglob("*.html"))) == 41  # 40 issues + the archive
     assert differences(serial, parallel) == []
+
+
+def test_the_parsed_bib_is_kept_beside_the_environment_and_parsed_again_when_lost(tmp_path):
+    from juju_radar.build.cache import FOLDER_NAME
+    from juju_radar.sphinx_ext.stored_bibdata import PARSED_BIB
+
+    srcdir = copy_site(tmp_path / "site")
+    outdir = tmp_path / "incremental" / "html"
+    doctrees = outdir.parent / "html.doctrees"
+    sphinx_build(srcdir, outdir, env=EPOCH_ENV)
+    note = "进入 2026-09-07 的 arXiv 公告".encode()  # a field only references.bib holds
+    parsed = doctrees / FOLDER_NAME / f"{PARSED_BIB}.pickle"
+    assert note in parsed.read_bytes()
+    assert note not in (doctrees / "environment.pickle").read_bytes()
+
+    parsed.unlink()
+    edit(srcdir / SEED, "RISE", "RISE（更正）")  # a page is read: the environment is loaded
+    sphinx_build(srcdir, outdir, env=EPOCH_ENV)
+    assert note in parsed.read_bytes()  # sphinxcontrib-bibtex parsed the files again
+    assert differences(outdir, clean_build(srcdir, tmp_path / "clean" / "html")) == []

@@ -23,6 +23,7 @@ from juju_radar.sphinx_ext import (
     paging,
     safety,
     sidebar,
+    stored_bibdata,
     theme_sections,
 )
 from juju_radar.sphinx_ext.collector import RadarCollector, init_env
@@ -90,6 +91,7 @@ def setup_extension(app: Sphinx) -> None:
     app.connect("builder-inited", paging.write_stubs)
     app.connect("builder-inited", buildcache.start_build, priority=100)
     app.connect("env-before-read-docs", bibliography.load_before_reading)
+    stored_bibdata.setup(app)
     sphinx_internals.connect(app)
     freeze_survivors = deferred_in_preview(memory.freeze_survivors)
     app.connect("env-before-read-docs", freeze_survivors, priority=950)

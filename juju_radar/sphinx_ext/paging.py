@@ -28,7 +28,7 @@ from sphinx.util import logging
 
 from juju_radar.build.cache import BuildCache, build_cache, digest, source_digest
 from juju_radar.model import issues as model
-from juju_radar.model.archive import Archive, ItemRef, shown
+from juju_radar.model.archive import Archive, ItemRef
 from juju_radar.model.issues import Vocabulary, is_issue_path, parse_issue
 from juju_radar.sphinx_ext.config import vocabulary
 from juju_radar.sphinx_ext.reference_pages import INDEX, UNCITED, month_label
@@ -169,4 +169,4 @@ def page_signature(
     if kind in ("references", "references-index"):
         selector = attributes.get("selector", INDEX)
         return references_signature(selector, reference_groups, archive, bibliography)
-    return tuple(shown(ref) for ref in period_refs(archive, kind, attributes))
+    return tuple(archive.line(ref) for ref in period_refs(archive, kind, attributes))
