@@ -76,6 +76,11 @@ class Archive:
         years.update((topic, by_year(refs)) for topic, refs in self.by_topic.items())
         return years
 
+    def build_indexes(self) -> None:
+        """Every index now: before forking processes that would each build them."""
+        for index in ("by_topic", "_topic_dates", "cited_by", "_positions", "_lines"):
+            getattr(self, index)
+
     @cached_property
     def _lines(self) -> dict[int, str]:
         """``shown`` of each published item, as text (by the item's identity: the

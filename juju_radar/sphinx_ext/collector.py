@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 from docutils import nodes
 from sphinx.environment.collectors import EnvironmentCollector
 from sphinx.util import logging
+from sphinx.util.parallel import ParallelTasks
 
 from juju_radar.build.cache import build_cache, digest
 from juju_radar.model.archive import Archive, page_signature
@@ -193,9 +194,11 @@ class RadarCollector(EnvironmentCollector):
         for formatted in data.formatted.values():
             keep_formatted_ahead(cache, formatted)
         data.formatted.clear()
-        return self.pages_to_rewrite(env, defer=defers_other_pages(app))
+        return self.pages_to_rewrite(env, defer=defers_other_pages(app), processes=app.parallel)
 
-    def pages_to_rewrite(self, env: BuildEnvironment, defer: bool = False) -> list[str]:
+    def pages_to_rewrite(
+        self, env: BuildEnvironment, defer: bool = False, processes: int = 1
+    ) -> list[str]:
         """Pages to rewrite although unchanged: listings when the archive changed, and
         issues whose neighbours, related items or cited references changed. Nothing
         else, so adding an issue or editing a reference rewrites O(1) issue pages.
@@ -213,15 +216,7 @@ class RadarCollector(EnvironmentCollector):
         data.published_version = version
         archive = data.archive()
         listing = signature_digest(archive.listing_signature())
-        shown = reference_display(archive, bibliography)
-        pages = {
-            docname: signature_digest(page_signature(archive, issue, shown))
-            for docname, issue in data.issues.items()
-        }
-        groups = reference_groups(archive, bibliography)
-        for docname, (kind, attributes) in data.period_pages.items():
-            signature = period_signature(kind, attributes, archive, bibliography, groups)
-            pages[docname] = signature_digest(signature)
+        pages = page_digests(data, archive, bibliography, processes)
         previous_listing, previous_pages = data.published_state or (None, {})
         data.published_state = (listing, pages)
         changed = {docname for docname in pages if previous_pages.get(docname) != pages[docname]}
@@ -251,6 +246,40 @@ class RadarCollector(EnvironmentCollector):
         }
         data.published_state = (listing, pages)
         return sorted(citing & env.found_docs)
+
+
+PARALLEL_SIGNATURES_FROM = 1000
+
+
+def page_digests(
+    data: RadarData, archive: Archive, bibliography: Bibliography, processes: int
+) -> dict[str, str]:
+    """Docname -> the digest of the signature of each issue page and period page. From
+    1,000 pages, shared among ``processes`` forked from this one (1.5 s at 3,650 issues
+    on one core)."""
+    shown = reference_display(archive, bibliography)
+    groups = reference_groups(archive, bibliography)
+
+    def signature(docname: str) -> tuple[object, ...]:
+        if docname in data.period_pages:
+            kind, attributes = data.period_pages[docname]
+            return period_signature(kind, attributes, archive, bibliography, groups)
+        return page_signature(archive, data.issues[docname], shown)
+
+    def digests(docnames: list[str]) -> dict[str, str]:
+        return {docname: signature_digest(signature(docname)) for docname in docnames}
+
+    docnames = list(dict.fromkeys([*data.issues, *data.period_pages]))
+    if processes < 2 or len(docnames) < PARALLEL_SIGNATURES_FROM:
+        return digests(docnames)
+    archive.build_indexes()  # once, before forking
+    found: dict[str, str] = {}
+    others = ParallelTasks(processes - 1)
+    for share in range(1, processes):
+        others.add_task(digests, docnames[share::processes], lambda _, part: found.update(part))
+    found.update(digests(docnames[::processes]))
+    others.join()
+    return {docname: found[docname] for docname in docnames}
 
 
 def reference_display(archive: Archive, bibliography: Bibliography) -> Callable[[str], object]:

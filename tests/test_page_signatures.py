@@ -1,0 +1,60 @@
+"""Page signatures: worked out by forked processes, they are the ones one process finds."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from conftest import SEED_SITE
+from pybtex.database import parse_file
+
+from juju_radar.build.cache import BuildCache
+from juju_radar.editors.synth import SynthOptions, write_synthetic_archive
+from juju_radar.model.archive import Archive
+from juju_radar.model.issues import is_issue_path, parse_issue, vocabulary_from_config
+from juju_radar.sphinx_ext import collector
+from juju_radar.sphinx_ext.bibliography import _load
+from juju_radar.sphinx_ext.collector import RadarData, page_digests
+
+
+def synthetic_data(tmp_path: Path) -> tuple[RadarData, Archive, object]:
+    conf: dict = {}
+    exec((SEED_SITE / "conf.py").read_text(encoding="utf-8"), conf)
+    vocab = vocabulary_from_config(conf["radar_topics"], conf["radar_verdicts"])
+    srcdir = tmp_path / "src"
+    write_synthetic_archive(
+        SEED_SITE, srcdir, SynthOptions(issues=60, draft_every=7, text="seed"), vocab
+    )
+    data = RadarData()
+    for path in sorted((srcdir / "issues").rglob("*.md")):
+        relative = path.relative_to(srcdir).as_posix()
+        if not is_issue_path(relative):
+            continue
+        issue, _ = parse_issue(path.read_text(encoding="utf-8"), relative, vocab)
+        assert issue is not None
+        data.set_issue(issue.docname, issue)
+    months = sorted({f"{issue.date:%Y-%m}" for issue in data.issues.values()})
+    for month in months:
+        data.period_pages[f"references/{month}"] = ("references", {"selector": month})
+    data.period_pages["references"] = ("references-index", {})
+    year = months[0][:4]
+    data.period_pages[f"best/{year}"] = ("best-year", {"year": year})
+    topic = vocab.topics[0].key
+    data.period_pages[f"topics/{topic}/{year}"] = ("topic-year", {"topic": topic, "year": year})
+    bib = srcdir / "references.bib"
+    files = ((str(bib), bib.stat().st_mtime),)
+    bibliography = _load(parse_file(str(bib)), files, BuildCache(tmp_path / "cache"))
+    return data, data.archive(), bibliography
+
+
+def test_signatures_shared_among_processes_equal_those_of_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    data, archive, bibliography = synthetic_data(tmp_path)
+    alone = page_digests(data, archive, bibliography, processes=1)  # type: ignore[arg-type]
+    assert len(alone) == len(data.issues) + len(data.period_pages)
+    assert len(set(alone.values())) > len(alone) / 2  # pages show different things
+    monkeypatch.setattr(collector, "PARALLEL_SIGNATURES_FROM", 10)
+    for processes in (2, 3):
+        shared = page_digests(data, archive, bibliography, processes)  # type: ignore[arg-type]
+        assert list(shared.items()) == list(alone.items())
