@@ -92,3 +92,9 @@ def test_code_blocks_share_a_formatter_and_highlight_as_before():
         assert reusing.highlight_block(source, lang, **options) == expected
     assert reusing.get_formatter() is reusing.get_formatter()
     assert reusing.get_formatter() is not reusing.get_formatter(linenos=True)
+
+
+def test_the_pinned_sphinxcontrib_bibtex_is_the_one_the_stored_parse_was_written_for():
+    from juju_radar.sphinx_ext import stored_bibdata
+
+    assert pinned("sphinxcontrib-bibtex") == stored_bibdata.WRITTEN_FOR_BIBTEX

@@ -78,7 +78,8 @@ class Archive:
 
     def build_indexes(self) -> None:
         """Every index now: before forking processes that would each build them."""
-        for index in ("by_topic", "_topic_dates", "cited_by", "_positions", "_lines"):
+        indexes = ("by_topic", "_topic_dates", "cited_by", "_positions", "_lines", "_by_year")
+        for index in indexes:
             getattr(self, index)
 
     @cached_property

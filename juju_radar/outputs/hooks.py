@@ -14,8 +14,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from sphinx.errors import SphinxParallelError
 from sphinx.util import logging
-from sphinx.util.parallel import ParallelTasks
+from sphinx.util.parallel import ParallelTasks, SerialTasks, parallel_available
 
 from juju_radar.build.cache import build_cache, digest, source_digest
 from juju_radar.outputs import citation_meta, export, sitemap, social, stats
@@ -110,7 +111,7 @@ class Publications:
     export: ExportContext | None  # None: the export is up to date
     feeds: FeedContext
     sitemap: tuple[SiteUrl, list[tuple[str, dt.date | None]]] | None
-    process: ParallelTasks | None = None
+    process: ParallelTasks | SerialTasks | None = None
 
     def write(self) -> None:
         if self.export is not None:
@@ -122,7 +123,8 @@ class Publications:
             remove_url_outputs(self.outdir)
 
     def start(self) -> None:
-        self.process = ParallelTasks(1)
+        """Forked where the platform can fork; written at once where it cannot."""
+        self.process = ParallelTasks(1) if parallel_available else SerialTasks()
         self.process.add_task(self.write)
 
     def join(self) -> None:
@@ -172,8 +174,13 @@ def finish_publications(app: Sphinx, exception: BaseException | None) -> None:
         return
     delattr(app, RUNNING)
     publications, export_state = running
-    publications.join()
-    if publications.export is not None:
+    try:
+        publications.join()
+    except SphinxParallelError:
+        if exception is None:
+            raise
+        return  # the build failed first: its error is the one reported
+    if exception is None and publications.export is not None:
         build_cache(app.doctreedir).put(EXPORTS, EXPORTS, export_state)
 
 

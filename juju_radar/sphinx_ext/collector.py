@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from docutils import nodes
 from sphinx.environment.collectors import EnvironmentCollector
 from sphinx.util import logging
-from sphinx.util.parallel import ParallelTasks
+from sphinx.util.parallel import ParallelTasks, parallel_available
 
 from juju_radar.build.cache import build_cache, digest
 from juju_radar.model.archive import Archive, page_signature
@@ -25,7 +25,7 @@ from juju_radar.sphinx_ext.bibliography import (
 from juju_radar.sphinx_ext.config import vocabulary
 from juju_radar.sphinx_ext.nodes import LISTING_KINDS, PERIOD_KINDS, radar_placeholder
 from juju_radar.sphinx_ext.paging import page_signature as period_signature
-from juju_radar.sphinx_ext.preview import defers_other_pages
+from juju_radar.sphinx_ext.preview import defers_other_pages, is_preview
 from juju_radar.sphinx_ext.reference_pages import reference_groups, reference_places
 
 if TYPE_CHECKING:
@@ -194,7 +194,9 @@ class RadarCollector(EnvironmentCollector):
         for formatted in data.formatted.values():
             keep_formatted_ahead(cache, formatted)
         data.formatted.clear()
-        return self.pages_to_rewrite(env, defer=defers_other_pages(app), processes=app.parallel)
+        forking = parallel_available and not is_preview(app.config)
+        processes = app.parallel if forking else 1
+        return self.pages_to_rewrite(env, defer=defers_other_pages(app), processes=processes)
 
     def pages_to_rewrite(
         self, env: BuildEnvironment, defer: bool = False, processes: int = 1
@@ -275,10 +277,14 @@ def page_digests(
     archive.build_indexes()  # once, before forking
     found: dict[str, str] = {}
     others = ParallelTasks(processes - 1)
-    for share in range(1, processes):
-        others.add_task(digests, docnames[share::processes], lambda _, part: found.update(part))
-    found.update(digests(docnames[::processes]))
-    others.join()
+    try:
+        for share in range(1, processes):
+            part = docnames[share::processes]
+            others.add_task(digests, part, lambda _, result: found.update(result))
+        found.update(digests(docnames[::processes]))
+        others.join()
+    finally:
+        others.terminate()
     return {docname: found[docname] for docname in docnames}
 
 

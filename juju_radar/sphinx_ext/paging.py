@@ -19,8 +19,8 @@ their text changes, removed when their period is gone. Only files carrying
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
-from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -59,11 +59,7 @@ class IssueFile:
 ISSUE_FACTS = "issue-facts"
 
 
-def _facts(path: Path, relative: str, vocab: Vocabulary) -> IssueFile | None:
-    try:
-        text = path.read_text(encoding="utf-8-sig")
-    except (OSError, UnicodeDecodeError):
-        return None  # the build reports the file itself
+def _facts(text: str, relative: str, vocab: Vocabulary) -> IssueFile | None:
     issue, _ = parse_issue(text, relative, vocab)
     if issue is None or not issue.published:
         return None
@@ -71,11 +67,16 @@ def _facts(path: Path, relative: str, vocab: Vocabulary) -> IssueFile | None:
     return IssueFile(issue.date.year, f"{issue.date:%Y-%m}", topics)
 
 
+SETTLED_NS = 2_000_000_000  # a file changed longer ago than this is known by its stat
+
+
 def published_issue_files(srcdir: Path, vocab: Vocabulary, cache: BuildCache) -> list[IssueFile]:
-    """The published issues' facts, each parse kept between builds by the file's size
-    and time of change, as Sphinx tells a changed page (reading and hashing every issue
-    took 0.3 s of each build at 3,650 issues)."""
+    """The published issues' facts, each parse kept between builds. A file is known by
+    its size and time of change, as Sphinx tells a changed page (reading and hashing
+    every issue took 0.3 s of each build at 3,650 issues), unless it changed in the last
+    two seconds, where an edit keeping its size could share its time: then by its text."""
     context = digest(source_digest(model), repr(vocab))
+    now = time.time_ns()
     found, keys = [], []
     for path in sorted((srcdir / "issues").rglob("*.md")):
         relative = path.relative_to(srcdir).as_posix()
@@ -83,11 +84,19 @@ def published_issue_files(srcdir: Path, vocab: Vocabulary, cache: BuildCache) ->
             continue
         try:
             stat = path.stat()
-        except OSError:
-            continue  # the build reports the file itself
-        keys.append(digest(context, relative, f"{stat.st_mtime_ns} {stat.st_size}"))
-        facts = cache.get(ISSUE_FACTS, keys[-1], partial(_facts, path, relative, vocab))
-        if facts is not None:
+            text = None
+            if now - stat.st_mtime_ns > SETTLED_NS:
+                key = digest(context, relative, f"{stat.st_mtime_ns} {stat.st_size}")
+            else:
+                text = path.read_text(encoding="utf-8-sig")
+                key = digest(context, relative, text)
+            if key not in cache.store(ISSUE_FACTS):
+                text = path.read_text(encoding="utf-8-sig") if text is None else text
+                cache.put(ISSUE_FACTS, key, _facts(text, relative, vocab))
+        except (OSError, UnicodeDecodeError):
+            continue  # the build reports the file itself; nothing is kept for it
+        keys.append(key)
+        if (facts := cache.peek(ISSUE_FACTS, key)) is not None:
             found.append(facts)
     cache.keep_only(ISSUE_FACTS, keys)
     return found

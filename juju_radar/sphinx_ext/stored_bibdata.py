@@ -10,6 +10,8 @@ comes back with no files, and sphinxcontrib-bibtex parses them again.
 
 from __future__ import annotations
 
+from copy import deepcopy
+from importlib.metadata import version
 from typing import TYPE_CHECKING, Any, cast
 
 from pybtex.database import BibliographyData
@@ -24,16 +26,25 @@ if TYPE_CHECKING:
     from sphinx.environment import BuildEnvironment
 
 PARSED_BIB = "parsed-bib"
+WRITTEN_FOR_BIBTEX = "2.7.0"
 
 
 class StoredBibData(BibData):
     """A ``BibData`` whose entries are pickled as ``key``, their place in the build
-    cache; unpickled, its ``data`` is None until ``restore`` finds them."""
+    cache; unpickled, its ``data`` is None until ``restore`` finds them. Copies keep
+    the entries; one made by ``_replace`` has no key and is parsed again when loaded."""
 
-    key: str
+    key = ""
 
     def __reduce__(self) -> tuple[Any, ...]:
         return stored_bibdata, (self.encoding, self.bibfiles, None, self.key)
+
+    def __copy__(self) -> StoredBibData:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> StoredBibData:
+        bibfiles, data = deepcopy(self.bibfiles, memo), deepcopy(self.data, memo)
+        return stored_bibdata(self.encoding, bibfiles, data, self.key)
 
 
 def stored_bibdata(
@@ -63,11 +74,10 @@ def store(app: Sphinx, env: BuildEnvironment) -> None:
     bibdata = data["bibdata"]
     if isinstance(bibdata, StoredBibData) or bibdata is None:
         return
-    key = parse_key(bibdata)
+    key = parse_key(bibdata)  # a plain BibData: sphinxcontrib-bibtex has just parsed
     cache = build_cache(app.doctreedir)
-    if cache.peek(PARSED_BIB, key) is None:
-        cache.put(PARSED_BIB, key, bibdata.data)
-        cache.keep_only(PARSED_BIB, [key])
+    cache.put(PARSED_BIB, key, bibdata.data)
+    cache.keep_only(PARSED_BIB, [key])
     data["bibdata"] = stored_bibdata(bibdata.encoding, bibdata.bibfiles, bibdata.data, key)
 
 
@@ -86,5 +96,9 @@ def restore(app: Sphinx) -> None:
 
 
 def setup(app: Sphinx) -> None:
+    """Only on the sphinxcontrib-bibtex whose domain data this was written for; another
+    keeps its parse in the environment."""
+    if version("sphinxcontrib-bibtex") != WRITTEN_FOR_BIBTEX:
+        return
     app.connect("builder-inited", restore, priority=400)  # sphinxcontrib-bibtex's: 500
     app.connect("env-updated", store, priority=900)
