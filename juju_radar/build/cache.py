@@ -25,6 +25,11 @@ Value = TypeVar("Value")
 Additions = dict[str, dict[str, Any]]  # namespace -> key -> value
 
 
+# A file whose time of change is further back than this is known by its size and time:
+# an edit within the filesystem's clock tick that kept its size could share both.
+SETTLED_NS = 2_000_000_000
+
+
 def digest(*parts: str | bytes) -> str:
     hasher = hashlib.sha1()
     for part in parts:

@@ -21,7 +21,7 @@ from pathlib import Path
 from juju_radar.bib import check as bib_check
 from juju_radar.bib.check import check_bib_text, citable_entries, parse_bib_keys
 from juju_radar.bib.identifiers import EDITORS_NOTE_FIELD
-from juju_radar.build.cache import BuildCache, digest, source_digest
+from juju_radar.build.cache import SETTLED_NS, BuildCache, digest, source_digest
 from juju_radar.editors import importer
 from juju_radar.editors.importer import FORMER_NOTE_SUFFIX, decode_utf8
 from juju_radar.editors.site_files import Site, item_ids_in
@@ -32,7 +32,6 @@ from juju_radar.model.issues import Issue, parse_issue
 from juju_radar.model.problems import Problem
 
 CACHE_FOLDER = Path("_build") / "radar-check"
-SETTLED_NS = 2_000_000_000  # a file's time further back than this is trusted by --changed
 CONFIG_NAMES = (
     "radar_topics",
     "radar_verdicts",

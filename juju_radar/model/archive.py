@@ -78,9 +78,8 @@ class Archive:
 
     def build_indexes(self) -> None:
         """Every index now: before forking processes that would each build them."""
-        indexes = ("by_topic", "_topic_dates", "cited_by", "_positions", "_lines", "_by_year")
-        for index in indexes:
-            getattr(self, index)
+        _ = (self.by_topic, self._topic_dates, self.cited_by, self._positions)
+        _ = (self._lines, self._by_year)
 
     @cached_property
     def _lines(self) -> dict[int, str]:

@@ -26,7 +26,13 @@ from typing import TYPE_CHECKING
 
 from sphinx.util import logging
 
-from juju_radar.build.cache import BuildCache, build_cache, digest, source_digest
+from juju_radar.build.cache import (
+    SETTLED_NS,
+    BuildCache,
+    build_cache,
+    digest,
+    source_digest,
+)
 from juju_radar.model import issues as model
 from juju_radar.model.archive import Archive, ItemRef
 from juju_radar.model.issues import Vocabulary, is_issue_path, parse_issue
@@ -65,9 +71,6 @@ def _facts(text: str, relative: str, vocab: Vocabulary) -> IssueFile | None:
         return None
     topics = frozenset(item.topic for item in issue.items)
     return IssueFile(issue.date.year, f"{issue.date:%Y-%m}", topics)
-
-
-SETTLED_NS = 2_000_000_000  # a file changed longer ago than this is known by its stat
 
 
 def published_issue_files(srcdir: Path, vocab: Vocabulary, cache: BuildCache) -> list[IssueFile]:
