@@ -411,7 +411,9 @@ def test_the_built_page_check_keeps_the_site_and_removes_the_rest():
         '<script src="https://cdn.example/mathjax.js"></script>'
         '<meta http-equiv="refresh" content="0; url=https://evil.example/">'
         '<link rel="stylesheet" href="https://evil.example/x.css"><b onclick="alert(1)">b</b>'
+        '<img\tsrc="//evil.example/u.png"/><a\nhref="javascript:x">c</a><br/>'
     )
     cleaned = check_page_html(hostile, reported.append)
-    assert len(reported) == 6
+    assert len(reported) == 8
+    assert "<img/><a>c</a><br/>" in cleaned
     assert not re.search(r"javascript|evil|cdn|onclick|http-equiv", cleaned, re.I)

@@ -98,3 +98,46 @@ def test_the_pinned_sphinxcontrib_bibtex_is_the_one_the_stored_parse_was_written
     from juju_radar.sphinx_ext import stored_bibdata
 
     assert pinned("sphinxcontrib-bibtex") == stored_bibdata.WRITTEN_FOR_BIBTEX
+
+
+def _code_page(setting: str | None) -> object:
+    """A page of three code blocks (one with its own language), with or without a
+    ``highlight`` setting between the first two."""
+    from docutils import nodes
+    from docutils.frontend import get_default_settings
+    from docutils.parsers.rst import Parser
+    from docutils.utils import new_document
+    from sphinx import addnodes
+
+    settings = get_default_settings(Parser)
+    settings.env = SimpleNamespace(config=SimpleNamespace(highlight_language="bibtex"))
+    document = new_document("page", settings)
+    section = nodes.section()
+    document += section
+    section += nodes.literal_block("a\nb\n", "a\nb\n")
+    if setting:
+        section += addnodes.highlightlang(lang=setting, force=True, linenothreshold=2)
+    section += nodes.paragraph("", "", nodes.literal_block("c", "c"))
+    section += nodes.literal_block("d", "d", language="text")
+    return document
+
+
+def test_code_blocks_get_their_language_as_sphinx_gives_it():
+    from sphinx.transforms.post_transforms.code import HighlightLanguageTransform
+
+    from juju_radar.build.sphinx_internals import HighlightLanguageInOnePass
+
+    for setting in (None, "python"):
+        expected, ours = _code_page(setting), _code_page(setting)
+        HighlightLanguageTransform(expected).apply()
+        HighlightLanguageInOnePass(ours).apply()
+        assert ours.pformat() == expected.pformat()
+        second = ("bibtex", False) if setting is None else (setting, True)
+        blocks = [(block["language"], block.get("force")) for block in _blocks(ours)]
+        assert blocks == [("bibtex", False), second, ("text", None)]
+
+
+def _blocks(document: object) -> list:
+    from docutils import nodes
+
+    return list(document.findall(nodes.literal_block))

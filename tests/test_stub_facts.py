@@ -16,8 +16,7 @@ SEED = "issues/2026/2026-09-08.md"
 
 
 def vocab():  # type: ignore[no-untyped-def]
-    conf: dict = {}
-    exec((SEED_SITE / "conf.py").read_text(encoding="utf-8"), conf)
+    conf = _conf_vocabulary()
     return vocabulary_from_config(conf["radar_topics"], conf["radar_verdicts"])
 
 
@@ -53,3 +52,40 @@ def test_an_unreadable_issue_is_left_out_and_nothing_is_kept_for_it(tmp_path: Pa
     shutil.copy(SEED_SITE / SEED, issue)
     os.utime(issue, ns=(settled, settled))
     assert len(published_issue_files(srcdir, vocab(), cache)) == 1
+
+
+def test_issues_parsed_ahead_in_a_forked_process_give_the_same_facts(
+    tmp_path: Path, monkeypatch
+) -> None:
+    from types import SimpleNamespace
+
+    from juju_radar.sphinx_ext import paging
+
+    srcdir = tmp_path / "site"
+    (srcdir / "issues" / "2026").mkdir(parents=True)
+    (srcdir / "references.md").write_text("# 参考文献\n", encoding="utf-8")
+    text = (SEED_SITE / SEED).read_text(encoding="utf-8")
+    for day in range(9, 13):
+        dated = text.replace("2026-09-08", f"2026-09-{day:02d}").replace(":topic: 3d", ":topic: ai")
+        (srcdir / "issues" / "2026" / f"2026-09-{day:02d}.md").write_text(dated, encoding="utf-8")
+    shutil.copy(SEED_SITE / SEED, srcdir / SEED)
+    serial = published_issue_files(srcdir, vocab(), BuildCache(tmp_path / "serial"))
+    assert len(serial) == 5
+
+    conf = SimpleNamespace(radar_preview=False, **_conf_vocabulary())
+    app = SimpleNamespace(srcdir=srcdir, parallel=2, config=conf, doctreedir=tmp_path / "ahead")
+    monkeypatch.setattr(paging, "FORK_FACTS_FROM", 3)
+    paging.parse_facts_ahead(app)  # type: ignore[arg-type]
+    tasks, parsed = paging._parsing_ahead[srcdir]
+    assert parsed == {}, "parsed in another process, collected later"
+    ahead = paging._parsed_ahead(srcdir)
+    assert len(ahead) == 5 and srcdir not in paging._parsing_ahead
+    cache = BuildCache(tmp_path / "with-ahead")
+    monkeypatch.setattr(paging, "_facts", lambda *_: None)  # nothing parsed here again
+    assert published_issue_files(srcdir, vocab(), cache, ahead) == serial
+
+
+def _conf_vocabulary() -> dict:
+    conf: dict = {}
+    exec((SEED_SITE / "conf.py").read_text(encoding="utf-8"), conf)
+    return {name: conf[name] for name in ("radar_topics", "radar_verdicts")}

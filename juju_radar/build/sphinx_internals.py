@@ -27,6 +27,11 @@ written for.
   without that step in a preview; the preview session saves the environment when it
   stops (``build.preview``). ``start_another_build`` resets the warning count
   (private) that Sphinx's closing line reports.
+- Code blocks' language: Sphinx's ``HighlightLanguageTransform`` walks every node of
+  every page with a visitor (two debug messages formatted per node), where only code
+  blocks and ``highlight`` settings matter: 10 s of CPU of a clean build at 3,650
+  issues. ``HighlightLanguageInOnePass`` picks those out in one pass and hands a page
+  with any setting to Sphinx's own walk.
 - Reading a handful of changed pages in the main process: Sphinx decides to read in
   parallel from ``app.parallel`` after ``env-before-read-docs``, and to write in parallel
   from it after ``env-updated``; ``read_few_pages_serially`` relies on that order.
@@ -51,6 +56,10 @@ from sphinx._cli.util.colour import bold
 from sphinx.builders.html import StandaloneHTMLBuilder
 from sphinx.environment import BuildEnvironment
 from sphinx.locale import __
+from sphinx.transforms.post_transforms.code import (
+    HighlightLanguageTransform,
+    HighlightLanguageVisitor,
+)
 from sphinx.util import logging
 from sphinx.util.build_phase import BuildPhase
 from sphinx.util.display import display_chunk, progress_message, status_iterator
@@ -257,6 +266,35 @@ def reuse_formatters(highlighter: PygmentsBridge) -> None:
     highlighter.get_formatter = get_formatter  # type: ignore[method-assign]
 
 
+# What ``HighlightLanguageVisitor`` visits: docutils dispatches by the exact class name.
+HIGHLIGHT_VISITED = frozenset({"literal_block", "highlightlang", "start_of_file"})
+
+
+class HighlightLanguageInOnePass(HighlightLanguageTransform):
+    """Sphinx 9.0's transform: a page whose only visited nodes are code blocks gets the
+    document's setting on each, as Sphinx's walk gives them; any other page is walked."""
+
+    def apply(self, **kwargs: Any) -> None:
+        visited = [
+            node for node in self.document.findall() if type(node).__name__ in HIGHLIGHT_VISITED
+        ]
+        if any(type(node).__name__ != "literal_block" for node in visited):
+            super().apply(**kwargs)
+            return
+        visitor = HighlightLanguageVisitor(self.document, self.config.highlight_language)
+        visitor.visit_document(self.document)
+        for node in visited:
+            visitor.visit_literal_block(node)
+
+
+def highlight_in_one_pass(app: Sphinx) -> None:
+    transforms = app.registry.post_transforms
+    transforms[:] = [
+        HighlightLanguageInOnePass if transform is HighlightLanguageTransform else transform
+        for transform in transforms
+    ]
+
+
 def start_another_build(app: Sphinx) -> None:
     """Before a build by an application that built before (the preview's): Sphinx
     counts warnings per application and reports the count in its closing line."""
@@ -344,6 +382,7 @@ def connect(app: Sphinx) -> None:
         logger.info(fallback_notice())
         return
     defer_config_report(app)
+    highlight_in_one_pass(app)
     app.connect("builder-inited", report_config_changes, priority=990)
     app.connect("env-before-read-docs", read_few_pages_serially, priority=900)
     app.connect("env-updated", restore_parallel)

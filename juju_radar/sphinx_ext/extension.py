@@ -88,6 +88,7 @@ def setup_extension(app: Sphinx) -> None:
     app.add_transform(FlattenHeadings)
     app.add_post_transform(PlaceholderTransform)
     app.connect("builder-inited", init_env)
+    app.connect("builder-inited", paging.parse_facts_ahead, priority=350)
     app.connect("builder-inited", paging.write_stubs)
     app.connect("builder-inited", buildcache.start_build, priority=100)
     app.connect("env-before-read-docs", bibliography.load_before_reading)

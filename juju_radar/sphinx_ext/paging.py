@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from sphinx.util import logging
+from sphinx.util.parallel import ParallelTasks, parallel_available
 
 from juju_radar.build.cache import (
     SETTLED_NS,
@@ -37,6 +38,7 @@ from juju_radar.model import issues as model
 from juju_radar.model.archive import Archive, ItemRef
 from juju_radar.model.issues import Vocabulary, is_issue_path, parse_issue
 from juju_radar.sphinx_ext.config import vocabulary
+from juju_radar.sphinx_ext.preview import is_preview
 from juju_radar.sphinx_ext.reference_pages import INDEX, UNCITED, month_label
 from juju_radar.sphinx_ext.reference_pages import page_signature as references_signature
 
@@ -73,14 +75,19 @@ def _facts(text: str, relative: str, vocab: Vocabulary) -> IssueFile | None:
     return IssueFile(issue.date.year, f"{issue.date:%Y-%m}", topics)
 
 
-def published_issue_files(srcdir: Path, vocab: Vocabulary, cache: BuildCache) -> list[IssueFile]:
-    """The published issues' facts, each parse kept between builds. A file is known by
-    its size and time of change, as Sphinx tells a changed page (reading and hashing
-    every issue took 0.3 s of each build at 3,650 issues), unless it changed in the last
-    two seconds, where an edit keeping its size could share its time: then by its text."""
+# A file known by (path, path from the source folder, key of its facts, its text if read).
+KnownFile = tuple[Path, str, str, str | None]
+FORK_FACTS_FROM = 500  # issues to parse before a second process is worth forking
+
+
+def _known_issue_files(srcdir: Path, vocab: Vocabulary) -> list[KnownFile]:
+    """The issue files with the key of their facts. A file is known by its size and time
+    of change, as Sphinx tells a changed page (reading and hashing every issue took
+    0.3 s of each build at 3,650 issues), unless it changed in the last two seconds,
+    where an edit keeping its size could share its time: then by its text."""
     context = digest(source_digest(model), repr(vocab))
     now = time.time_ns()
-    found, keys = [], []
+    known: list[KnownFile] = []
     for path in sorted((srcdir / "issues").rglob("*.md")):
         relative = path.relative_to(srcdir).as_posix()
         if not is_issue_path(relative):
@@ -93,16 +100,78 @@ def published_issue_files(srcdir: Path, vocab: Vocabulary, cache: BuildCache) ->
             else:
                 text = path.read_text(encoding="utf-8-sig")
                 key = digest(context, relative, text)
-            if key not in cache.store(ISSUE_FACTS):
-                text = path.read_text(encoding="utf-8-sig") if text is None else text
-                cache.put(ISSUE_FACTS, key, _facts(text, relative, vocab))
         except (OSError, UnicodeDecodeError):
             continue  # the build reports the file itself; nothing is kept for it
-        keys.append(key)
-        if (facts := cache.peek(ISSUE_FACTS, key)) is not None:
-            found.append(facts)
+        known.append((path, relative, key, text))
+    return known
+
+
+def _parse_facts(files: list[KnownFile], vocab: Vocabulary) -> dict[str, IssueFile | None]:
+    parsed: dict[str, IssueFile | None] = {}
+    for path, relative, key, text in files:
+        try:
+            text = path.read_text(encoding="utf-8-sig") if text is None else text
+        except (OSError, UnicodeDecodeError):
+            continue
+        parsed[key] = _facts(text, relative, vocab)
+    return parsed
+
+
+def published_issue_files(
+    srcdir: Path,
+    vocab: Vocabulary,
+    cache: BuildCache,
+    parsed_ahead: dict[str, IssueFile | None] | None = None,
+) -> list[IssueFile]:
+    """The published issues' facts, each parse kept between builds; ``parsed_ahead``
+    holds parses already made (``parse_facts_ahead``)."""
+    known = _known_issue_files(srcdir, vocab)
+    store = cache.store(ISSUE_FACTS)
+    missing = [file for file in known if file[2] not in store]
+    ahead = parsed_ahead or {}
+    parsed = {key: ahead[key] for _, _, key, _ in missing if key in ahead}
+    parsed.update(_parse_facts([file for file in missing if file[2] not in parsed], vocab))
+    for key, facts in parsed.items():
+        cache.put(ISSUE_FACTS, key, facts)
+    keys = [key for _, _, key, _ in known]
     cache.keep_only(ISSUE_FACTS, keys)
-    return found
+    return [facts for key in keys if (facts := cache.peek(ISSUE_FACTS, key)) is not None]
+
+
+# Parses forked at the start of a build, by source folder, for ``write_stubs`` to collect.
+_parsing_ahead: dict[Path, tuple[ParallelTasks, dict[str, IssueFile | None]]] = {}
+
+
+def parse_facts_ahead(app: Sphinx) -> None:
+    """In a clean build of thousands of issues, parsing them for their facts takes
+    seconds (5 s at 3,650), the first of the build on one core. A forked process parses
+    them while this one checks and parses the .bib files."""
+    srcdir = Path(app.srcdir)
+    if not _is_archive(srcdir) or not parallel_available or app.parallel < 2:
+        return
+    if is_preview(app.config):
+        return
+    vocab = vocabulary(app.config)
+    store = build_cache(app.doctreedir).store(ISSUE_FACTS)
+    missing = [file for file in _known_issue_files(srcdir, vocab) if file[2] not in store]
+    if len(missing) < FORK_FACTS_FROM:
+        return
+    parsed: dict[str, IssueFile | None] = {}
+    tasks = ParallelTasks(1)
+    tasks.add_task(
+        lambda: _parse_facts(missing, vocab), None, lambda _, facts: parsed.update(facts)
+    )
+    _parsing_ahead[srcdir] = (tasks, parsed)
+
+
+def _parsed_ahead(srcdir: Path) -> dict[str, IssueFile | None]:
+    tasks, parsed = _parsing_ahead.pop(srcdir, (None, {}))
+    if tasks is not None:
+        try:
+            tasks.join()
+        finally:
+            tasks.terminate()
+    return parsed
 
 
 def stub_text(title: str, directive: str, argument: str) -> str:
@@ -112,8 +181,13 @@ def stub_text(title: str, directive: str, argument: str) -> str:
     )
 
 
-def wanted_stubs(srcdir: Path, vocab: Vocabulary, cache: BuildCache) -> dict[Path, str]:
-    files = published_issue_files(srcdir, vocab, cache)
+def wanted_stubs(
+    srcdir: Path,
+    vocab: Vocabulary,
+    cache: BuildCache,
+    parsed_ahead: dict[str, IssueFile | None] | None = None,
+) -> dict[Path, str]:
+    files = published_issue_files(srcdir, vocab, cache, parsed_ahead)
     stubs: dict[Path, str] = {}
     for month in sorted({file.month for file in files}) + [UNCITED]:
         title = "未被已发布的任何一期引用" if month == UNCITED else month_label(month)
@@ -139,11 +213,18 @@ def is_generated(path: Path) -> bool:
         return False
 
 
+def _is_archive(srcdir: Path) -> bool:
+    """The archive's site layout, which has period pages."""
+    return (srcdir / "references.md").is_file()
+
+
 def write_stubs(app: Sphinx) -> None:
     srcdir = Path(app.srcdir)
-    if not (srcdir / "references.md").is_file():
-        return  # not the archive's site layout: no period pages
-    stubs = wanted_stubs(srcdir, vocabulary(app.config), build_cache(app.doctreedir))
+    parsed_ahead = _parsed_ahead(srcdir)
+    if not _is_archive(srcdir):
+        return
+    cache = build_cache(app.doctreedir)
+    stubs = wanted_stubs(srcdir, vocabulary(app.config), cache, parsed_ahead)
     for path, text in stubs.items():
         if path.is_file() and path.read_text(encoding="utf-8") == text:
             continue

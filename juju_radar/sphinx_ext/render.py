@@ -33,6 +33,7 @@ from juju_radar.sphinx_ext.bibliography import (
     source_link,
 )
 from juju_radar.sphinx_ext.cite_as import cite_boxes, cite_disclosure
+from juju_radar.sphinx_ext.item_lines import item_list_html
 from juju_radar.sphinx_ext.paging import RECENT, period_refs
 from juju_radar.sphinx_ext.reference_pages import (
     UNCITED,
@@ -141,33 +142,11 @@ def _empty(text: str) -> nodes.paragraph:
     return nodes.paragraph("", text, classes=["radar-empty"])
 
 
-def _item_line(context: RenderContext, ref: ItemRef, with_date: bool) -> nodes.paragraph:
-    item, link = ref.item, context.link
-    line = nodes.paragraph(classes=["radar-item-line"])
-    if with_date:
-        line += _link(link(ref.docname, ""), ref.date, ["radar-date"])
-        line += nodes.Text(" · ")
-    line += _link(link(ref.docname, item.id), item.heading, ["radar-item-title"])
-    line += nodes.Text(" · ")
-    topic = context.vocabulary.topic_by_key(item.topic)
-    line += nodes.reference(
-        "", "", topic_name(topic), refuri=link(f"topics/{topic.key}", ""), internal=True
-    )
-    line += nodes.Text(f" · {format_score(item.score)}/10｜")
-    line += _verdict(context.vocabulary.verdict_by_key(item.verdict))
-    for tag in item.tags:
-        line += nodes.Text(" ")
-        line += nodes.inline("", tag, classes=["radar-tag"])
-    return line
-
-
 def item_list(
     context: RenderContext, refs: Iterable[ItemRef], with_date: bool = True
 ) -> nodes.Element:
-    listing = nodes.bullet_list(classes=["radar-item-list"])
-    for ref in refs:
-        listing += nodes.list_item("", _item_line(context, ref, with_date))
-    return listing if listing.children else _empty("暂无条目。")
+    listing = item_list_html(refs, context.vocabulary, context.link, with_date)
+    return listing if listing is not None else _empty("暂无条目。")
 
 
 def _landing(context: RenderContext, refs: list[ItemRef], folder: str) -> list[nodes.Node]:
