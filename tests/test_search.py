@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 from conftest import copy_site, sphinx_build
 
-from juju_radar.outputs.search.bundle import canonicalize_bundle
+from juju_radar.outputs.search.merge import merge_bundles
 from juju_radar.outputs.search.records import (
     SearchRecord,
     cut,
@@ -171,7 +171,7 @@ def test_a_second_build_writes_the_same_bundle(built_seed_site: Path, tmp_path: 
     """The whole bundle is byte-identical across builds.
 
     Pagefind 1.5.2 alone writes filter values and names in hash-map order, which changes
-    from run to run; ``pagefind_bundle.canonicalize_bundle`` sorts them.
+    from run to run; the merge (``merge.merge_bundles``) writes them sorted.
     """
     outdir = tmp_path / "html"
     sphinx_build(copy_site(tmp_path / "src"), outdir)
@@ -190,8 +190,9 @@ def tree_bytes(folder: Path) -> dict[str, bytes]:
     }
 
 
-def index_in_creation_order(records: list[Path], base: Path, into: Path, canonical: bool) -> Path:
-    """The record site written file by file in the given order, indexed by Pagefind."""
+def index_in_creation_order(records: list[Path], base: Path, into: Path, merged: bool) -> Path:
+    """The record site written file by file in the given order, indexed by Pagefind (and
+    merged, as every bundle the site publishes is)."""
     site = into / "site"
     for record in records:
         target = site / record.relative_to(base)
@@ -199,26 +200,27 @@ def index_in_creation_order(records: list[Path], base: Path, into: Path, canonic
         shutil.copyfile(record, target)
     bundle = into / "bundle"
     assert run_pagefind(site, bundle).returncode == 0
-    if canonical:
-        canonicalize_bundle(bundle)
-    return bundle
+    if not merged:
+        return bundle
+    merge_bundles([bundle], into / "merged")
+    return into / "merged"
 
 
-@pytest.mark.parametrize("canonical", [False, True])
+@pytest.mark.parametrize("merged", [False, True])
 def test_the_bundle_does_not_depend_on_the_order_the_file_system_lists(
-    built_seed_site: Path, canonical: bool
+    built_seed_site: Path, merged: bool
 ) -> None:
     """On tmpfs a folder lists files newest first, so the creation order is the listing
-    order: Pagefind alone numbers pages by it; the canonical bundle does not."""
+    order: Pagefind alone numbers pages by it; the merged bundle does not."""
     if not TMPFS.is_dir():
         pytest.skip("no tmpfs at /dev/shm to vary the listing order")
     base = built_seed_site.parent / "html.doctrees" / "radar-search-records" / "stories-2026-09"
     records = sorted(path for path in base.rglob("*") if path.is_file())
     with tempfile.TemporaryDirectory(dir=TMPFS) as work:
-        forward = index_in_creation_order(records, base, Path(work, "a"), canonical)
-        backward = index_in_creation_order(records[::-1], base, Path(work, "b"), canonical)
+        forward = index_in_creation_order(records, base, Path(work, "a"), merged)
+        backward = index_in_creation_order(records[::-1], base, Path(work, "b"), merged)
         same = tree_bytes(forward) == tree_bytes(backward)
-    assert same is canonical
+    assert same is merged
 
 
 def assert_same_tree(comparison: filecmp.dircmp[str]) -> None:

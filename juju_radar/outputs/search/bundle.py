@@ -1,16 +1,17 @@
-"""Make a Pagefind bundle byte-reproducible.
+"""Pagefind bundles: their files, what they reference, and their pages in a stable order.
 
 Pagefind 1.5.2 writes its filter values, the filter list and the metadata field list
 in hash-map order, which changes from run to run; since chunk names are content
 hashes, so do the file names, the metadata file and ``pagefind-entry.json``. It also
 numbers pages in the order the file system lists them, so the word index and the
 filters change with the directory order (on tmpfs, the order files were created in).
-This renumbers the pages by their fragment's content hash and rewrites the unstable
-files in sorted order with names hashed from their new content, so two builds of the
-same records give the same bundle on any file system. The files are ``pagefind_dcd`` +
-CBOR, gzip-compressed. In the metadata, ``[1]`` lists the pages (fragment hash, word
-count) by page number, ``[2]`` the word-index chunks and ``[3]`` the filters; an index
-chunk lists words with their pages, each page number given as the difference from the
+The merge (``merge.py``), which writes every bundle the site publishes, renumbers the
+pages by their fragment's content hash (``page_numbers_by_content``) and writes every
+file in sorted order with names hashed from its content, so two builds of the same
+records give the same bundle on any file system. The files are ``pagefind_dcd`` + CBOR,
+gzip-compressed. In the metadata, ``[1]`` lists the pages (fragment hash, word count)
+by page number, ``[2]`` the word-index chunks and ``[3]`` the filters; an index chunk
+lists words with their pages, each page number given as the difference from the
 previous one.
 """
 
@@ -29,7 +30,6 @@ from typing import Any
 import cbor2
 
 SIGNATURE = b"pagefind_dcd"
-RAW = ".raw"  # suffix of the folders of Pagefind's own files while they are rewritten
 
 
 def read_data(path: Path) -> Any:
@@ -105,15 +105,7 @@ class HashedNames:
         return name
 
 
-def canonicalize_bundle(bundle: Path, level: int = 9) -> None:
-    entry_path = bundle / ENTRY_FILE
-    entry = json.loads(entry_path.read_text(encoding="utf-8"))
-    for language, details in entry["languages"].items():
-        details["hash"] = _canonical_language(bundle, language, details["hash"], level)
-    entry_path.write_text(json.dumps(entry, ensure_ascii=False, separators=(",", ":")))
-
-
-def _page_numbers_by_content(pages: list[list[Any]]) -> list[int]:
+def page_numbers_by_content(pages: list[list[Any]]) -> list[int]:
     """Old page number -> new one, the pages ordered by their fragment's hash."""
     order = sorted(range(len(pages)), key=lambda number: pages[number][0])
     renumber = [0] * len(pages)
@@ -122,7 +114,7 @@ def _page_numbers_by_content(pages: list[list[Any]]) -> list[int]:
     return renumber
 
 
-def _renumbered(entries: list[list[Any]], renumber: list[int]) -> list[list[Any]]:
+def renumbered(entries: list[list[Any]], renumber: list[int]) -> list[list[Any]]:
     """A delta-encoded page list, its pages renumbered and in order again."""
     absolute, page = [], 0
     for entry in entries:
@@ -133,59 +125,6 @@ def _renumbered(entries: list[list[Any]], renumber: list[int]) -> list[list[Any]
     for entry in absolute:
         entry[0], previous = entry[0] - previous, entry[0]
     return absolute
-
-
-def _canonical_chunk(
-    bundle: Path, chunk: str, renumber: list[int], names: HashedNames, level: int
-) -> str:
-    words, *rest = read_data(bundle / f"index{RAW}" / f"{chunk}.pf_index")
-    for word in words:
-        word[1] = _renumbered(word[1], renumber)
-        # Variants (a word's other diacritic forms) list their pages the same way.
-        word[2] = sorted(
-            ([form, _renumbered(pages, renumber)] for form, pages in word[2]),
-            key=itemgetter(0),
-        )
-    content = encode([words, *rest], level)
-    return names.write(lambda name: bundle / "index" / f"{name}.pf_index", content)
-
-
-def _canonical_language(bundle: Path, language: str, meta_hash: str, level: int) -> str:
-    meta_path = bundle / meta_file(meta_hash)
-    meta = read_data(meta_path)
-    if meta[4]:
-        raise ValueError(f"{meta_path}: page sort data is not supported")
-    # Pagefind's files are read from aside, so that no new name can overwrite one unread.
-    for folder in ("index", "filter"):
-        shutil.rmtree(bundle / f"{folder}{RAW}", ignore_errors=True)
-        if (bundle / folder).is_dir():
-            (bundle / folder).rename(bundle / f"{folder}{RAW}")
-        (bundle / folder).mkdir()
-    renumber = _page_numbers_by_content(meta[1])
-    meta[1] = sorted(meta[1], key=itemgetter(0))
-    chunk_names = HashedNames(language, 7)
-    meta[2] = [
-        [*bounds, _canonical_chunk(bundle, chunk, renumber, chunk_names, level)]
-        for *bounds, chunk in meta[2]
-    ]
-    filters = []
-    filter_names = HashedNames(language, 7)
-    for name, filter_hash in meta[3]:
-        filter_name, values = read_data(bundle / f"filter{RAW}" / f"{filter_hash}.pf_filter")
-        values = [[value, sorted(renumber[page] for page in pages)] for value, pages in values]
-        content = encode([filter_name, sorted(values, key=itemgetter(0))], level)
-        filter_file = filter_names.write(
-            lambda name: bundle / "filter" / f"{name}.pf_filter", content
-        )
-        filters.append([name, filter_file])
-    meta[3] = sorted(filters)
-    meta[5] = sorted(meta[5])
-    meta_path.unlink()
-    for folder in ("index", "filter"):
-        shutil.rmtree(bundle / f"{folder}{RAW}", ignore_errors=True)
-    return HashedNames(language, 13).write(
-        lambda name: bundle / meta_file(name), encode(meta, level)
-    )
 
 
 def _live_files(bundle: Path) -> set[str] | None:

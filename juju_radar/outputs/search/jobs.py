@@ -1,9 +1,9 @@
 """The search index's heavy steps, each run in a process of its own.
 
-Indexing a piece (Pagefind, then making its bundle canonical) and merging pieces into a
-part are pure Python or a subprocess, and the build runs two at a time: in threads they
-would share one core (the interpreter lock) and keep their memory in the build's
-process, which holds the whole environment. ``python -m juju_radar.outputs.search.jobs``
+Indexing a piece (Pagefind) and merging pieces into a part are a subprocess or pure
+Python, and the build runs two at a time: in threads they would share one core (the
+interpreter lock) and keep their memory in the build's process, which holds the whole
+environment. ``python -m juju_radar.outputs.search.jobs``
 runs one step; ``run_job`` runs it so and reports its failure.
 """
 
@@ -16,11 +16,9 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from juju_radar.outputs.search.bundle import bundle_is_complete, canonicalize_bundle
+from juju_radar.outputs.search.bundle import bundle_is_complete
 from juju_radar.outputs.search.merge import merge_bundles
 
-# Pieces are read only by the merge: fast compression is enough for them.
-PIECE_COMPRESSION = 1
 # In a piece's bundle, the digest of the records it was indexed from.
 PIECE_STATE = "radar-records.digest"
 
@@ -35,10 +33,10 @@ def piece_state(bundle: Path) -> str | None:
 
 
 def index_piece(record_site: Path, bundle: Path, state: str) -> None:
-    """Index ``record_site`` (whose records' digest is ``state``) into ``bundle``,
-    canonical. The bundle is written whole in a folder beside it and then put in its
-    place, so that no failure leaves half of one, or one that says it holds other
-    records."""
+    """Index ``record_site`` (whose records' digest is ``state``) into ``bundle``, as
+    Pagefind writes it: only the merge reads it, and puts its pages in a stable order.
+    The bundle is written whole in a folder beside it and then put in its place, so that
+    no failure leaves half of one, or one that says it holds other records."""
     from juju_radar.outputs.search.records import run_pagefind
 
     def write(fresh: Path) -> None:
@@ -46,7 +44,6 @@ def index_piece(record_site: Path, bundle: Path, state: str) -> None:
         if result.returncode != 0:
             said = result.stderr.strip()
             raise RuntimeError(f"pagefind exited with {result.returncode}: {said}")
-        canonicalize_bundle(fresh, PIECE_COMPRESSION)
         (fresh / PIECE_STATE).write_text(state, encoding="utf-8")
 
     replace_whole(bundle, write)
