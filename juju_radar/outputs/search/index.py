@@ -179,13 +179,27 @@ class IndexUpdate:
                 )
         indexing: dict[str, Future[str | None]] = {}
         merging: dict[str, Future[str | None]] = {}
+        # The stories' pieces are indexed first, the other pieces after all of them: the
+        # merge of the older stories, the longest job, then runs beside the other pieces
+        # instead of alone at the end. A merge is queued after its pieces' jobs, so it
+        # never waits for a job queued behind it.
+        later: dict[str, list[str]] = {}
         with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
             for period in sorted(periods):
-                indexing |= self._index_period(period, periods[period], stamps, new, pool)
+                for name, command in self._index_period(period, periods[period], stamps, new):
+                    if name.startswith(f"{STORIES}-"):
+                        indexing[name] = pool.submit(run_job, command)
+                    else:
+                        later[name] = command
                 for part, rest in waiting.items():
                     rest.discard(period)
-                    if not rest and part not in new.parts:
+                    if not rest and part.startswith(f"{STORIES}-") and part not in new.parts:
                         self._merge_part(part, newest, new, indexing, merging, pool)
+            for name, command in later.items():
+                indexing[name] = pool.submit(run_job, command)
+            for part in waiting:
+                if part not in new.parts:
+                    self._merge_part(part, newest, new, indexing, merging, pool)
             self._wait(indexing)
             self._wait(merging)
         if self.report.failures:
@@ -209,23 +223,22 @@ class IndexUpdate:
         pages: list[SearchPage],
         stamps: dict[str, PageStamp | None],
         new: IndexState,
-        pool: ThreadPoolExecutor,
-    ) -> dict[str, Future[str | None]]:
-        """Start indexing the pieces of ``period`` whose records changed: Pagefind runs
+    ) -> list[tuple[str, list[str]]]:
+        """The jobs indexing the pieces of ``period`` whose records changed: Pagefind runs
         while the next period's pages are read."""
         now = {page.docname: f"{stamps[page.docname]}" for page in pages}
         known = self.old.periods.get(period)
         if known is not None and known.stamps == now and self._built(known.pieces):
             new.periods[period] = known
-            return {}
+            return []
         pieces = self._update_record_sites(period, pages, now, known)
         new.periods[period] = PeriodState(now, pieces)
-        jobs = {}
+        jobs = []
         for name, state in pieces.items():
             if piece_state(self.folders.piece(name)) != state:
                 self.report.pieces_indexed.append(name)
                 site, bundle = self.folders.record_sites / name, self.folders.piece(name)
-                jobs[name] = pool.submit(run_job, job_command("index", site, bundle, state))
+                jobs.append((name, job_command("index", site, bundle, state)))
         return jobs
 
     def _update_record_sites(
