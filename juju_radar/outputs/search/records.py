@@ -328,6 +328,7 @@ def update_record_site(
     (folder / RECORD_MANIFEST).unlink(missing_ok=True)
     old_digests = {name: value for files in old.values() for name, value in files.items()}
     manifest: PageDigests = dict(kept)
+    made: set[Path] = set()  # folders made or seen: a clean build writes 22,000 files
     for page, documents in written.items():
         manifest[page] = {}
         for name, document in documents.items():
@@ -336,7 +337,9 @@ def update_record_site(
             path = folder / name
             if old_digests.get(name) == value and _size(path) == len(encoded):
                 continue
-            path.parent.mkdir(parents=True, exist_ok=True)
+            if path.parent not in made:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                made.add(path.parent)
             path.write_bytes(encoded)
     live = {name for files in manifest.values() for name in files}
     for name in (record_files(folder) if present is None else present) - live:
