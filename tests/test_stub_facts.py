@@ -89,3 +89,40 @@ def _conf_vocabulary() -> dict:
     conf: dict = {}
     exec((SEED_SITE / "conf.py").read_text(encoding="utf-8"), conf)
     return {name: conf[name] for name in ("radar_topics", "radar_verdicts")}
+
+
+STOPPED_BUILD = """
+import sys
+from pathlib import Path
+from types import SimpleNamespace
+from juju_radar.sphinx_ext import paging
+site, vocabulary = Path(sys.argv[1]), eval(sys.argv[2])
+config = SimpleNamespace(radar_preview=False, **vocabulary)
+app = SimpleNamespace(srcdir=site, parallel=2, config=config, doctreedir=site / "_doctrees")
+paging.parse_facts_ahead(app)
+assert paging._parsing_ahead, "the parse should have been forked"
+raise SystemExit(2)  # as the build stops on an unreadable .bib, before write_stubs
+"""
+
+
+def test_a_build_stopped_before_the_stubs_does_not_wait_for_the_forked_parse(
+    tmp_path: Path,
+) -> None:
+    """The forked process hands its parse over a pipe; more than a pipe holds (1,200
+    issues) would keep it, and so the stopped build, waiting for ever."""
+    import datetime as dt
+    import subprocess
+    import sys
+
+    srcdir = tmp_path / "site"
+    (srcdir / "references.md").parent.mkdir(parents=True)
+    (srcdir / "references.md").write_text("# 参考文献\n", encoding="utf-8")
+    text = (SEED_SITE / SEED).read_text(encoding="utf-8")
+    for offset in range(1200):
+        day = dt.date(2024, 1, 1) + dt.timedelta(days=offset)
+        path = srcdir / "issues" / str(day.year) / f"{day}.md"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text.replace("2026-09-08", str(day)), encoding="utf-8")
+    command = [sys.executable, "-c", STOPPED_BUILD, str(srcdir), repr(_conf_vocabulary())]
+    stopped = subprocess.run(command, capture_output=True, text=True, timeout=120)
+    assert stopped.returncode == 2, stopped.stderr

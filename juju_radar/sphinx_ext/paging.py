@@ -19,6 +19,7 @@ their text changes, removed when their period is gone. Only files carrying
 
 from __future__ import annotations
 
+import atexit
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -161,12 +162,16 @@ def parse_facts_ahead(app: Sphinx) -> None:
     tasks.add_task(
         lambda: _parse_facts(missing, vocab), None, lambda _, facts: parsed.update(facts)
     )
+    # A build stopped before ``write_stubs`` collects the parse (an unreadable .bib) would
+    # otherwise wait at exit for the process, which waits to hand its parse over.
+    atexit.register(tasks.terminate)
     _parsing_ahead[srcdir] = (tasks, parsed)
 
 
 def _parsed_ahead(srcdir: Path) -> dict[str, IssueFile | None]:
     tasks, parsed = _parsing_ahead.pop(srcdir, (None, {}))
     if tasks is not None:
+        atexit.unregister(tasks.terminate)
         try:
             tasks.join()
         finally:
