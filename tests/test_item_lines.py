@@ -35,7 +35,7 @@ def uri(docname: str, anchor: str) -> str:
 def lines(refs: list[ItemRef], with_date: bool = True) -> list:
     listing = item_list_html(refs, vocab(), uri, with_date)
     assert listing is not None
-    page = BeautifulSoup(listing.astext(), "html.parser")
+    page = BeautifulSoup(listing["html"], "html.parser")
     (ul,) = page.find_all("ul")
     assert ul["class"] == ["radar-item-list", "simple"] and ul.has_attr("data-pagefind-ignore")
     return ul.select("li > p.radar-item-line")
@@ -63,4 +63,18 @@ def test_editors_text_in_a_line_stays_text():
     assert line.select_one("a.radar-item-title").get_text() == HOSTILE
     assert line.select(".radar-tag")[-1].get_text() == "<i>x</i>"
     listing = item_list_html(seed_refs(HOSTILE), vocab(), uri, True)
-    assert listing is not None and "A &amp; B &#64; &quot;q&quot;" in listing.astext()
+    assert listing is not None and "A &amp; B &#64; &quot;q&quot;" in listing["html"]
+
+
+def test_a_list_holds_the_nodes_of_the_first_lines_its_text_readers_take():
+    """The HTML writer writes the list's HTML; a reader of the page's text (the opengraph
+    description) reads these nodes, as many lines as it takes."""
+    refs = seed_refs()
+    listing = item_list_html(refs, vocab(), uri, True)
+    assert listing is not None and listing.children == []
+    listing = item_list_html(refs, vocab(), uri, True, text_read=60)
+    assert listing is not None
+    (readable,) = listing.children
+    assert 1 < len(readable.children) < len(refs)
+    assert len(readable.astext()) > 120
+    assert readable.children[0].astext() == lines(refs)[0].get_text("")

@@ -82,6 +82,14 @@ def test_other_pages_are_described_by_their_own_text(site):
     assert stats["og:description"].startswith("按月份、主题、评分与判断统计已发布的条目")
 
 
+def test_a_listing_page_is_described_by_its_items(site):
+    """A topic's page has no summary of its own: its description is its text, the lines
+    of its items included (written as HTML, read from their nodes)."""
+    _, outdir = site
+    description = meta(outdir, "topics/3d.html")["og:description"]
+    assert "2026-09-08 · 🪑 WorldSculpt" in description
+
+
 def test_the_sitemap_lists_every_published_page_and_no_draft(site):
     srcdir, outdir = site
     root = ET.parse(outdir / "sitemap.xml").getroot()

@@ -40,11 +40,14 @@ from juju_radar.sphinx_ext.headings import FlattenHeadings
 from juju_radar.sphinx_ext.nodes import (
     depart_disclosure,
     depart_disclosure_summary,
+    depart_html_listing,
     disclosure,
     disclosure_summary,
+    html_listing,
     radar_placeholder,
     visit_disclosure,
     visit_disclosure_summary,
+    visit_html_listing,
 )
 from juju_radar.sphinx_ext.preview import add_banner, deferred_in_preview
 from juju_radar.sphinx_ext.transforms import IssuePageTransform, PlaceholderTransform
@@ -74,6 +77,7 @@ def setup_extension(app: Sphinx) -> None:
     app.add_builder(html_builder(staged), override=True)
     app.add_node(radar_placeholder)
     app.add_node(disclosure, html=(visit_disclosure, depart_disclosure))
+    app.add_node(html_listing, html=(visit_html_listing, depart_html_listing))
     app.add_node(disclosure_summary, html=(visit_disclosure_summary, depart_disclosure_summary))
     app.add_directive("radar-item", ItemDirective)
     app.add_directive("radar-closing", ClosingDirective)

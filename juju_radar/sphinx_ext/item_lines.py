@@ -1,11 +1,14 @@
-"""Lists of item lines, as the HTML Sphinx's writer makes of the same nodes.
+"""Item lines (``DATE · HEADING · TOPIC · 8.5/10｜VERDICT TAG...``) and their lists.
 
 A clean build at 3,650 issues shows 81,000 item lines (three earlier items of the topic
 under each story, every item again on its topic's and the best items' year pages). Built
 as docutils nodes, walked by every post-transform and translated on each page, they took
-about 25 s of CPU; written here as one raw HTML node a list, they take about 1 s. Every
-text and attribute value is escaped as the writer escapes them (``HTMLTranslator.encode``
-and ``attval``), and ``check_page_html`` checks the page they end up in like any other.
+about 25 s of CPU. A list is now an ``html_listing`` node holding the HTML Sphinx's writer
+makes of the lines' nodes (``line_nodes``), written here directly: every text and
+attribute value is escaped as the writer escapes them (``HTMLTranslator.encode`` and
+``attval``), and ``check_page_html`` checks the page like any other. Its children are the
+nodes of as many first lines as a reader of the page's text takes (the opengraph
+description, when a site address loads it), so that text is the same too.
 """
 
 from __future__ import annotations
@@ -16,7 +19,12 @@ from collections.abc import Callable, Iterable
 from docutils import nodes
 
 from juju_radar.model.archive import ItemRef
-from juju_radar.model.issues import Topic, Vocabulary, format_score
+from juju_radar.model.issues import Topic, Verdict, Vocabulary, format_score
+from juju_radar.sphinx_ext.nodes import html_listing
+
+Linker = Callable[[str, str], str]  # (docname, anchor) -> URI from the page being written
+ENGLISH_LABEL_CLASS = "radar-topic-en"
+LIST_CLASS = "radar-item-list"
 
 # docutils' HTML writer: the characters it escapes in text and attribute values.
 SPECIAL_CHARACTERS = {
@@ -28,11 +36,63 @@ SPECIAL_CHARACTERS = {
 }
 ATTRIBUTE_WHITESPACE_RE = re.compile("[\n\r\t\v\f]")
 # The attribute ``translator.RadarHTMLTranslator`` gives a listing Pagefind leaves out.
-LIST_START = '<ul class="radar-item-list simple" data-pagefind-ignore="">\n'
+# The list is never inside another list, so docutils calls it "simple".
+LIST_START = f'<ul class="{LIST_CLASS} simple" data-pagefind-ignore="">\n'
+
+
+# --- as nodes -----------------------------------------------------------------------
+
+
+def english_label(topic: Topic) -> list[nodes.inline]:
+    """The English label to show beside the topic's label, unless they are the same."""
+    if not topic.english_beside:
+        return []
+    return [nodes.inline("", f" {topic.english_beside}", classes=[ENGLISH_LABEL_CLASS])]
+
+
+def topic_name(topic: Topic) -> nodes.inline:
+    """The topic's label with its English label beside it."""
+    return nodes.inline("", topic.label, *english_label(topic), classes=["radar-topic"])
+
+
+def verdict_name(verdict: Verdict) -> nodes.inline:
+    return nodes.inline(
+        "", verdict.label, classes=["radar-verdict", f"radar-verdict-{verdict.key}"]
+    )
+
+
+def internal_link(uri: str, text: str, classes: Iterable[str] = ()) -> nodes.reference:
+    return nodes.reference("", text, refuri=uri, internal=True, classes=list(classes))
+
+
+def line_nodes(
+    ref: ItemRef, vocabulary: Vocabulary, uri: Linker, with_date: bool
+) -> nodes.paragraph:
+    item = ref.item
+    line = nodes.paragraph(classes=["radar-item-line"])
+    if with_date:
+        line += internal_link(uri(ref.docname, ""), ref.date, ["radar-date"])
+        line += nodes.Text(" · ")
+    line += internal_link(uri(ref.docname, item.id), item.heading, ["radar-item-title"])
+    line += nodes.Text(" · ")
+    topic = vocabulary.topic_by_key(item.topic)
+    line += nodes.reference(
+        "", "", topic_name(topic), refuri=uri(f"topics/{topic.key}", ""), internal=True
+    )
+    line += nodes.Text(f" · {format_score(item.score)}/10｜")
+    line += verdict_name(vocabulary.verdict_by_key(item.verdict))
+    for tag in item.tags:
+        line += nodes.Text(" ")
+        line += nodes.inline("", tag, classes=["radar-tag"])
+    return line
+
+
+# --- as HTML ------------------------------------------------------------------------
 
 
 def text(value: str) -> str:
-    return value.translate(SPECIAL_CHARACTERS)
+    """Text content, as the writer writes a Text node (``astext`` drops the NUL escapes)."""
+    return (nodes.unescape(value) if "\x00" in value else value).translate(SPECIAL_CHARACTERS)
 
 
 def attribute(value: str) -> str:
@@ -57,10 +117,8 @@ def topic_label(topic: Topic) -> str:
     return f'<span class="radar-topic">{text(topic.label)}{english}</span>'
 
 
-def item_line(
-    ref: ItemRef, vocabulary: Vocabulary, uri: Callable[[str, str], str], with_date: bool
-) -> str:
-    """One line: ``DATE · HEADING · TOPIC · 8.5/10｜VERDICT TAG...`` in a list item."""
+def item_line(ref: ItemRef, vocabulary: Vocabulary, uri: Linker, with_date: bool) -> str:
+    """``line_nodes`` as the writer writes them in a list item."""
     item = ref.item
     topic = vocabulary.topic_by_key(item.topic)
     verdict = vocabulary.verdict_by_key(item.verdict)
@@ -79,12 +137,23 @@ def item_line(
 def item_list_html(
     refs: Iterable[ItemRef],
     vocabulary: Vocabulary,
-    uri: Callable[[str, str], str],
+    uri: Linker,
     with_date: bool,
-) -> nodes.raw | None:
-    """The list, or None when there is no item."""
-    lines = [item_line(ref, vocabulary, uri, with_date) for ref in refs]
-    if not lines:
+    text_read: int = 0,
+) -> html_listing | None:
+    """The list, or None when there is no item. ``text_read``: how much of a page's text
+    its readers take (0: none reads it), which the nodes of the first lines must hold."""
+    refs = list(refs)
+    if not refs:
         return None
-    html = f"{LIST_START}{''.join(lines)}</ul>\n"
-    return nodes.raw("", html, format="html")
+    lines = "".join(item_line(ref, vocabulary, uri, with_date) for ref in refs)
+    listing = html_listing("", html=f"{LIST_START}{lines}</ul>\n")
+    if text_read:
+        readable = nodes.bullet_list(classes=[LIST_CLASS])
+        for ref in refs:
+            readable += nodes.list_item("", line_nodes(ref, vocabulary, uri, with_date))
+            # A description drops spaces around the separators: twice as much is plenty.
+            if len(readable.astext()) > 2 * text_read:
+                break
+        listing += readable
+    return listing

@@ -33,7 +33,12 @@ from juju_radar.sphinx_ext.bibliography import (
     source_link,
 )
 from juju_radar.sphinx_ext.cite_as import cite_boxes, cite_disclosure
-from juju_radar.sphinx_ext.item_lines import item_list_html
+from juju_radar.sphinx_ext.item_lines import (
+    english_label,
+    internal_link,
+    item_list_html,
+    verdict_name,
+)
 from juju_radar.sphinx_ext.paging import RECENT, period_refs
 from juju_radar.sphinx_ext.reference_pages import (
     UNCITED,
@@ -58,6 +63,7 @@ class RenderContext:
     site_url: str
     bibliography: Bibliography
     preview: bool = False  # ``radar serve`` (``preview``): no charts
+    text_read: int = 0  # of a page's text, what its readers take (``item_list_html``)
 
     def absolute(self, docname: str, anchor: str = "") -> str:
         """The public URL of a page, or "" while no site URL is configured."""
@@ -83,27 +89,6 @@ def topic_link(topic: Topic) -> nodes.Node:
     return nodes.inline("", "", xref, *english_label(topic), classes=["radar-topic"])
 
 
-ENGLISH_LABEL_CLASS = "radar-topic-en"
-
-
-def english_label(topic: Topic) -> list[nodes.inline]:
-    """The English label to show beside the topic's label, unless they are the same."""
-    if not topic.english_beside:
-        return []
-    return [nodes.inline("", f" {topic.english_beside}", classes=[ENGLISH_LABEL_CLASS])]
-
-
-def topic_name(topic: Topic) -> nodes.inline:
-    """The topic's label with its English label beside it."""
-    return nodes.inline("", topic.label, *english_label(topic), classes=["radar-topic"])
-
-
-def _verdict(verdict: Verdict) -> nodes.inline:
-    return nodes.inline(
-        "", verdict.label, classes=["radar-verdict", f"radar-verdict-{verdict.key}"]
-    )
-
-
 def item_meta(
     topic: Topic | None, tags: list[str], score: float | None, verdict: Verdict | None
 ) -> nodes.paragraph:
@@ -119,18 +104,18 @@ def item_meta(
         meta += nodes.inline("", f"{format_score(score)}/10", classes=["radar-score"])
     if verdict is not None:
         meta += nodes.Text("｜")
-        meta += _verdict(verdict)
+        meta += verdict_name(verdict)
     return meta
-
-
-def _link(uri: str, text: str, classes: Iterable[str] = ()) -> nodes.reference:
-    return nodes.reference("", text, refuri=uri, internal=True, classes=list(classes))
 
 
 def _feed_link(context: RenderContext, name: str, text: str) -> list[nodes.Node]:
     """A link to a feed, for readers without a feed-aware browser (every build writes
     the feeds)."""
-    return [_link("../" * context.docname.count("/") + feed_path(name), text, ["radar-feed-link"])]
+    return [
+        internal_link(
+            "../" * context.docname.count("/") + feed_path(name), text, ["radar-feed-link"]
+        )
+    ]
 
 
 def _date(date: dt.date) -> nodes.inline:
@@ -145,7 +130,7 @@ def _empty(text: str) -> nodes.paragraph:
 def item_list(
     context: RenderContext, refs: Iterable[ItemRef], with_date: bool = True
 ) -> nodes.Element:
-    listing = item_list_html(refs, context.vocabulary, context.link, with_date)
+    listing = item_list_html(refs, context.vocabulary, context.link, with_date, context.text_read)
     return listing if listing is not None else _empty("暂无条目。")
 
 
@@ -162,7 +147,7 @@ def _landing(context: RenderContext, refs: list[ItemRef], folder: str) -> list[n
     for index, (year, year_refs) in enumerate(sorted(by_year(refs).items(), reverse=True)):
         if index:
             years += nodes.Text(" · ")
-        years += _link(context.link(f"{folder}/{year}", ""), f"{year} 年")
+        years += internal_link(context.link(f"{folder}/{year}", ""), f"{year} 年")
         years += nodes.Text(f"（{len(year_refs)} 条）")
     return [count, item_list(context, refs[:RECENT]), *([years] if refs else [])]
 
@@ -171,7 +156,7 @@ def _year_page(
     context: RenderContext, refs: list[ItemRef], year: str, landing: str, back_label: str
 ) -> list[nodes.Node]:
     link = nodes.paragraph(classes=["radar-more"])
-    link += _link(context.link(landing, ""), back_label)
+    link += internal_link(context.link(landing, ""), back_label)
     count = nodes.paragraph(
         "", f"{year} 年共 {len(refs)} 条，按日期从新到旧排列。", classes=["radar-count"]
     )
@@ -203,7 +188,9 @@ def topic_index(context: RenderContext) -> list[nodes.Node]:
     listing = nodes.bullet_list(classes=["radar-topic-index"])
     for topic in context.vocabulary.topics:
         entry = nodes.paragraph()
-        entry += _link(context.link(f"topics/{topic.key}", ""), topic.title, ["radar-topic"])
+        entry += internal_link(
+            context.link(f"topics/{topic.key}", ""), topic.title, ["radar-topic"]
+        )
         entry += nodes.Text(f"（{len(context.archive.topic_items(topic.key))} 条）")
         if topic.description:
             entry += nodes.Text(f"：{topic.description}")
@@ -231,7 +218,9 @@ def archive_listing(context: RenderContext) -> list[nodes.Node]:
                 entry = nodes.paragraph()
                 entry += nodes.inline("", issue.date.isoformat(), classes=["radar-date"])
                 entry += nodes.Text(" · ")
-                entry += _link(context.link(issue.docname, ""), issue.title, ["radar-issue-title"])
+                entry += internal_link(
+                    context.link(issue.docname, ""), issue.title, ["radar-issue-title"]
+                )
                 entry += nodes.Text(f"（{len(issue.items)} 条）")
                 listing += nodes.list_item("", entry)
             result.append(listing)
@@ -245,7 +234,7 @@ def latest_issue(context: RenderContext) -> list[nodes.Node]:
     box = nodes.container(classes=["radar-latest"])
     heading = nodes.paragraph(classes=["radar-latest-title"])
     heading += nodes.inline("", f"最新一期 · {issue.date.isoformat()} · ", classes=["radar-date"])
-    heading += _link(link(issue.docname, ""), issue.title, ["radar-issue-title"])
+    heading += internal_link(link(issue.docname, ""), issue.title, ["radar-issue-title"])
     box += heading
     for paragraph in issue.lead:
         box += nodes.paragraph("", plain_text(paragraph), classes=["radar-lead"])
@@ -261,7 +250,7 @@ def latest_issue(context: RenderContext) -> list[nodes.Node]:
     ):
         if index:
             more += nodes.Text(" · ")
-        more += _link(link(docname, ""), label)
+        more += internal_link(link(docname, ""), label)
     for feed in _feed_link(context, ALL_FEED, "订阅（Atom）"):
         more += nodes.Text(" · ")
         more += feed
@@ -301,13 +290,13 @@ def issue_nav(context: RenderContext) -> list[nodes.Node]:
         return []
     nav = nodes.paragraph(classes=["radar-issue-nav"])
     if older is not None:
-        prev = _link(context.link(older.docname, ""), "← 上一期：", ["radar-prev"])
+        prev = internal_link(context.link(older.docname, ""), "← 上一期：", ["radar-prev"])
         prev += [_date(older.date), nodes.Text(f" {older.title}")]
         nav += prev
     if older is not None and newer is not None:
         nav += nodes.Text(" ｜ ")
     if newer is not None:
-        following = _link(context.link(newer.docname, ""), "下一期：", ["radar-next"])
+        following = internal_link(context.link(newer.docname, ""), "下一期：", ["radar-next"])
         following += [_date(newer.date), nodes.Text(f" {newer.title} →")]
         nav += following
     return [nav]
@@ -330,7 +319,7 @@ def on_references_page(context: RenderContext, key: str) -> list[nodes.Node]:
     selector, count = place
     line = nodes.paragraph(classes=["radar-on-references-page"])
     text = f"在参考文献页查看（被 {count} 条引用）" if count else "在参考文献页查看"
-    line += _link(context.link(f"references/{selector}", citation_id(key)), text)
+    line += internal_link(context.link(f"references/{selector}", citation_id(key)), text)
     return [line]
 
 
@@ -391,7 +380,9 @@ def item_extras(context: RenderContext, item_id: str) -> list[nodes.Node]:
         for index, ref in enumerate(found.sharing_sources):
             if index:
                 also += nodes.Text("；")
-            also += _link(context.link(ref.docname, ref.item.id), f"{ref.date} {ref.item.heading}")
+            also += internal_link(
+                context.link(ref.docname, ref.item.id), f"{ref.date} {ref.item.heading}"
+            )
         result.append(also)
     url = context.absolute(issue.docname, item.id)
     result.append(cite_disclosure(cite.item_work(issue, item, url)))
@@ -402,7 +393,7 @@ def references(context: RenderContext, selector: str) -> list[nodes.Node]:
     """The entries of one references page in .bib order, each with the items citing it."""
     keys = reference_groups(context.archive, context.bibliography).get(selector, [])
     back = nodes.paragraph(classes=["radar-more"])
-    back += _link(context.link("references", ""), "← 全部参考文献（按月份）")
+    back += internal_link(context.link("references", ""), "← 全部参考文献（按月份）")
     if not keys:
         return [back, nodes.paragraph("", "这一页暂无文献。", classes=["radar-empty"])]
     cited_by_key = context.archive.cited_by
@@ -427,7 +418,7 @@ def references_index(context: RenderContext) -> list[nodes.Node]:
     for selector in [*months, UNCITED]:
         label = "未被已发布的任何一期引用" if selector == UNCITED else month_label(selector)
         line = nodes.paragraph()
-        line += _link(context.link(f"references/{selector}", ""), label)
+        line += internal_link(context.link(f"references/{selector}", ""), label)
         line += nodes.Text(f"（{len(groups.get(selector, []))} 条）")
         listing += nodes.list_item("", line)
     total = sum(len(keys) for keys in groups.values())
@@ -444,5 +435,5 @@ def cited_by(refs: list[ItemRef], link: Linker) -> nodes.paragraph:
     for index, ref in enumerate(refs):
         if index:
             line += nodes.Text("；")
-        line += _link(link(ref.docname, ref.item.id), f"{ref.date} {ref.item.heading}")
+        line += internal_link(link(ref.docname, ref.item.id), f"{ref.date} {ref.item.heading}")
     return line

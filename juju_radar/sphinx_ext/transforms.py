@@ -108,6 +108,15 @@ def folder_link(base_folder: str, target_folder: str) -> str:
     return relative_uri(base, target).removesuffix(placeholder)
 
 
+def description_length(config: Any) -> int:
+    """How much of a page's text its description takes: opengraph's, when a site address
+    loaded it (``outputs/hooks.py``), else 0."""
+    try:
+        return int(config.ogp_description_length)
+    except AttributeError:
+        return 0
+
+
 class PlaceholderTransform(SphinxPostTransform):
     """Render every placeholder from the collected issues.
 
@@ -136,6 +145,7 @@ class PlaceholderTransform(SphinxPostTransform):
             site_url=self.config.radar_site_url,
             bibliography=load_bibliography(self.env),
             preview=is_preview(self.config),
+            text_read=description_length(self.config),
         )
         for node in found:
             node.replace_self(RENDERERS[node["kind"]](context, node))

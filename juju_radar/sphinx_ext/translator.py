@@ -14,7 +14,7 @@ from docutils import nodes
 from sphinx.writers.html5 import HTML5Translator
 
 from juju_radar.sphinx_ext.collector import radar_data
-from juju_radar.sphinx_ext.render import ENGLISH_LABEL_CLASS
+from juju_radar.sphinx_ext.item_lines import ENGLISH_LABEL_CLASS
 
 PAGEFIND_BODY = "data-pagefind-body"
 PAGEFIND_IGNORE = "data-pagefind-ignore"

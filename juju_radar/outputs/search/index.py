@@ -181,25 +181,29 @@ class IndexUpdate:
         merging: dict[str, Future[str | None]] = {}
         # The stories' pieces are indexed first, the other pieces after all of them: the
         # merge of the older stories, the longest job, then runs beside the other pieces
-        # instead of alone at the end. A merge is queued after its pieces' jobs, so it
-        # never waits for a job queued behind it.
+        # instead of alone at the end. Merges have workers of their own, so one waiting
+        # for its pieces never holds up the indexing of another piece.
         later: dict[str, list[str]] = {}
-        with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
+        workers = os.cpu_count() or 1
+        with (
+            ThreadPoolExecutor(max_workers=workers) as indexers,
+            ThreadPoolExecutor(max_workers=workers) as mergers,
+        ):
             for period in sorted(periods):
                 for name, command in self._index_period(period, periods[period], stamps, new):
                     if name.startswith(f"{STORIES}-"):
-                        indexing[name] = pool.submit(run_job, command)
+                        indexing[name] = indexers.submit(run_job, command)
                     else:
                         later[name] = command
                 for part, rest in waiting.items():
                     rest.discard(period)
                     if not rest and part.startswith(f"{STORIES}-") and part not in new.parts:
-                        self._merge_part(part, newest, new, indexing, merging, pool)
+                        self._merge_part(part, newest, new, indexing, merging, mergers)
             for name, command in later.items():
-                indexing[name] = pool.submit(run_job, command)
+                indexing[name] = indexers.submit(run_job, command)
             for part in waiting:
                 if part not in new.parts:
-                    self._merge_part(part, newest, new, indexing, merging, pool)
+                    self._merge_part(part, newest, new, indexing, merging, mergers)
             self._wait(indexing)
             self._wait(merging)
         if self.report.failures:
@@ -319,7 +323,7 @@ class IndexUpdate:
         command = job_command("merge", bundle, *(self.folders.piece(name) for name in pieces))
 
         def merge() -> str | None:
-            # Its pieces' jobs were queued before it, so they run or are done: no deadlock.
+            # Its pieces' jobs run on the indexers' workers, never waiting for a merge.
             if any(job.result() is not None for job in after):
                 return None  # the piece's failure is reported, and nothing is published
             return run_job(command)

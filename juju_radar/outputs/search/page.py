@@ -22,8 +22,8 @@ from juju_radar.outputs.search.index import Folders, IndexState, IndexUpdate, Se
 from juju_radar.outputs.search.parts import BUNDLE_DIR
 from juju_radar.sphinx_ext.collector import radar_data
 from juju_radar.sphinx_ext.config import vocabulary
+from juju_radar.sphinx_ext.item_lines import topic_name
 from juju_radar.sphinx_ext.preview import skipped_in_preview
-from juju_radar.sphinx_ext.render import topic_name
 from juju_radar.sphinx_ext.translator import RadarHTMLTranslator, is_searchable
 
 if TYPE_CHECKING:
