@@ -413,8 +413,10 @@ def test_the_built_page_check_keeps_the_site_and_removes_the_rest():
         '<link rel="stylesheet" href="https://evil.example/x.css"><b onclick="alert(1)">b</b>'
         '<img\tsrc="//evil.example/u.png"/><a\nhref="javascript:x">c</a><br/>'
         '<a class="reference" href="//evil.example/x">d</a><span class="e" onmouseover="x">e</span>'
+        '<img/src="//evil.example/v.png"><a/href="javascript:y">f</a>'
     )
     cleaned = check_page_html(hostile, reported.append)
-    assert len(reported) == 10
+    assert len(reported) == 12
+    assert "<img><a>f</a>" in cleaned
     assert "<img/><a>c</a><br/>" in cleaned
     assert not re.search(r"javascript|evil|cdn|onclick|http-equiv", cleaned, re.I)

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import os
 import shutil
+import time
 from pathlib import Path
+from types import SimpleNamespace
 
 from conftest import SEED_SITE
 
@@ -57,8 +59,6 @@ def test_an_unreadable_issue_is_left_out_and_nothing_is_kept_for_it(tmp_path: Pa
 def test_issues_parsed_ahead_in_a_forked_process_give_the_same_facts(
     tmp_path: Path, monkeypatch
 ) -> None:
-    from types import SimpleNamespace
-
     from juju_radar.sphinx_ext import paging
 
     srcdir = tmp_path / "site"
@@ -72,17 +72,38 @@ def test_issues_parsed_ahead_in_a_forked_process_give_the_same_facts(
     serial = published_issue_files(srcdir, vocab(), BuildCache(tmp_path / "serial"))
     assert len(serial) == 5
 
-    conf = SimpleNamespace(radar_preview=False, **_conf_vocabulary())
-    app = SimpleNamespace(srcdir=srcdir, parallel=2, config=conf, doctreedir=tmp_path / "ahead")
     monkeypatch.setattr(paging, "FORK_FACTS_FROM", 3)
-    paging.parse_facts_ahead(app)  # type: ignore[arg-type]
-    tasks, parsed = paging._parsing_ahead[srcdir]
-    assert parsed == {}, "parsed in another process, collected later"
+    paging.parse_facts_ahead(fake_app(srcdir, tmp_path / "ahead"))  # type: ignore[arg-type]
+    assert srcdir in paging._parsing_ahead, "parsed in another process, collected later"
     ahead = paging._parsed_ahead(srcdir)
     assert len(ahead) == 5 and srcdir not in paging._parsing_ahead
     cache = BuildCache(tmp_path / "with-ahead")
     monkeypatch.setattr(paging, "_facts", lambda *_: None)  # nothing parsed here again
     assert published_issue_files(srcdir, vocab(), cache, ahead) == serial
+
+
+def test_a_forked_parse_that_dies_leaves_the_parse_to_this_process(
+    tmp_path: Path, monkeypatch
+) -> None:
+    from juju_radar.sphinx_ext import paging
+
+    srcdir = tmp_path / "site"
+    (srcdir / "issues" / "2026").mkdir(parents=True)
+    (srcdir / "references.md").write_text("# 参考文献\n", encoding="utf-8")
+    shutil.copy(SEED_SITE / SEED, srcdir / SEED)
+    monkeypatch.setattr(paging, "FORK_FACTS_FROM", 1)
+    monkeypatch.setattr(paging, "_send_facts", lambda *_: time.sleep(60))
+    paging.parse_facts_ahead(fake_app(srcdir, tmp_path / "ahead"))  # type: ignore[arg-type]
+    process, _ = paging._parsing_ahead[srcdir]
+    process.kill()  # as the kernel kills a process out of memory
+    assert paging._parsed_ahead(srcdir) == {}
+    facts = published_issue_files(srcdir, vocab(), BuildCache(tmp_path / "cache"), {})
+    assert [file.month for file in facts] == ["2026-09"]
+
+
+def fake_app(srcdir: Path, doctreedir: Path) -> SimpleNamespace:
+    conf = SimpleNamespace(radar_preview=False, **_conf_vocabulary())
+    return SimpleNamespace(srcdir=srcdir, parallel=2, config=conf, doctreedir=doctreedir)
 
 
 def _conf_vocabulary() -> dict:

@@ -19,14 +19,14 @@ their text changes, removed when their period is gone. Only files carrying
 
 from __future__ import annotations
 
-import atexit
+import multiprocessing
 import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from sphinx.util import logging
-from sphinx.util.parallel import ParallelTasks, parallel_available
+from sphinx.util.parallel import parallel_available
 
 from juju_radar.build.cache import (
     SETTLED_NS,
@@ -44,6 +44,9 @@ from juju_radar.sphinx_ext.reference_pages import INDEX, UNCITED, month_label
 from juju_radar.sphinx_ext.reference_pages import page_signature as references_signature
 
 if TYPE_CHECKING:
+    from multiprocessing.connection import Connection
+    from multiprocessing.process import BaseProcess
+
     from sphinx.application import Sphinx
 
     from juju_radar.sphinx_ext.bibliography import Bibliography
@@ -139,14 +142,16 @@ def published_issue_files(
     return [facts for key in keys if (facts := cache.peek(ISSUE_FACTS, key)) is not None]
 
 
-# Parses forked at the start of a build, by source folder, for ``write_stubs`` to collect.
-_parsing_ahead: dict[Path, tuple[ParallelTasks, dict[str, IssueFile | None]]] = {}
+# Parses forked at the start of a build, by source folder, for ``write_stubs`` to collect:
+# the process and the end of the pipe it sends its parse through.
+_parsing_ahead: dict[Path, tuple[BaseProcess, Connection]] = {}
 
 
 def parse_facts_ahead(app: Sphinx) -> None:
     """In a clean build of thousands of issues, parsing them for their facts takes
     seconds (5 s at 3,650), the first of the build on one core. A forked process parses
-    them while this one checks and parses the .bib files."""
+    them while this one checks and parses the .bib files. It is a daemon: a build that
+    stops before collecting its parse (an unreadable .bib) does not wait for it."""
     srcdir = Path(app.srcdir)
     if not _is_archive(srcdir) or not parallel_available or app.parallel < 2:
         return
@@ -157,26 +162,34 @@ def parse_facts_ahead(app: Sphinx) -> None:
     missing = [file for file in _known_issue_files(srcdir, vocab) if file[2] not in store]
     if len(missing) < FORK_FACTS_FROM:
         return
-    parsed: dict[str, IssueFile | None] = {}
-    tasks = ParallelTasks(1)
-    tasks.add_task(
-        lambda: _parse_facts(missing, vocab), None, lambda _, facts: parsed.update(facts)
-    )
-    # A build stopped before ``write_stubs`` collects the parse (an unreadable .bib) would
-    # otherwise wait at exit for the process, which waits to hand its parse over.
-    atexit.register(tasks.terminate)
-    _parsing_ahead[srcdir] = (tasks, parsed)
+    context = multiprocessing.get_context("fork")
+    receive, send = context.Pipe(duplex=False)
+    process = context.Process(target=_send_facts, args=(send, missing, vocab), daemon=True)
+    process.start()
+    send.close()  # the child's is the only sending end: its end of the pipe tells its death
+    _parsing_ahead[srcdir] = (process, receive)
+
+
+def _send_facts(send: Connection, files: list[KnownFile], vocab: Vocabulary) -> None:
+    send.send(_parse_facts(files, vocab))
 
 
 def _parsed_ahead(srcdir: Path) -> dict[str, IssueFile | None]:
-    tasks, parsed = _parsing_ahead.pop(srcdir, (None, {}))
-    if tasks is not None:
-        atexit.unregister(tasks.terminate)
-        try:
-            tasks.join()
-        finally:
-            tasks.terminate()
-    return parsed
+    """The forked parse, or nothing if there was none or its process failed: the files
+    are then parsed here."""
+    process, receive = _parsing_ahead.pop(srcdir, (None, None))
+    if process is None or receive is None:
+        return {}
+    try:
+        parsed: dict[str, IssueFile | None] = receive.recv()
+        return parsed
+    except (EOFError, OSError):
+        return {}
+    finally:
+        receive.close()
+        process.join(timeout=1)
+        if process.is_alive():
+            process.kill()
 
 
 def stub_text(title: str, directive: str, argument: str) -> str:

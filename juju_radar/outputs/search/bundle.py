@@ -1,10 +1,10 @@
 """Pagefind bundles: their files, what they reference, and their pages in a stable order.
 
-Pagefind 1.5.2 writes its filter values, the filter list and the metadata field list
-in hash-map order, which changes from run to run; since chunk names are content
-hashes, so do the file names, the metadata file and ``pagefind-entry.json``. It also
-numbers pages in the order the file system lists them, so the word index and the
-filters change with the directory order (on tmpfs, the order files were created in).
+Pagefind 1.5.2 writes its filter values and the filter list in hash-map order, which
+changes from run to run; since chunk names are content hashes, so do the file names,
+the metadata file and ``pagefind-entry.json``. It also numbers pages in the order the
+file system lists them, so the word index and the filters change with the directory
+order (on tmpfs, the order files were created in).
 The merge (``merge.py``), which writes every bundle the site publishes, renumbers the
 pages by their fragment's content hash (``page_numbers_by_content``) and writes every
 file in sorted order with names hashed from its content, so two builds of the same
