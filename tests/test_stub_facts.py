@@ -61,14 +61,11 @@ def test_issues_parsed_ahead_in_a_forked_process_give_the_same_facts(
 ) -> None:
     from juju_radar.sphinx_ext import paging
 
-    srcdir = tmp_path / "site"
-    (srcdir / "issues" / "2026").mkdir(parents=True)
-    (srcdir / "references.md").write_text("# 参考文献\n", encoding="utf-8")
+    srcdir = seed_archive(tmp_path)
     text = (SEED_SITE / SEED).read_text(encoding="utf-8")
     for day in range(9, 13):
         dated = text.replace("2026-09-08", f"2026-09-{day:02d}").replace(":topic: 3d", ":topic: ai")
         (srcdir / "issues" / "2026" / f"2026-09-{day:02d}.md").write_text(dated, encoding="utf-8")
-    shutil.copy(SEED_SITE / SEED, srcdir / SEED)
     serial = published_issue_files(srcdir, vocab(), BuildCache(tmp_path / "serial"))
     assert len(serial) == 5
 
@@ -87,10 +84,7 @@ def test_a_forked_parse_that_dies_leaves_the_parse_to_this_process(
 ) -> None:
     from juju_radar.sphinx_ext import paging
 
-    srcdir = tmp_path / "site"
-    (srcdir / "issues" / "2026").mkdir(parents=True)
-    (srcdir / "references.md").write_text("# 参考文献\n", encoding="utf-8")
-    shutil.copy(SEED_SITE / SEED, srcdir / SEED)
+    srcdir = seed_archive(tmp_path)
     monkeypatch.setattr(paging, "FORK_FACTS_FROM", 1)
     monkeypatch.setattr(paging, "_send_facts", lambda *_: time.sleep(60))
     paging.parse_facts_ahead(fake_app(srcdir, tmp_path / "ahead"))  # type: ignore[arg-type]
@@ -99,6 +93,15 @@ def test_a_forked_parse_that_dies_leaves_the_parse_to_this_process(
     assert paging._parsed_ahead(srcdir) == {}
     facts = published_issue_files(srcdir, vocab(), BuildCache(tmp_path / "cache"), {})
     assert [file.month for file in facts] == ["2026-09"]
+
+
+def seed_archive(tmp_path: Path) -> Path:
+    """A site of the archive's layout (it has period pages) holding the seed issue."""
+    srcdir = tmp_path / "site"
+    (srcdir / "issues" / "2026").mkdir(parents=True)
+    (srcdir / "references.md").write_text("# 参考文献\n", encoding="utf-8")
+    shutil.copy(SEED_SITE / SEED, srcdir / SEED)
+    return srcdir
 
 
 def fake_app(srcdir: Path, doctreedir: Path) -> SimpleNamespace:
@@ -135,9 +138,7 @@ def test_a_build_stopped_before_the_stubs_does_not_wait_for_the_forked_parse(
     import subprocess
     import sys
 
-    srcdir = tmp_path / "site"
-    (srcdir / "references.md").parent.mkdir(parents=True)
-    (srcdir / "references.md").write_text("# 参考文献\n", encoding="utf-8")
+    srcdir = seed_archive(tmp_path)
     text = (SEED_SITE / SEED).read_text(encoding="utf-8")
     for offset in range(1200):
         day = dt.date(2024, 1, 1) + dt.timedelta(days=offset)
