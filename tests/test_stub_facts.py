@@ -10,7 +10,7 @@ from types import SimpleNamespace
 
 from conftest import SEED_SITE
 
-from juju_radar.build.cache import BuildCache
+from juju_radar.build.cache import BuildCache, build_cache
 from juju_radar.model.issues import vocabulary_from_config
 from juju_radar.sphinx_ext.paging import ISSUE_FACTS, published_issue_files
 
@@ -148,3 +148,18 @@ def test_a_build_stopped_before_the_stubs_does_not_wait_for_the_forked_parse(
     command = [sys.executable, "-c", STOPPED_BUILD, str(srcdir), repr(_conf_vocabulary())]
     stopped = subprocess.run(command, capture_output=True, text=True, timeout=120)
     assert stopped.returncode == 2, stopped.stderr
+
+
+def test_a_build_after_one_that_parsed_the_issues_forks_nothing(
+    tmp_path: Path, monkeypatch
+) -> None:
+    from juju_radar.sphinx_ext import paging
+
+    srcdir = seed_archive(tmp_path)
+    monkeypatch.setattr(paging, "FORK_FACTS_FROM", 1)
+    cache = build_cache(tmp_path / "doctrees")
+    assert len(published_issue_files(srcdir, vocab(), cache)) == 1  # as write_stubs keeps them
+    text = (SEED_SITE / SEED).read_text(encoding="utf-8").replace("2026-09-08", "2026-09-09")
+    (srcdir / "issues" / "2026" / "2026-09-09.md").write_text(text, encoding="utf-8")
+    paging.parse_facts_ahead(fake_app(srcdir, tmp_path / "doctrees"))  # type: ignore[arg-type]
+    assert srcdir not in paging._parsing_ahead

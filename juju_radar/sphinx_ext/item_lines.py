@@ -24,6 +24,7 @@ from juju_radar.sphinx_ext.nodes import html_listing
 
 Linker = Callable[[str, str], str]  # (docname, anchor) -> URI from the page being written
 ENGLISH_LABEL_CLASS = "radar-topic-en"
+TOPIC_CLASS = "radar-topic"
 LIST_CLASS = "radar-item-list"
 
 # docutils' HTML writer: the characters it escapes in text and attribute values.
@@ -52,7 +53,7 @@ def english_label(topic: Topic) -> list[nodes.inline]:
 
 def topic_name(topic: Topic) -> nodes.inline:
     """The topic's label with its English label beside it."""
-    return nodes.inline("", topic.label, *english_label(topic), classes=["radar-topic"])
+    return nodes.inline("", topic.label, *english_label(topic), classes=[TOPIC_CLASS])
 
 
 def verdict_name(verdict: Verdict) -> nodes.inline:
@@ -108,13 +109,13 @@ def link(uri: str, content: str, classes: str = "") -> str:
 
 
 def topic_label(topic: Topic) -> str:
-    """``render.topic_name``: the label, and the English label beside it (read as English)."""
+    """``topic_name``: the label, and the English label beside it (read as English)."""
     english = (
-        f'<span class="radar-topic-en" lang="en">{text(f" {topic.english_beside}")}</span>'
+        f'<span class="{ENGLISH_LABEL_CLASS}" lang="en">{text(f" {topic.english_beside}")}</span>'
         if topic.english_beside
         else ""
     )
-    return f'<span class="radar-topic">{text(topic.label)}{english}</span>'
+    return f'<span class="{TOPIC_CLASS}">{text(topic.label)}{english}</span>'
 
 
 def item_line(ref: ItemRef, vocabulary: Vocabulary, uri: Linker, with_date: bool) -> str:

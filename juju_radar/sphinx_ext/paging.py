@@ -157,8 +157,10 @@ def parse_facts_ahead(app: Sphinx) -> None:
         return
     if is_preview(app.config):
         return
-    vocab = vocabulary(app.config)
     store = build_cache(app.doctreedir).store(ISSUE_FACTS)
+    if len(store) >= FORK_FACTS_FROM:
+        return  # an earlier build parsed them (few are new): spare listing them twice
+    vocab = vocabulary(app.config)
     missing = [file for file in _known_issue_files(srcdir, vocab) if file[2] not in store]
     if len(missing) < FORK_FACTS_FROM:
         return

@@ -3,8 +3,8 @@
 Indexing a piece (Pagefind) and merging pieces into a part are a subprocess or pure
 Python, and the build runs two at a time: in threads they would share one core (the
 interpreter lock) and keep their memory in the build's process, which holds the whole
-environment. ``python -m juju_radar.outputs.search.jobs``
-runs one step; ``run_job`` runs it so and reports its failure.
+environment. ``python -m juju_radar.outputs.search.jobs`` runs one step; ``run_job`` runs
+it so and reports its failure.
 """
 
 from __future__ import annotations
