@@ -8,6 +8,10 @@ PIP     := $(BIN)/pip install -q --no-compile --disable-pip-version-check
 BUILD_STAMP   := $(VENV)/.installed-build
 PREVIEW_STAMP := $(VENV)/.installed-preview
 TEST_STAMP    := $(VENV)/.installed
+# axe-core for the accessibility tests, at the version its lock file pins (npm writes
+# node_modules/.package-lock.json on every install, so it is the stamp).
+AXE_DIR       := tests/browser/axe
+AXE_STAMP     := $(AXE_DIR)/node_modules/.package-lock.json
 
 .PHONY: html test test-fast check-content lint clean serve bench
 
@@ -24,10 +28,14 @@ $(TEST_STAMP): $(BUILD_STAMP)
 	$(PIP) -e '.[test]'
 	touch $@
 
+$(AXE_STAMP): $(AXE_DIR)/package-lock.json
+	npm ci --prefix $(AXE_DIR) --no-audit --no-fund --loglevel=error
+	touch $@
+
 html: $(BUILD_STAMP)
 	$(BIN)/python -m juju_radar.build.staged $(SPHINXOPTS)
 
-test: $(TEST_STAMP)
+test: $(TEST_STAMP) $(AXE_STAMP)
 	$(BIN)/python -m pytest -q
 
 # The suite without the browser and the slow builds, for editing: one worker a core,

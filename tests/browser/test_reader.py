@@ -352,7 +352,7 @@ def test_axe_finds_no_serious_or_critical_violation(
     reader: Any, archive: tuple[str, Path], path: str
 ) -> None:
     if not AXE.is_file():
-        pytest.fail(f"axe-core is not installed: npm ci --prefix {AXE.parents[2]}")
+        pytest.fail(f"axe-core is not installed: make test installs it into {AXE.parents[2]}")
     base, _ = archive
     open_page(reader, base + path)
     if path.startswith("search.html"):
