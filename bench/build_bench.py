@@ -94,7 +94,8 @@ def staged_build(srcdir: Path, jobs: str) -> Run:
     build = srcdir / "_build"
     tree, before = built_tree_state(build)
     command = [sys.executable, "-m", "juju_radar.build.staged", "-j", jobs]
-    env = dict(os.environ, SOURCE_DATE_EPOCH="1788000000", PYTHONUNBUFFERED="1")
+    # Verbose: the search index reports its time in its log line.
+    env = dict(os.environ, SOURCE_DATE_EPOCH="1788000000", PYTHONUNBUFFERED="1", RADAR_VERBOSE="1")
     started = time.perf_counter()
     with tempfile.TemporaryFile() as log:
         process = subprocess.Popen(

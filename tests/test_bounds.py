@@ -129,15 +129,28 @@ def test_deeply_nested_front_matter_is_refused(tmp_path):
 
 @pytest.mark.parametrize(
     "heading",
-    ["### 看 [首页](../../index.md)", "### 下载 {download}`文献 <../../references.bib>`"],
-    ids=["internal-link", "download-role"],
+    [
+        "### 看 [首页](../../index.md)",
+        "### 下载 {download}`文献 <../../references.bib>`",
+        "看 [首页](../../index.md)\n---",
+        "见 <https://example.org/>\n===",
+    ],
+    ids=["internal-link", "download-role", "setext-link", "setext-autolink"],
 )
 def test_a_heading_holds_text_only(tmp_path, heading):
     text = SECOND_TEXT.replace("三个团队按论文披露", f"{heading}\n\n三个团队按论文披露", 1)
     srcdir = site_with_page(tmp_path, text)
-    line = text.split("\n").index(heading) + 1
+    line = text.split("\n").index(heading.split("\n")[0]) + 1
     result = assert_refused(srcdir, "issues/2026/2026-09-09.md", line, "heading-markup")
     assert "anchorname" not in result.stderr
+
+
+@pytest.mark.parametrize("target", ["closing", "cite-taubench2026paper", "top", "Main Content"])
+def test_a_target_taking_an_id_of_the_page_is_refused(tmp_path, target):
+    text = SECOND_TEXT.replace("三个团队按论文披露", f"({target})=\n三个团队按论文披露", 1)
+    srcdir = site_with_page(tmp_path, text)
+    line = text.split("\n").index(f"({target})=") + 1
+    assert_refused(srcdir, "issues/2026/2026-09-09.md", line, "reserved-id")
 
 
 # --- references.bib ----------------------------------------------------------------------
@@ -206,3 +219,85 @@ def test_an_exception_is_one_line_naming_the_file(tmp_path, jobs):
         "KeyError: 'anchorname' [radar.internal-error]"
     ], result.stderr
     assert "sphinx-err" not in result.stderr
+
+
+# --- issue 26: characters, limits, dates, code files --------------------------------------
+
+ITEM = """:::{{radar-item}} 🧪 第 {n} 条
+:id: item-{n}
+:topic: agent
+:score: 5
+:verdict: read-original
+
+正文 {n}。
+:::
+"""
+
+
+def dated(day: int, text: str = SECOND_TEXT) -> tuple[str, str]:
+    date = f"2026-09-{day:02d}"
+    return f"issues/2026/{date}.md", text.replace("2026-09-09", date)
+
+
+def many_items(count: int) -> str:
+    items = "\n".join(ITEM.format(n=n) for n in range(count))
+    return SECOND_TEXT.replace(":::{radar-item} 🔁", items + "\n:::{radar-item} 🔁", 1)
+
+
+# (path, text, line, code): each refused at its file and line, by the check and the build.
+HOSTILE_PAGES = [
+    (*dated(11, SECOND_TEXT.replace("第二期的导语", "第二期\x01的导语")), 8, "control-character"),
+    (
+        *dated(12, SECOND_TEXT.replace("第二期的导语", "第二期\x1b[31m的导语")),
+        8,
+        "control-character",
+    ),
+    # "8.5/10" shown as "01/5.8" in listing lines.
+    (
+        *dated(13, SECOND_TEXT.replace("被更多团队复现", "\u202e被更多团队复现")),
+        10,
+        "control-character",
+    ),
+    (*dated(14, SECOND_TEXT.replace("第二期的导语", "第二期\u2028的导语")), 8, "control-character"),
+    (*dated(15, SECOND_TEXT.replace("2026-09-09", "20260915", 1)), 2, "bad-date"),
+    (*dated(16, SECOND_TEXT.replace("2026-09-09", "2026-W38-3", 1)), 2, "bad-date"),
+    (*dated(17, many_items(101)), 8 + 9 * 100 + 2, "too-many-items"),
+    (*dated(18, SECOND_TEXT + "\n" + "长" * 600_000 + "\n"), 1, "page-too-large"),
+]
+
+
+def test_hostile_characters_limits_and_dates_are_refused_at_file_and_line(tmp_path):
+    srcdir = copy_site(tmp_path / "src")
+    for path, text, _, _ in HOSTILE_PAGES:
+        (srcdir / path).write_text(text, encoding="utf-8")
+    found = {(p["path"], p["line"], p["code"]) for p in check(srcdir)}
+    for path, _, line, code in HOSTILE_PAGES:
+        assert (path, line, code) in found, (path, code, sorted(found))
+    result = build(srcdir)
+    for path, _, line, code in HOSTILE_PAGES:
+        assert f"{srcdir / path}:{line}: ERROR:" in result.stderr, (path, result.stderr)
+        assert f"[radar.{code}]" in result.stderr
+    assert "internal-error" not in result.stderr
+
+
+def test_the_limits_are_set_in_conf_py(tmp_path):
+    srcdir = site_with_page(tmp_path, many_items(4))  # six items; the seed issue has five
+    with (srcdir / "conf.py").open("a", encoding="utf-8") as conf:
+        conf.write("\nradar_max_items = 5\n")
+    assert_refused(srcdir, "issues/2026/2026-09-09.md", 10 + 9 * 4 + 11, "too-many-items")
+
+
+def test_a_docutils_conf_is_refused_and_never_read(tmp_path):
+    srcdir = copy_site(tmp_path / "src")
+    written = tmp_path / "written-by-docutils"
+    (srcdir / "docutils.conf").write_text(
+        f"[general]\nraw_enabled: 1\nfile_insertion_enabled: 1\nrecord_dependencies: {written}\n",
+        encoding="utf-8",
+    )
+    assert ("docutils.conf", 1, "refused-file") in {
+        (p["path"], p["line"], p["code"]) for p in check(srcdir)
+    }
+    result = build(srcdir)
+    assert f"{srcdir / 'docutils.conf'}:1: ERROR:" in result.stderr
+    assert "[radar.refused-file]" in result.stderr
+    assert not written.exists()

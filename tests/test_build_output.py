@@ -4,6 +4,7 @@ holds."""
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -23,9 +24,10 @@ NOISE = (
 )
 
 
-def make_html(srcdir: Path, *options: str) -> list[str]:
+def make_html(srcdir: Path, *options: str, verbose: bool = False) -> list[str]:
     """The staged build, as `make html` runs it; its output lines (stdout and stderr)."""
     env = {**os.environ, "PYTHONWARNINGS": deprecations_fail(), "SOURCE_DATE_EPOCH": "1788000000"}
+    env["RADAR_VERBOSE"] = "1" if verbose else "0"
     # Coloured, as on CI: Sphinx then wraps messages in escape sequences.
     env["FORCE_COLOR"] = "1"
     env.pop("NO_COLOR", None)
@@ -59,17 +61,36 @@ def test_the_last_lines_say_where_the_site_is_and_what_it_holds(builds):
     srcdir, outputs = builds
     for lines in outputs:
         assert lines[-1] == f"site built in {srcdir / '_build' / 'html'}"
-        # The seed issue has 5 stories, the second 2 (the draft's are not counted);
+        # The seed issue has 5 stories, the second 2 (the draft is not built);
         # references.bib has 8 entries.
-        assert lines[-2] == (
-            "The site holds 2 published issues (and 1 draft), 7 items and 8 references."
-        )
+        assert (
+            "The site holds 2 published issues (1 draft left out), 7 items and 8 references."
+        ) in lines
     assert (srcdir / "_build" / "html" / "feeds" / "all.atom.xml").is_file()
+
+
+def test_a_build_says_what_changed_in_at_most_five_lines(builds):
+    srcdir, (fresh, second, third) = builds
+    assert len(fresh) <= 5 and len(second) <= 5 and len(third) <= 5, fresh
+    assert re.fullmatch(r"\d+ pages read: 2 issues added\.", fresh[0])  # not the draft
+    assert fresh[2] == (
+        "references.bib: 8 entries without a DOI/URL/arXiv id/ISBN yet "
+        "(`radar refs missing` lists them)."
+    )
+    # The first incremental build rebuilds the spare tree, a copy of the first one.
+    assert third[0] == "Nothing changed since the last build."
+
+
+def test_verbose_gives_sphinx_s_whole_log(builds):
+    srcdir, _ = builds
+    lines = [re.sub(r"\x1b\[[0-9;]*m", "", line) for line in make_html(srcdir, "-v")]
+    assert any(line.startswith("Running Sphinx") for line in lines)
+    assert not any(line.startswith("Nothing changed") for line in lines)
 
 
 def test_a_real_configuration_change_is_still_reported(builds):
     srcdir, _ = builds
-    lines = make_html(srcdir, "-D", "html_title=另一个标题")
+    lines = make_html(srcdir, "-D", "html_title=另一个标题", verbose=True)
     # html_short_title defaults to html_title: Sphinx counts both.
     expected = "The configuration has changed (2 options: 'html_short_title', 'html_title')"
     assert expected in lines

@@ -188,7 +188,7 @@ def test_reimport_with_force_reuses_ids_and_references(fixture_site, tmp_path):
 def test_a_backlog_gets_a_summary_and_distinct_ids(tmp_path, capsys):
     src = copy_site(tmp_path / "src")
     exports = [*sorted(FIXTURES.glob("*.txt")), SEED_EXPORT]
-    assert radar(src, "import", *map(str, exports)) == 1
+    assert radar(src, "import", *map(str, exports)) == 0  # the seed's day is skipped
     captured = capsys.readouterr()
     assert captured.err.rstrip().endswith("2 imported, 1 skipped, 0 failed")
     assert "issues/2026/2026-09-09.md" in captured.out
@@ -207,14 +207,43 @@ def test_check_passes_on_the_imported_site_with_notes_for_incomplete_references(
     fixture_site, capsys
 ):
     src, _ = fixture_site
-    assert radar(src, "check") == 0
+    capsys.readouterr()
+    assert radar(src, "check", "--verbose") == 0
     out = capsys.readouterr().out.splitlines()
     assert all(": note: " in line and line.endswith("[missing-identifier]") for line in out)
     assert (
         "references.bib:59: note: entry 'contamscope-1' has no DOI/URL/arXiv id/ISBN: "
         "an editor must complete it [missing-identifier]"
     ) in out
+    # By default the notes are one line of their kind, and the summary says where.
+    assert radar(src, "check") == 0
+    captured = capsys.readouterr()
+    assert captured.out.splitlines() == [
+        f"references.bib: {len(out)} notes [missing-identifier]: `radar refs missing` lists "
+        "them with what to look up"
+    ]
+    assert captured.err == (
+        f"0 errors, 0 warnings, {len(out)} notes: in references.bib ({len(out)}); "
+        "4 issues checked\n"
+    )
+    assert radar(src, "check", "--quiet") == 0
+    assert capsys.readouterr() == ("", "")
     assert radar(src, "check", "--strict") == 0, "a note is not a defect, even with --strict"
+
+
+def test_check_quiet_prints_only_errors(tmp_path, capsys):
+    src = copy_site(tmp_path / "src")
+    page = src / "issues/2026/2026-09-08.md"
+    text = page.read_text(encoding="utf-8")
+    page.write_text(
+        text.replace(":topic: agent", ":topic: agnet", 1).replace("title:", "note: x\ntitle:", 1),
+        encoding="utf-8",
+    )
+    assert radar(src, "check", "--quiet") == 1
+    out, err = capsys.readouterr()
+    assert err == ""
+    assert [line.split(": ")[1] for line in out.splitlines()] == ["error"]
+    assert "[unknown-topic]" in out
 
 
 def test_check_as_json(fixture_site, capsys):
@@ -348,14 +377,17 @@ def test_a_title_that_is_not_text_is_named_as_such(tmp_path, capsys):
 # --- new ------------------------------------------------------------------------------------
 
 
-def test_new_scaffolds_a_draft_that_passes_check_and_builds(fixture_site, capsys):
+def test_new_scaffolds_a_draft_that_passes_check_and_builds(fixture_site, capsys, tmp_path):
     src, html = fixture_site
     draft = (src / "issues/2026/2026-09-11.md").read_text(encoding="utf-8")
     assert "status: draft" in draft and "\n% :verdict: dig-deeper（建议深挖）" in draft
     capsys.readouterr()
     assert radar(src, "check") == 0
     assert "2026-09-11" not in capsys.readouterr().out
-    built = page_text(html / "issues/2026/2026-09-11.html")
+    assert not (html / "issues/2026/2026-09-11.html").exists()  # a draft is not published
+    previewed = tmp_path / "previewed"
+    sphinx_build(src, previewed, "-D", "radar_build_drafts=1")
+    built = page_text(previewed / "issues/2026/2026-09-11.html")
     assert "草稿 本期尚未发布" in built and ":verdict:" not in built
 
 
@@ -488,6 +520,30 @@ def test_serve_answers_only_local_host_names(tmp_path):
             assert status_with_host(port, host) == 200, host
         for host in ("evil.example", f"evil.example:{port}", "127.0.0.1.evil.example", ""):
             assert status_with_host(port, host) in (400, 403), host
+        # The reload WebSocket: opened from the preview's own pages, refused to any other.
+        for origin in (f"http://127.0.0.1:{port}", f"http://localhost:{port}", None):
+            assert websocket_status(port, origin) == 101, origin
+        for origin in ("https://evil.example", f"http://127.0.0.1.evil.example:{port}", "null"):
+            assert websocket_status(port, origin) == 403, origin
+
+
+def websocket_status(port: int, origin: str | None) -> int:
+    import http.client
+
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    try:
+        headers = {
+            "Upgrade": "websocket",
+            "Connection": "Upgrade",
+            "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ==",
+            "Sec-WebSocket-Version": "13",
+        }
+        if origin is not None:
+            headers["Origin"] = origin
+        connection.request("GET", "/websocket-reload", headers=headers)
+        return connection.getresponse().status
+    finally:
+        connection.close()
 
 
 def status_with_host(port: int, host: str) -> int:
@@ -513,4 +569,19 @@ def test_the_installed_command_and_python_m(tmp_path):
         [sys.executable, "-m", "juju_radar", "check"], cwd=src, capture_output=True, text=True
     )
     assert result.returncode == 0
-    assert result.stderr.endswith("0 errors, 0 warnings, 8 notes in 1 issue\n")
+    assert result.stderr.endswith(
+        "0 errors, 0 warnings, 8 notes: in references.bib (8); 1 issue checked\n"
+    )
+
+
+def test_new_names_the_date_and_the_time_zone_it_chose(tmp_path, capsys):
+    src = copy_site(tmp_path / "src")
+    assert radar(src, "new") == 0
+    out = capsys.readouterr().out
+    today = dt.datetime.now(ZoneInfo("Asia/Shanghai")).date().isoformat()
+    assert out.strip().endswith(f"(status: draft) for {today}, today in Asia/Shanghai")
+    assert radar(src, "new", "2026-09-20") == 0
+    assert capsys.readouterr().out.strip().endswith("(status: draft) for 2026-09-20")
+    for written in ("20260921", "2026-W38-4", "2026-263"):
+        assert radar(src, "new", written) == 2, written
+        assert f"'{written}' is not a date (YYYY-MM-DD)" in capsys.readouterr().err

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from test_cli_bad_input import GOOD, ISSUE, run_import
 
 from juju_radar.editors import cli
@@ -71,3 +72,33 @@ def test_draft_imports_for_review(site_copy, tmp_path, capsys):
     issue, problems = parse_issue(page, ISSUE, site.vocabulary)
     assert issue is not None and not issue.published
     assert [p for p in problems if p.severity == "error"] == []
+
+
+def test_an_editor_may_choose_an_item_id_after_its_title(site_copy, tmp_path):
+    """`第一条` has no Latin letters (its id would be item-20260911-1): the editor names it,
+    and the id stays when the issue is imported again."""
+    text = GOOD.replace("🛠️ 第一条", "🛠️ 第一条 {#first-story}")
+    page = imported(site_copy, tmp_path, text)
+    assert ":id: first-story" in page
+    assert "{#" not in page and ":::{radar-item} 🛠️ 第一条\n" in page
+    assert imported(site_copy, tmp_path, text, "--force") == page
+
+
+@pytest.mark.parametrize(
+    "chosen, code",
+    [
+        ("First Story", "bad-id"),
+        ("", "bad-id"),
+        ("closing", "reserved-id"),
+        ("cite-x", "reserved-id"),
+        ("tau-bench-customer-service", "duplicate-id"),  # an item of the seed issue
+    ],
+)
+def test_a_chosen_id_is_checked_like_any_other(site_copy, tmp_path, capsys, chosen, code):
+    before = (site_copy / "references.bib").read_bytes()
+    text = GOOD.replace("🛠️ 第一条", f"🛠️ 第一条 {{#{chosen}}}")
+    assert run_import(site_copy, tmp_path, text.encode("utf-8")) == 1
+    err = capsys.readouterr().err
+    assert f"{tmp_path / 'export.txt'}:9: error:" in err and f"[{code}]" in err, err
+    assert not (site_copy / ISSUE).exists()
+    assert (site_copy / "references.bib").read_bytes() == before

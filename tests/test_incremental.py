@@ -252,13 +252,26 @@ def test_a_topic_written_as_a_quoted_label_gets_its_year_page(tmp_path):
     assert "2027 年共 1 条" in year and "一种新的长上下文训练配方" in year
 
 
-def test_draft_issue_appears_only_on_its_own_page(tmp_path):
+def test_a_draft_is_left_out_of_the_build_and_built_only_when_asked(tmp_path):
     srcdir = copy_site(tmp_path / "src")
     shutil.copytree(ROOTS / "test-draft", srcdir, dirs_exist_ok=True)
     outdir = tmp_path / "html"
     sphinx_build(srcdir, outdir)
-    draft = page_text(outdir / "issues/2026/2026-09-10.html")
+    # No page, no file, no entry in any index: not one byte of the built site names it.
+    for path in outdir.rglob("*"):
+        assert "2026-09-10" not in path.name, path
+        if path.is_file():
+            data = path.read_bytes()
+            assert b"2026-09-10" not in data and "草稿期".encode() not in data, path
+    # What `radar serve` builds (and `-D radar_build_drafts=1`): the draft on its own
+    # page, kept out of search engines and of every listing.
+    previewed = tmp_path / "preview"
+    sphinx_build(srcdir, previewed, "-D", "radar_build_drafts=1")
+    draft = page_text(previewed / "issues/2026/2026-09-10.html")
     assert "本期尚未发布" in draft
+    assert '<meta name="robots" content="noindex" />' in (
+        previewed / "issues/2026/2026-09-10.html"
+    ).read_text(encoding="utf-8")
     for page in [
         "index.html",
         "issues/index.html",
@@ -268,7 +281,7 @@ def test_draft_issue_appears_only_on_its_own_page(tmp_path):
         "references/2026-09.html",
         "issues/2026/2026-09-08.html",
     ]:
-        html = (outdir / page).read_text(encoding="utf-8")
+        html = (previewed / page).read_text(encoding="utf-8")
         assert "2026-09-10" not in html and "草稿期" not in html, page
 
 

@@ -278,7 +278,7 @@ def test_a_draft_issue_is_not_searchable(tmp_path: Path) -> None:
         encoding="utf-8",
     )
     outdir = tmp_path / "html"
-    sphinx_build(srcdir, outdir)
+    sphinx_build(srcdir, outdir, "-D", "radar_build_drafts=1")  # as `radar serve` builds it
     assert "data-pagefind-body" not in (outdir / ISSUE_HTML).read_text(encoding="utf-8")
     records = pagefind_records(outdir)
     assert records, "the other pages are still searchable"

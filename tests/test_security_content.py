@@ -9,13 +9,13 @@ import os
 import re
 import subprocess
 import sys
-import threading
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
 from conftest import copy_site, sphinx_build
+from probe_server import Probe, probe_server
 
 from juju_radar.model.content import MarkdownSyntax, check_content, markdown
 
@@ -54,6 +54,19 @@ def issue(day: int) -> str:
 
 
 FENCE = "```"
+# A substitution that would print the build's environment, were MyST's substitution
+# extension switched on (by a page's front matter key ``myst``).
+JINJA = "{{ env.__class__.__init__.__globals__['os'].environ['RADAR_TEST_SECRET'] }}"
+MYST_VALUE = "  enable_extensions: [substitution]"
+MYST_SETTINGS = f"myst:\n{MYST_VALUE}"
+
+
+def with_settings(day: int, key_and_value: str) -> str:
+    """An issue whose front matter holds ``key_and_value`` on line 5, before length."""
+    page = issue_page(day, "正文。", lead=f"导语 {JINJA}")
+    return page.replace("length:", f"{key_and_value}\nlength:", 1)
+
+
 # path -> (text, [(line, code)]); {port} is the probe server's.
 ATTACKS: dict[str, tuple[str, list[tuple[int, str]]]] = {
     # Issue 18, section 1: the build machine's files.
@@ -182,6 +195,37 @@ ATTACKS: dict[str, tuple[str, list[tuple[int, str]]]] = {
         + f"\n{FENCE}{{radar-item}} 🧪 围栏里的条目\n:id: fenced-item\n:topic: agent\n:score: 5\n:verdict: read-original\n\n正文。\n{FENCE}\n",
         [(24, "forbidden-directive")],
     ),
+    # Issue 26, section 1: front matter reaching MyST as settings, so that a
+    # substitution (a Jinja2 template) runs code. A closing line MyST reads on past:
+    issue(24): (
+        issue_page(24, "正文。", lead=f"导语 {JINJA}").replace(
+            "length: 约 100 字 · 阅读约 1 分钟\n---\n",
+            f"length: 约 100 字 · 阅读约 1 分钟\n ---\n{MYST_SETTINGS}\n---\n",
+        ),
+        [(6, "front-matter")],
+    ),
+    # ... and the key spelled in forms a line pattern does not match.
+    issue(25): (with_settings(25, f'"myst":\n{MYST_VALUE}'), [(5, "forbidden-field")]),
+    issue(26): (
+        with_settings(26, "<<: {myst: {enable_extensions: [substitution]}}"),
+        [(5, "forbidden-field")],
+    ),
+    issue(27): (with_settings(27, f"!!str myst:\n{MYST_VALUE}"), [(5, "forbidden-field")]),
+    issue(28): (with_settings(28, f"? myst\n:\n{MYST_VALUE}"), [(5, "forbidden-field")]),
+    issue(29): (
+        issue_page(29, "正文。", lead=f"导语 {JINJA}").replace(
+            "date: 2026-10-29\ntitle: 第29期\nstatus: published\nlength: 约 100 字 · 阅读约 1 分钟\n",
+            "{date: 2026-10-29, title: 第29期, length: 约 100 字,\n"
+            " myst: {enable_extensions: [substitution]}}\n\n\n",
+        ),
+        [(3, "forbidden-field")],
+    ),
+    issue(30): (
+        issue_page(30, "正文。", lead=f"导语 {JINJA}").replace(
+            "status: published\n", f"status: published\n...\n{MYST_SETTINGS}\n"
+        ),
+        [(6, "front-matter")],
+    ),
     # Text, not links (markdown-it refuses these schemes): refused by being text.
     issue(23): (
         issue_page(
@@ -194,26 +238,10 @@ ATTACKS: dict[str, tuple[str, list[tuple[int, str]]]] = {
 }
 
 
-class Probe(BaseHTTPRequestHandler):
-    requests: list[str] = []
-
-    def do_GET(self) -> None:  # noqa: N802 - http.server's name
-        Probe.requests.append(self.path)
-        self.send_response(200)
-        self.end_headers()
-        self.wfile.write(b"a,b\nleaked,1\n")
-
-    def log_message(self, *args: object) -> None:
-        pass
-
-
 @pytest.fixture(scope="module")
 def probe() -> Iterator[ThreadingHTTPServer]:
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Probe)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield server
-    server.shutdown()
+    with probe_server() as server:
+        yield server
 
 
 def write_attacks(srcdir: Path, port: int) -> Path:
@@ -266,6 +294,7 @@ def test_radar_check_refuses_each_attack_at_file_and_line(attacked_site):
         "forbidden-link",
         "forbidden-image",
         "forbidden-field",
+        "front-matter",
     }
     assert {entry for entry in found if entry[2] in security} == expected()
 
@@ -287,7 +316,10 @@ def assert_nothing_published(outdir: Path) -> None:
     assert not re.search(
         r"""(?:href|src|action)\s*=\s*["']?\s*(?:javascript|vbscript|data):""", text, re.I
     )
-    assert not re.search(r"http-equiv", text, re.I)
+    # The one http-equiv of a page is its own Content-Security-Policy (sphinx_ext.csp).
+    assert not re.search(
+        r"""http-equiv(?!="Content-Security-Policy" content="default-src)""", text, re.I
+    )
     assert not re.search(r"""<(?:img|script|iframe)[^>]*src=["']?(?:https?:)?//""", text, re.I)
     assert "mathjax" not in text.lower()
     assert not (outdir / "_downloads").exists()

@@ -111,7 +111,7 @@ def test_the_upload_takes_the_folder_html_links_to_and_deploy_publishes_it():
     upload = next(step for step in build if "upload-pages-artifact" in step.get("uses", ""))
     assert upload["with"]["path"] == "${{ steps.site.outputs.path }}"
     jobs = workflow()["jobs"]
-    assert jobs["build"]["needs"] == "test"
+    assert jobs["build"]["needs"] == ["changes", "test"]
     assert jobs["deploy"]["needs"] == "build"
     assert steps("deploy")[0]["uses"].startswith("actions/deploy-pages@")
     assert jobs["deploy"]["permissions"] == {"pages": "write", "id-token": "write"}
@@ -126,3 +126,59 @@ def test_links_are_checked_on_a_schedule_and_tests_run_on_push():
     assert links["if"] == "github.event_name == 'schedule'"
     assert steps("links")[-1]["run"] == ".venv/bin/radar links _build/html"
     assert any(step.get("run") == "bash .ci/run" for step in steps("test"))
+
+
+def change_kind():
+    sys.path.insert(0, str(ROOT / "tools"))
+    try:
+        import change_kind
+
+        return change_kind
+    finally:
+        sys.path.pop(0)
+
+
+def test_a_push_of_content_only_skips_the_test_suite_and_is_still_checked():
+    kinds = change_kind()
+    assert kinds.kind(["issues/2026/2026-12-03.md", "references.bib"]) == "content"
+    assert kinds.kind(["topics/agent.md", "index.md"]) == "content"
+    for code in ("conf.py", "juju_radar/model/issues.py", "tests/test_cli.py", "Makefile"):
+        assert kinds.kind(["issues/2026/2026-12-03.md", code]) == "code", code
+    for code in ("locales/zh_CN/LC_MESSAGES/sphinx.po", ".github/workflows/deploy.yml"):
+        assert kinds.kind([code]) == "code", code
+    assert kinds.kind([]) == "code"
+    assert kinds.main(["0" * 40, "HEAD"]) == "code"  # a first push: everything runs
+    jobs = workflow()["jobs"]
+    assert "needs.changes.outputs.kind != 'content'" in jobs["test"]["if"]
+    assert "needs.changes.outputs.kind == 'content'" in jobs["build"]["if"]
+    runs = [step.get("run") for step in steps("build")]
+    assert ".venv/bin/radar check --quiet" in runs
+    assert ".venv/bin/radar links _build/html" in runs
+
+
+def test_the_kind_of_real_commits(tmp_path):
+    git = ["git", "-C", str(tmp_path), "-c", "user.name=t", "-c", "user.email=t@example.org"]
+    subprocess.run([*git, "init", "-q"], check=True)
+
+    def commit(path: str) -> str:
+        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / path).write_text(path, encoding="utf-8")
+        subprocess.run([*git, "add", "."], check=True)
+        subprocess.run([*git, "commit", "-qm", path], check=True)
+        return subprocess.run(
+            [*git, "rev-parse", "HEAD"], capture_output=True, text=True, check=True
+        ).stdout.strip()
+
+    def kind_since(revision: str) -> str:
+        script = str(ROOT / "tools" / "change_kind.py")
+        result = subprocess.run(
+            [sys.executable, script, revision, "HEAD"], cwd=tmp_path, capture_output=True, text=True
+        )
+        return result.stdout.strip()
+
+    first = commit("issues/2026/a.md")
+    commit("issues/2026/b.md")
+    assert kind_since(first) == "content"
+    commit("conf.py")
+    assert kind_since(first) == "code"
+    assert kind_since("not-a-revision") == "code"

@@ -1,25 +1,40 @@
-"""Check a BibTeX file's raw text for problems that pybtex would otherwise swallow.
+"""Check a BibTeX file for problems that pybtex would otherwise swallow or crash on.
 
 pybtex keeps going (or silently loses text) on several mistakes editors make:
 a bare ``%`` ends a field value as a LaTeX comment, a repeated key stops strict
-parsing, an unbalanced brace swallows the entries after it.  This module scans
-the text itself so each problem comes with the line where it occurs, and runs
-pybtex's own parser to report whatever else it rejects.
+parsing, an unbalanced brace swallows the entries after it; a ``crossref`` loop, or a
+LaTeX command the build cannot turn into text, stops the build with a traceback.
+The file is read once, as pybtex reads it (:mod:`juju_radar.bib.reader`), so that each
+problem comes with the line where it occurs; pybtex's own parser then reports whatever
+else it rejects, and each entry that holds LaTeX is converted as the build converts it.
 
-Entries are found at lines that start with ``@type{`` or ``@type(``; each such
-line starts a chunk that runs to the next one, so one broken entry cannot hide
-the entries after it.  Nothing here imports Sphinx or docutils, and no public
-function raises on any input.
+The file's size is bounded (:class:`BibLimits`, ``radar_bib_max_entries`` and
+``radar_bib_max_field_chars`` in ``conf.py``): past a limit the check stops reading and
+refuses the file in seconds, after ``@string`` expansion measured without building it.
+Nothing here imports Sphinx or docutils, and no public function raises on any input.
 """
 
 from __future__ import annotations
 
-import bisect
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass, field
-from functools import lru_cache
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
 
+from juju_radar.bib.reader import (
+    EXPANSION_ALLOWANCE,
+    MAX_VALUE_CHARS,
+    NON_ENTRY_COMMANDS,
+    BibEntry,
+    BibField,
+    BibReading,
+    LineIndex,
+    citable_entries,
+    normalize_whitespace,
+    read_bib,
+    scan_entries,
+)
 from juju_radar.model.anchors import citation_anchor
 from juju_radar.model.problems import Problem
 
@@ -29,327 +44,106 @@ IDENTIFIER_FIELDS = ("doi", "url", "eprint", "isbn", "issn")
 REPORTED_IDENTIFIER_FIELDS = ("doi", "url", "eprint", "archiveprefix", "isbn", "issn", "note")
 """Fields returned by :func:`bib_entry_identifiers` (``note`` often holds an arXiv id)."""
 
-NON_ENTRY_COMMANDS = frozenset({"comment", "string", "preamble"})
+VERBATIM_FIELDS = frozenset(
+    {"url", "doi", "eprint", "archiveprefix", "eprinttype", "crossref", "radarnote", "radarsource"}
+)
+"""Fields the build shows as written or not at all: never converted from LaTeX."""
 
-_ENTRY_START = re.compile(r"^[ \t]*@[ \t]*([A-Za-z][\w\-]*)[ \t\r\n]*([{(])", re.MULTILINE)
-_FIELD_NAME = re.compile(r"[^\s=,{}()\"#%]+")
-_BARE_VALUE = re.compile(r"[^\s,#{}()\"]+")
-_URL_COMMAND = re.compile(r"\\url\s*\{[^{}]*\}")
-_WHITESPACE_RUN = re.compile(r"\s+")
-# The characters that matter inside a delimited value (everything else is skipped at once).
-_BRACE = re.compile(r"[{}]")
-_BRACE_OR_QUOTE = re.compile(r'[{}"]')
-_PERCENT = re.compile("%")
+PERSON_FIELDS = frozenset({"author", "editor"})
+"""pybtex's ``Person.valid_roles``: read as lists of names."""
+
+
+# ---------------------------------------------------------------------------
+# Limits
+# ---------------------------------------------------------------------------
+
+DEFAULT_MAX_ENTRIES = 100_000
+"""Entries in one .bib file: a ten-year archive cites some 30,000 references."""
+DEFAULT_MAX_FIELD_CHARS = 20_000
+"""Characters in one field after ``@string`` expansion: no title, note or abstract is longer."""
 
 
 @dataclass(frozen=True)
-class BibField:
-    """One ``name = value`` pair of an entry, as written."""
+class BibLimits:
+    """How large a .bib file may be (``radar_bib_max_entries``, ``radar_bib_max_field_chars``)."""
 
-    name: str
-    """Lower-case field name."""
-    value: str
-    """The value's parts without their delimiters, joined; whitespace kept as written."""
-    line: int
-    """Line of the field name."""
-    unescaped_percent_lines: tuple[int, ...]
-    """Lines of each ``%`` that pybtex would read as the start of a comment."""
-    name_start: int = 0
-    """Offset of the field name in the text."""
-    value_span: tuple[int, int] = (0, 0)
-    """Offsets of the value in the text, delimiters included."""
+    max_entries: int = DEFAULT_MAX_ENTRIES
+    max_field_chars: int = DEFAULT_MAX_FIELD_CHARS
 
 
-@dataclass
-class BibEntry:
-    """One ``@type{...}`` chunk of the file."""
-
-    entry_type: str
-    """Lower-case entry type or command (``misc``, ``string``, ``comment``...)."""
-    line: int
-    """Line of the ``@``."""
-    start: int
-    """Offset of the ``@`` in the text."""
-    end: int
-    """Offset where the next chunk (or the text) starts."""
-    key: str | None = None
-    key_line: int = 0
-    fields: list[BibField] = field(default_factory=list)
-    braces_balanced: bool = True
-    closed_properly: bool = False
-    """True when the field list ended at the entry's closing delimiter."""
-    closing: int = -1
-    """Offset of the entry's closing delimiter, when it was found."""
-
-    @property
-    def is_citable(self) -> bool:
-        return self.entry_type not in NON_ENTRY_COMMANDS and self.key is not None
-
-    def field_value(self, name: str) -> str | None:
-        """The first value of field ``name`` (lower-case), whitespace-normalized."""
-        for bib_field in self.fields:
-            if bib_field.name == name:
-                return normalize_whitespace(bib_field.value)
-        return None
-
-    def has_nonblank_field(self, name: str) -> bool:
-        value = self.field_value(name)
-        return bool(value and value.strip("{} "))
+DEFAULT_BIB_LIMITS = BibLimits()
 
 
-def normalize_whitespace(value: str) -> str:
-    return _WHITESPACE_RUN.sub(" ", value).strip()
+def read_bib_limits(max_entries: object, max_field_chars: object) -> BibLimits | str:
+    """The limits ``conf.py`` sets, or why they are wrong."""
+    for name, value, ceiling in (
+        ("radar_bib_max_entries", max_entries, None),
+        ("radar_bib_max_field_chars", max_field_chars, MAX_VALUE_CHARS),
+    ):
+        if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+            return f"{name} must be a whole number of at least 1, not {value!r}"
+        if ceiling is not None and value > ceiling:
+            return f"{name} may be at most {ceiling:,}, not {value:,}"
+    assert isinstance(max_entries, int) and isinstance(max_field_chars, int)
+    return BibLimits(max_entries, max_field_chars)
 
 
-class LineIndex:
-    """Maps text offsets to 1-based line numbers."""
-
-    def __init__(self, text: str) -> None:
-        self._line_starts = [0] + [match.end() for match in re.finditer(r"\r\n|\r|\n", text)]
-
-    def line_of(self, offset: int) -> int:
-        return bisect.bisect_right(self._line_starts, offset)
-
-
-# ---------------------------------------------------------------------------
-# Scanning the text into entries
-# ---------------------------------------------------------------------------
+def too_many_entries_line(reading: BibReading, max_entries: int) -> int:
+    """The line of the first entry past ``max_entries``."""
+    if reading.entries_line:
+        return reading.entries_line
+    count = 0
+    for entry in reading.entries:
+        if entry.entry_type not in NON_ENTRY_COMMANDS:
+            count += 1
+            if count > max_entries:
+                return entry.line
+    return 1  # pragma: no cover - only called with more entries than that
 
 
-def braces_balance(chunk: str) -> bool:
-    """True when every ``}`` closes an earlier ``{`` and none is left open.
-
-    BibTeX counts every brace, escaped or not, so this does too.
-    """
-    depth = 0
-    for match in _BRACE.finditer(chunk):
-        if match.group() == "{":
-            depth += 1
-        else:
-            depth -= 1
-            if depth < 0:
-                return False
-    return depth == 0
-
-
-def is_escaped(text: str, offset: int) -> bool:
-    """True when the character at ``offset`` follows an odd run of backslashes."""
-    backslashes = 0
-    position = offset - 1
-    while position >= 0 and text[position] == "\\":
-        backslashes += 1
-        position -= 1
-    return backslashes % 2 == 1
-
-
-def offsets_inside_url_commands(value: str) -> set[int]:
-    """Offsets within ``value`` that lie inside a ``\\url{...}``."""
-    inside: set[int] = set()
-    for match in _URL_COMMAND.finditer(value):
-        inside.update(range(match.start(), match.end()))
-    return inside
-
-
-def unescaped_percent_offsets(value: str, field_name: str) -> list[int]:
-    """Offsets in ``value`` of each ``%`` that would start a LaTeX comment.
-
-    ``url`` is never read as LaTeX; in ``howpublished`` a ``%`` inside
-    ``\\url{...}`` is part of the address.
-    """
-    if field_name == "url":
-        return []
-    exempt = offsets_inside_url_commands(value) if field_name == "howpublished" else set()
-    return [
-        offset
-        for match in _PERCENT.finditer(value)
-        if not is_escaped(value, offset := match.start()) and offset not in exempt
-    ]
-
-
-class EntryScanner:
-    """Reads one entry chunk the way BibTeX does, without ever raising."""
-
-    def __init__(self, text: str, lines: LineIndex, entry: BibEntry, body_start: int) -> None:
-        self.text = text
-        self.lines = lines
-        self.entry = entry
-        self.pos = body_start
-        self.end = entry.end
-        self.value_end = body_start
-
-    def close_entry(self) -> None:
-        self.entry.closed_properly = True
-        self.entry.closing = self.pos
-
-    def skip_whitespace(self) -> None:
-        while self.pos < self.end and self.text[self.pos].isspace():
-            self.pos += 1
-
-    def peek(self) -> str:
-        return self.text[self.pos] if self.pos < self.end else ""
-
-    def read_key(self, closing: str) -> None:
-        self.skip_whitespace()
-        stop_characters = ",\t\n\r " + ("}" if closing == "}" else "")
-        key_start = self.pos
-        while self.pos < self.end and self.text[self.pos] not in stop_characters:
-            self.pos += 1
-        if self.pos > key_start:
-            self.entry.key = self.text[key_start : self.pos]
-            self.entry.key_line = self.lines.line_of(key_start)
-
-    def read_delimited(self, closing: str) -> tuple[int, int] | None:
-        """Read a ``{...}`` or ``"..."`` part; return its content span, or None if unclosed."""
-        content_start = self.pos
-        depth = 0
-        special = _BRACE if closing == "}" else _BRACE_OR_QUOTE
-        while match := special.search(self.text, self.pos, self.end):
-            character = match.group()
-            self.pos = match.end()
-            if character == "{":
-                depth += 1
-            elif character == "}":
-                if depth == 0:
-                    return (content_start, self.pos - 1) if closing == "}" else None
-                depth -= 1
-            elif character == closing and depth == 0:
-                return content_start, self.pos - 1
-        self.pos = self.end
-        return None
-
-    def read_value_part(self) -> tuple[int, int] | None:
-        """Read one part of a value; return its span (delimiters excluded)."""
-        self.skip_whitespace()
-        opener = self.peek()
-        if opener in ("{", '"'):
-            self.pos += 1
-            return self.read_delimited("}" if opener == "{" else '"')
-        match = _BARE_VALUE.match(self.text, self.pos, self.end)
-        if not match:
-            return None
-        self.pos = match.end()
-        return match.span()
-
-    def read_value(self) -> list[tuple[int, int]] | None:
-        """Read ``part # part # ...``; None when the value is broken."""
-        parts: list[tuple[int, int]] = []
-        while True:
-            part = self.read_value_part()
-            if part is None:
-                return None
-            parts.append(part)
-            self.value_end = self.pos
-            self.skip_whitespace()
-            if self.peek() != "#":
-                return parts
-            self.pos += 1
-
-    def make_field(
-        self, name: str, name_start: int, parts: list[tuple[int, int]], value_start: int
-    ) -> BibField:
-        percent_lines: list[int] = []
-        for part_start, part_end in parts:
-            value_part = self.text[part_start:part_end]
-            percent_lines.extend(
-                self.lines.line_of(part_start + offset)
-                for offset in unescaped_percent_offsets(value_part, name)
-            )
-        return BibField(
-            name=name,
-            value="".join(self.text[start:end] for start, end in parts),
-            line=self.lines.line_of(name_start),
-            unescaped_percent_lines=tuple(percent_lines),
-            name_start=name_start,
-            value_span=(value_start, self.value_end),
+def reading_limit_problems(reading: BibReading, path: str, limits: BibLimits) -> Iterator[Problem]:
+    """The limits past which the file is not read to its end: nothing else is checked."""
+    if reading.entry_count > limits.max_entries:
+        yield Problem(
+            path,
+            too_many_entries_line(reading, limits.max_entries),
+            "error",
+            "too-many-entries",
+            f"more than {limits.max_entries:,} entries (radar_bib_max_entries in conf.py): "
+            "this is the first entry past the limit, and the file is not read further",
+        )
+    if reading.expansion_line:
+        yield Problem(
+            path,
+            reading.expansion_line,
+            "error",
+            "expansion-too-large",
+            "@string macros expand the file past twice its length plus "
+            f"{EXPANSION_ALLOWANCE:,} characters here (a macro repeating another?); "
+            "the file is not read further",
         )
 
-    def read_fields(self, closing: str) -> None:
-        """Read ``name = value`` pairs up to the entry's closing delimiter."""
-        while True:
-            self.skip_whitespace()
-            if self.peek() == closing:
-                self.close_entry()
-                return
-            name_match = _FIELD_NAME.match(self.text, self.pos, self.end)
-            if not name_match:
-                return
-            self.pos = name_match.end()
-            self.skip_whitespace()
-            if self.peek() != "=":
-                return
-            self.pos += 1
-            self.skip_whitespace()
-            value_start = self.pos
-            parts = self.read_value()
-            if parts is None:
-                return
-            self.entry.fields.append(
-                self.make_field(name_match.group().lower(), name_match.start(), parts, value_start)
-            )
-            self.skip_whitespace()
-            if self.peek() == ",":
-                self.pos += 1
-            elif self.peek() == closing:
-                self.close_entry()
-                return
+
+def long_field_problems(entries: list[BibEntry], path: str, max_chars: int) -> Iterator[Problem]:
+    """Fields, ``@string`` macros and ``@preamble`` values over the limit, after expansion."""
+    for entry in entries:
+        for bib_field in entry.fields:
+            if bib_field.length <= max_chars:
+                continue
+            if entry.entry_type == "string":
+                what = f"@string '{bib_field.name}' expands to"
+            elif entry.entry_type == "preamble":
+                what = "@preamble holds"
             else:
-                return
-
-
-def find_entry_starts(text: str) -> list[re.Match[str]]:
-    return list(_ENTRY_START.finditer(text))
-
-
-def scan_entries(text: str) -> list[BibEntry]:
-    """Split ``text`` into entries and read each one's key and fields (a fresh list)."""
-    return list(_scan_entries(text))
-
-
-@lru_cache(maxsize=2)
-def _scan_entries(text: str) -> tuple[BibEntry, ...]:
-    """One scan per file version: the build reads the same file for several outputs."""
-    return tuple(_scan(text))
-
-
-def _scan(text: str) -> list[BibEntry]:
-    lines = LineIndex(text)
-    starts = find_entry_starts(text)
-    entries: list[BibEntry] = []
-    for index, start_match in enumerate(starts):
-        chunk_end = starts[index + 1].start() if index + 1 < len(starts) else len(text)
-        at_offset = text.index("@", start_match.start())
-        entry = BibEntry(
-            entry_type=start_match.group(1).lower(),
-            line=lines.line_of(at_offset),
-            start=at_offset,
-            end=chunk_end,
-        )
-        if entry.entry_type != "comment":
-            entry.braces_balanced = braces_balance(text[at_offset:chunk_end])
-            read_entry_body(text, lines, entry, start_match)
-        entries.append(entry)
-    return entries
-
-
-def read_entry_body(text: str, lines: LineIndex, entry: BibEntry, start: re.Match[str]) -> None:
-    closing = "}" if start.group(2) == "{" else ")"
-    scanner = EntryScanner(text, lines, entry, start.end())
-    if entry.entry_type == "preamble":
-        return
-    if entry.entry_type != "string":
-        scanner.read_key(closing)
-        scanner.skip_whitespace()
-        if scanner.peek() == closing:
-            scanner.close_entry()
-            return
-        if scanner.peek() != ",":
-            return
-        scanner.pos += 1
-    scanner.read_fields(closing)
-
-
-def citable_entries(text: str) -> list[BibEntry]:
-    return [entry for entry in scan_entries(text) if entry.is_citable]
+                what = f"{entry_label(entry)}: field '{bib_field.name}' has"
+            yield Problem(
+                path,
+                bib_field.line,
+                "error",
+                "field-too-long",
+                f"{what} {bib_field.length:,} characters after @string expansion "
+                f"(at most {max_chars:,}: radar_bib_max_field_chars in conf.py)",
+            )
 
 
 # ---------------------------------------------------------------------------
@@ -375,19 +169,21 @@ def message_without_line(error: BaseException) -> str:
     return f"{error_type}: {bare_message}" if error_type else bare_message
 
 
-def run_pybtex_parser(text: str) -> list[PybtexComplaint]:
-    """Parse ``text`` with pybtex's BibTeX parser and collect every error it reports.
+def pybtex_reading(text: str) -> tuple[Any, list[PybtexComplaint]]:
+    """Parse ``text`` with pybtex's BibTeX parser: what it read (a ``BibliographyData``,
+    None if it stopped) and every error it reported.
 
     This is what ``pybtex.database.parse_string(text, "bibtex")`` runs, with the
     error hook collecting instead of raising so that one error does not hide the
-    next, and with each error tied to the entry pybtex was reading.
+    next, and with each error tied to the entry pybtex was reading. Only call it on a
+    text :func:`read_bib` read to its end: pybtex builds every ``@string`` in full.
     """
     try:
         import pybtex.errors
         from pybtex.database.input.bibtex import Parser
         from pybtex.scanner import PybtexSyntaxError
     except Exception as error:  # pragma: no cover - pybtex is a dependency
-        return [PybtexComplaint(f"pybtex unavailable: {error}", None, None, None, "error")]
+        return None, [PybtexComplaint(f"pybtex unavailable: {error}", None, None, None, "error")]
 
     complaints: list[PybtexComplaint] = []
 
@@ -411,11 +207,13 @@ def run_pybtex_parser(text: str) -> list[PybtexComplaint]:
                     reported.append(error)
             complaints.extend(complaint_from(error, key) for error in reported)
 
+    parser = CollectingParser()
     try:
-        CollectingParser().parse_string(text)
+        parser.parse_string(text)
     except Exception as error:
         complaints.append(complaint_from(error, None))
-    return complaints
+        return None, complaints
+    return parser.data, complaints
 
 
 # ---------------------------------------------------------------------------
@@ -478,6 +276,8 @@ def unbalanced_brace_problems(entries: list[BibEntry], path: str) -> Iterator[Pr
 
 def unescaped_percent_problems(entries: list[BibEntry], path: str) -> Iterator[Problem]:
     for entry in entries:
+        if entry.entry_type == "preamble":  # never shown
+            continue
         for bib_field in entry.fields:
             for line in bib_field.unescaped_percent_lines:
                 yield Problem(
@@ -534,6 +334,8 @@ WEB_URL = re.compile(r"^\s*(https?|ftp)://", re.IGNORECASE)
 def unsafe_url_problems(entries: list[BibEntry], path: str) -> Iterator[Problem]:
     """A ``url`` that is not a web address (``javascript:``, ``data:``...) is refused."""
     for entry in entries:
+        if not entry.is_citable:
+            continue
         for bib_field in entry.fields:
             value = normalize_whitespace(bib_field.value).strip("{} ")
             if bib_field.name == "url" and value and not WEB_URL.match(value):
@@ -549,20 +351,28 @@ def unsafe_url_problems(entries: list[BibEntry], path: str) -> Iterator[Problem]
 # pybtex resolves a crossref recursively: a loop or a long chain raises RecursionError
 # with no file or line. A reference and the book it is in make one level.
 MAX_CROSSREF_DEPTH = 3
-# A field longer than this is no title, note or abstract an editor wrote.
-MAX_FIELD_CHARS = 20_000
 
 
 def crossref_problems(entries: list[BibEntry], path: str) -> Iterator[Problem]:
-    """A ``crossref`` that leads back to its entry, or through too many entries."""
-    parent = {
-        entry.key.lower(): (entry.field_value("crossref") or "").strip("{} ").lower()
-        for entry in entries
-        if entry.is_citable and entry.key
-    }
+    """A ``crossref`` (its value as pybtex reads it, macros expanded) that names no entry,
+    leads back to its entry, or goes through too many entries."""
+    parent: dict[str, str] = {}
+    for entry in entries:
+        if entry.is_citable and entry.key:
+            parent.setdefault(entry.key.lower(), (entry.field_value("crossref") or "").lower())
     for entry in entries:
         crossref = next((f for f in entry.fields if f.name == "crossref"), None)
-        if crossref is None or not entry.key:
+        if crossref is None or not entry.is_citable or not entry.key:
+            continue
+        target = normalize_whitespace(crossref.value)
+        if target.lower() not in parent:
+            yield Problem(
+                path,
+                crossref.line,
+                "error",
+                "crossref-missing",
+                f"{entry_label(entry)}: crossref {target!r} names no entry of this file",
+            )
             continue
         chain = crossref_chain(entry.key.lower(), parent)
         if chain[-1] in chain[:-1]:
@@ -590,18 +400,126 @@ def crossref_chain(key: str, parent: dict[str, str]) -> list[str]:
     return chain
 
 
-def long_field_problems(entries: list[BibEntry], path: str) -> Iterator[Problem]:
+# ---------------------------------------------------------------------------
+# LaTeX the build cannot convert
+# ---------------------------------------------------------------------------
+
+_LATEX_COMMAND = re.compile(r"\\(?:[A-Za-z@]+|.)?")
+# A backslash that is not one of the escapes both converters always read (``\'``, ``\%``,
+# ``\{``...): a command name, a space, the end of the value or anything else. A value
+# without one converts (tests/test_bib_reader.py), unless a bare ``%`` is in it, which
+# ``unescaped-percent`` refuses.
+_RISKY_BACKSLASH = re.compile(r"""\\(?:[^'"^`~=.%&#_${}\\\-,;:!?@*()\[\]0-9]|$)""")
+# In a list of names, pybtex splits at commas, ties and hyphens too: "\," leaves a "\".
+_RISKY_BACKSLASH_IN_NAMES = re.compile(r"""\\(?:[^'"^`=.%&#_${}\\;:!?@*()\[\]0-9]|$)""")
+
+
+def is_risky(bib_field: BibField) -> bool:
+    """Whether converting the field's LaTeX could fail (it holds a risky backslash)."""
+    risky = _RISKY_BACKSLASH_IN_NAMES if bib_field.name in PERSON_FIELDS else _RISKY_BACKSLASH
+    return risky.search(bib_field.value) is not None
+
+
+def needs_conversion(entry: BibEntry) -> bool:
+    """Whether converting ``entry``'s LaTeX could fail."""
+    return any(is_risky(bib_field) for bib_field in entry.fields)
+
+
+def latex_problems(
+    entries: list[BibEntry], data: Any, path: str, skipped: set[str]
+) -> Iterator[Problem]:
+    """Each entry holding LaTeX, converted as the build converts it: on its page by the
+    ``radar`` pybtex style, in the downloads by :func:`juju_radar.bib.exchange.csl_record`
+    (pylatexenc). A conversion that fails would stop the build: it is refused here.
+    Only entries that hold a command (:func:`needs_conversion`) are converted: a
+    millisecond each. ``skipped``: folded keys not to convert (their crossref or size
+    is already refused)."""
+    if data is None:
+        return
+    pybtex_entries = {key.lower(): (key, entry) for key, entry in data.entries.items()}
+    seen: set[str] = set()
     for entry in entries:
-        for bib_field in entry.fields:
-            if len(bib_field.value) > MAX_FIELD_CHARS:
-                yield Problem(
-                    path,
-                    bib_field.line,
-                    "error",
-                    "field-too-long",
-                    f"{entry_label(entry)}: field '{bib_field.name}' has "
-                    f"{len(bib_field.value):,} characters (at most {MAX_FIELD_CHARS:,})",
-                )
+        if not entry.is_citable or not entry.closed_properly or not entry.key:
+            continue
+        folded = entry.key.lower()
+        if folded in seen or folded in skipped or folded not in pybtex_entries:
+            continue
+        seen.add(folded)
+        if needs_conversion(entry):
+            key, pybtex_entry = pybtex_entries[folded]
+            error = conversion_error(key, pybtex_entry, data)
+            if error is not None:
+                culprit = failing_field(entry, pybtex_entry, data)
+                yield latex_problem(path, entry, culprit, error)
+
+
+@cache
+def _formatter() -> tuple[Any, Any]:
+    """The ``radar`` style and pybtex's text backend (pybtex finds plugins slowly)."""
+    from pybtex.plugin import find_plugin
+
+    from juju_radar.bib.style import RadarStyle
+
+    return RadarStyle(), find_plugin("pybtex.backends", "text")()
+
+
+def conversion_error(key: str, pybtex_entry: Any, data: Any) -> Exception | None:
+    """How the build fails to show the entry (None when it does not): formatted for its
+    page as ``sphinx_ext.bibliography`` formats it, and as a CSL-JSON record."""
+    from juju_radar.bib.exchange import csl_record
+
+    style, backend = _formatter()
+    try:
+        for formatted in style.format_entries([pybtex_entry], bib_data=data):
+            formatted.text.render(backend)
+        csl_record(key, pybtex_entry)
+    except Exception as error:
+        return error
+    return None
+
+
+def failing_field(entry: BibEntry, pybtex_entry: Any, data: Any) -> BibField | None:
+    """The first field without which the entry converts: where to point the editor."""
+    from pybtex.database import Entry
+
+    for bib_field in entry.fields:
+        if bib_field.name in VERBATIM_FIELDS or not is_risky(bib_field):
+            continue
+        fields = {
+            name: value
+            for name, value in pybtex_entry.fields.items()
+            if name.lower() != bib_field.name
+        }
+        persons = {
+            role: people
+            for role, people in pybtex_entry.persons.items()
+            if role.lower() != bib_field.name
+        }
+        without = Entry(pybtex_entry.type, fields=fields, persons=persons)
+        without.key = pybtex_entry.key
+        if conversion_error(pybtex_entry.key, without, data) is None:
+            return bib_field
+    return None
+
+
+def latex_problem(
+    path: str, entry: BibEntry, bib_field: BibField | None, error: Exception
+) -> Problem:
+    """``entry``'s LaTeX fails (in ``bib_field``, when known): the commands written there."""
+    line, where, written = entry.line, "", " ".join(f.value for f in entry.fields)
+    if bib_field is not None:
+        line, where, written = bib_field.line, f"field '{bib_field.name}' of ", bib_field.value
+    commands = sorted(set(_LATEX_COMMAND.findall(written)))
+    named = ", ".join(commands[:5]) or "LaTeX"
+    return Problem(
+        path,
+        line,
+        "error",
+        "bad-latex",
+        f"{where}{entry_label(entry)} holds LaTeX the build cannot turn into text "
+        f"({named}; {type(error).__name__}: {error}): write it as plain text "
+        "(an address as \\url{...})",
+    )
 
 
 def entry_label(entry: BibEntry) -> str:
@@ -640,13 +558,15 @@ def complaint_line(
     return 1
 
 
-def bib_syntax_problems(text: str, entries: list[BibEntry], path: str) -> Iterator[Problem]:
+def bib_syntax_problems(
+    text: str, entries: list[BibEntry], complaints: list[PybtexComplaint], path: str
+) -> Iterator[Problem]:
     lines = LineIndex(text)
     keyed_lines: dict[str, int] = {}
     for entry in entries:
         if entry.is_citable and entry.key is not None:
             keyed_lines.setdefault(entry.key.lower(), entry.key_line)
-    for complaint in run_pybtex_parser(text):
+    for complaint in complaints:
         if is_already_reported(complaint):
             continue
         if complaint.entry_offset is not None:
@@ -662,11 +582,17 @@ def bib_syntax_problems(text: str, entries: list[BibEntry], path: str) -> Iterat
         )
 
 
-def check_bib_text(text: str, path: str) -> list[Problem]:
+def check_bib_text(text: str, path: str, limits: BibLimits = DEFAULT_BIB_LIMITS) -> list[Problem]:
     """All problems in the BibTeX ``text`` of file ``path``, sorted by line."""
     try:
-        entries = scan_entries(text)
+        reading = read_bib(text, stop_after=limits.max_entries)
+        entries = reading.entries
+        refused = list(reading_limit_problems(reading, path, limits))
+        if refused:  # the file was not read to its end: only its size can be told
+            refused += long_field_problems(entries, path, limits.max_field_chars)
+            return sorted(refused, key=lambda problem: problem.line)
         citable = [entry for entry in entries if entry.is_citable]
+        crossrefs = list(crossref_problems(entries, path))
         problems = [
             *duplicate_key_problems(citable, path),
             *anchor_clash_problems(citable, path),
@@ -675,10 +601,22 @@ def check_bib_text(text: str, path: str) -> list[Problem]:
             *duplicate_field_problems(entries, path),
             *missing_field_problems(entries, path),
             *unsafe_url_problems(entries, path),
-            *crossref_problems(entries, path),
-            *long_field_problems(entries, path),
-            *bib_syntax_problems(text, entries, path),
+            *crossrefs,
+            *long_field_problems(entries, path, limits.max_field_chars),
         ]
+        data, complaints = pybtex_reading(text)
+        problems += bib_syntax_problems(text, entries, complaints, path)
+        # Not converted: an entry over the size limit, or whose crossref pybtex might
+        # follow into a loop or a missing entry.
+        skipped = {
+            (entry.key or "").lower()
+            for entry in citable
+            if any(
+                f.length > limits.max_field_chars or (crossrefs and f.name == "crossref")
+                for f in entry.fields
+            )
+        }
+        problems += latex_problems(entries, data, path, skipped)
     except Exception as error:  # a bug in a checker: reported, never swallowed
         return [internal_error(path, error)]
     return sorted(problems, key=lambda problem: problem.line)
@@ -696,9 +634,16 @@ def internal_error(path: str, error: Exception) -> Problem:
 
 def parse_bib_keys(text: str) -> dict[str, int]:
     """Entry key -> line of its first occurrence, in file order."""
+    return entry_keys(citable_entries(text))
+
+
+def entry_keys(entries: list[BibEntry]) -> dict[str, int]:
+    """Entry key -> line of its first occurrence, in file order, of ``entries``."""
     keys: dict[str, int] = {}
     folded_keys: set[str] = set()
-    for entry in citable_entries(text):
+    for entry in entries:
+        if not entry.is_citable:
+            continue
         key = entry.key or ""
         if key.lower() not in folded_keys:
             folded_keys.add(key.lower())

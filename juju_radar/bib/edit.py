@@ -10,14 +10,13 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
-from juju_radar.bib.check import BibEntry, braces_balance, citable_entries
+from juju_radar.bib.reader import BibEntry, braces_balance, citable_entries
 
 RAW_FIELDS = frozenset({"doi", "url", "eprint", "urldate"})
 """Fields styles print as written (not LaTeX): only ``%`` is escaped in them, and not in
 ``url``, which BibTeX and pybtex read verbatim."""
 
 _LATEX_SPECIAL = re.compile(r"(?<!\\)([%&#$_])")
-_TYPE_AT = re.compile(r"@[ \t]*([A-Za-z][\w\-]*)")
 
 
 class EditError(Exception):
@@ -59,9 +58,7 @@ def set_fields(
     fields = {bib_field.name: bib_field for bib_field in entry.fields}
     replacements: list[tuple[int, int, str]] = []
     if entry_type is not None:
-        match = _TYPE_AT.match(text, chunk_start)
-        assert match is not None  # the scanner found the entry there
-        replacements.append((match.start(1), match.end(1), entry_type))
+        replacements.append((*entry.type_span, entry_type))
     added: list[tuple[str, str]] = []
     for name, value in values.items():
         braced = "{" + bib_value(name, value) + "}"

@@ -16,8 +16,8 @@ import rispy
 from pybtex.database import Entry, Person
 from pylatexenc.latex2text import LatexNodes2Text, MacroTextSpec, get_default_latex_context_db
 
-from juju_radar.bib.check import scan_entries
 from juju_radar.bib.identifiers import EDITORS_NOTE_FIELD
+from juju_radar.bib.reader import scan_entries
 
 # The files written beside an issue page: what it cites, in three formats.
 BIBTEX_SUFFIX = ".bib"
@@ -147,7 +147,7 @@ def date_parts(entry: Entry, name: str = "date") -> list[int] | None:
     return parts
 
 
-def _name(person: Person) -> dict[str, str]:
+def csl_person(person: Person) -> dict[str, str]:
     """An institutional name in braces (``{{最高人民法院}}``) stays whole, as a literal."""
     family = latex_text(" ".join(person.prelast_names + person.last_names))
     given = latex_text(" ".join(person.first_names + person.middle_names))
@@ -183,7 +183,7 @@ def csl_record(key: str, entry: Entry) -> dict[str, Any]:
         record["title"] = _field(entry, "title")
     for role, variable in (("author", "author"), ("editor", "editor")):
         if entry.persons.get(role):
-            record[variable] = [_name(person) for person in entry.persons[role]]
+            record[variable] = [csl_person(person) for person in entry.persons[role]]
     container = _field(entry, "journal") or _field(entry, "booktitle")
     if container:
         record["container-title"] = container

@@ -52,6 +52,10 @@ EXIT_BUSY = 1
 # Set for the build a publish will follow: Sphinx's "The HTML pages are in ..." would name
 # the spare tree, so the builder leaves it out and publish says where the site went.
 STAGED_BUILD_ENV = "RADAR_STAGED_BUILD"
+# Sphinx's whole log instead of the summary: RADAR_VERBOSE=1, or -v given to make html.
+VERBOSE_ENV = "RADAR_VERBOSE"
+VERBOSE_OPTIONS = frozenset({"-v", "-vv", "--verbose"})
+SUMMARY = "radar-summary.txt"  # outputs.summary writes it
 COMPLETE = "complete"  # in the spare tree: its folders are those of a finished build
 # Left by the layout before the links (real folders swapped by renames).
 FORMER_LEFTOVERS = ("swapping", "html.previous", "doctrees.previous")
@@ -210,9 +214,12 @@ def build_locked(srcdir: Path, build: Path, sphinx_args: list[str]) -> int:
     if epoch:
         env["SOURCE_DATE_EPOCH"] = epoch
     env[STAGED_BUILD_ENV] = "1"
+    verbose = os.environ.get(VERBOSE_ENV) == "1" or bool(VERBOSE_OPTIONS & set(sphinx_args))
+    quiet = [] if verbose else ["-q"]  # warnings and errors only, then our summary
     command = sphinx_command(
-        srcdir, tree / "html", tree / "doctrees", "-W", "--keep-going", *sphinx_args
+        srcdir, tree / "html", tree / "doctrees", "-W", "--keep-going", *quiet, *sphinx_args
     )
+    (tree / "doctrees" / SUMMARY).unlink(missing_ok=True)
     status = subprocess.run(command, env=env).returncode
     if status != 0:
         discard(build, tree)
@@ -222,6 +229,9 @@ def build_locked(srcdir: Path, build: Path, sphinx_args: list[str]) -> int:
         )
         return status
     publish(build, tree)
+    summary = tree / "doctrees" / SUMMARY
+    if not verbose and summary.is_file():
+        print(summary.read_text(encoding="utf-8"), end="")
     print(f"site built in {build / 'html'}")
     return 0
 

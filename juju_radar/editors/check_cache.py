@@ -19,8 +19,15 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from juju_radar.bib import check as bib_check
-from juju_radar.bib.check import check_bib_text, citable_entries, parse_bib_keys
+from juju_radar.bib import reader as bib_reader
+from juju_radar.bib.check import (
+    DEFAULT_BIB_LIMITS,
+    BibLimits,
+    check_bib_text,
+    entry_keys,
+)
 from juju_radar.bib.identifiers import EDITORS_NOTE_FIELD
+from juju_radar.bib.reader import EXPANSION_ALLOWANCE, read_bib
 from juju_radar.build.cache import SETTLED_NS, BuildCache, digest, source_digest
 from juju_radar.editors import importer
 from juju_radar.editors.importer import FORMER_NOTE_SUFFIX, decode_utf8
@@ -29,6 +36,7 @@ from juju_radar.model import anchors, content, issues
 from juju_radar.model.anchors import citation_anchor
 from juju_radar.model.content import MarkdownSyntax, check_content, page_kind
 from juju_radar.model.issues import Issue, parse_issue
+from juju_radar.model.page import Page
 from juju_radar.model.problems import Problem
 
 CACHE_FOLDER = Path("_build") / "radar-check"
@@ -36,6 +44,8 @@ CONFIG_NAMES = (
     "radar_topics",
     "radar_verdicts",
     "radar_date_span",
+    "radar_max_page_chars",
+    "radar_max_items",
     "myst_enable_extensions",
     "myst_disable_syntax",
 )
@@ -61,6 +71,8 @@ class BibFacts:
     anchors: frozenset[str]  # the keys' citation anchors
     newlines: int
     has_crossref: bool
+    chars: int = 0  # the text's length
+    expanded_chars: int = 0  # what its values hold once @string macros are expanded
 
     @property
     def errors(self) -> list[Problem]:
@@ -75,11 +87,14 @@ def note_digest(note: str) -> bytes:
     return hashlib.blake2b(note.encode(), digest_size=16).digest()
 
 
-def bib_facts(text: str, path: str) -> BibFacts:
-    entries = citable_entries(text)
+def bib_facts(text: str, path: str, limits: BibLimits = DEFAULT_BIB_LIMITS) -> BibFacts:
+    problems = tuple(check_bib_text(text, path, limits))
+    # What the check read: a file past a limit is read no further, here either.
+    reading = read_bib(text, stop_after=limits.max_entries)
+    entries = [entry for entry in reading.entries if entry.is_citable]
     return BibFacts(
-        problems=tuple(check_bib_text(text, path)),
-        keys=parse_bib_keys(text),
+        problems=problems,
+        keys=entry_keys(entries),
         # Earlier versions wrote the note in ``note``; it is in ``radarnote`` now.
         key_by_note={
             note_digest((entry.field_value(name) or "").removesuffix(FORMER_NOTE_SUFFIX)): entry.key
@@ -90,17 +105,27 @@ def bib_facts(text: str, path: str) -> BibFacts:
         anchors=frozenset(citation_anchor(entry.key) for entry in entries if entry.key),
         newlines=text.count("\n"),
         has_crossref=any(entry.field_value("crossref") is not None for entry in entries),
+        chars=len(text),
+        expanded_chars=reading.expanded_chars,
     )
 
 
-def appended_facts(facts: BibFacts, added: BibFacts) -> BibFacts | None:
+def appended_facts(
+    facts: BibFacts, added: BibFacts, limits: BibLimits = DEFAULT_BIB_LIMITS
+) -> BibFacts | None:
     """The facts of a file free of errors with a block of new entries appended (``added``:
     the block's facts), from the block's alone; None when only a full check can tell."""
     folded = facts.folded_keys()
     clash = any(
         key.lower() in folded or citation_anchor(key) in facts.anchors for key in added.keys
     )
-    if facts.errors or facts.has_crossref or added.has_crossref or clash:
+    chars = facts.chars + added.chars
+    expanded = facts.expanded_chars + added.expanded_chars
+    too_large = (
+        len(facts.keys) + len(added.keys) > limits.max_entries
+        or expanded > 2 * chars + EXPANSION_ALLOWANCE
+    )
+    if facts.errors or facts.has_crossref or added.has_crossref or clash or too_large:
         return None
     shift = facts.newlines
     return BibFacts(
@@ -113,6 +138,8 @@ def appended_facts(facts: BibFacts, added: BibFacts) -> BibFacts | None:
         anchors=facts.anchors | added.anchors,
         newlines=facts.newlines + added.newlines,
         has_crossref=False,
+        chars=chars,
+        expanded_chars=expanded,
     )
 
 
@@ -123,7 +150,9 @@ class CheckCache:
         self.site = site
         self.store = BuildCache(site.root / CACHE_FOLDER)
         settings = repr([(name, site.config.get(name)) for name in CONFIG_NAMES])
-        code = source_digest(issues, content, anchors, bib_check, importer, sys.modules[__name__])
+        code = source_digest(
+            issues, content, anchors, bib_check, bib_reader, importer, sys.modules[__name__]
+        )
         self.version = digest(code, settings)
         self.syntax = MarkdownSyntax.from_config(
             site.config.get("myst_enable_extensions", ()),  # type: ignore[arg-type]
@@ -204,10 +233,11 @@ class CheckCache:
         if text is None:
             return PageFacts(tuple(problems), ())
         kind = page_kind(relative)
-        content_problems = tuple(check_content(text, relative, kind, self.syntax))
+        page = Page.read(text, relative, self.site.page_limits)
+        content_problems = tuple(check_content(page, relative, kind, self.syntax))
         if kind != "issue":
             return PageFacts((), content_problems)
-        issue, found = parse_issue(text, relative, self.site.vocabulary, self.site.date_span)
+        issue, found = parse_issue(page, relative, self.site.vocabulary, self.site.date_span)
         return PageFacts(tuple(found), content_problems, issue, tuple(item_ids_in(text)))
 
     # --- .bib files --------------------------------------------------------------------
@@ -217,7 +247,7 @@ class CheckCache:
         self._seen_bibs.add(key)
         facts = self.store.peek("bib", key)
         if facts is None:
-            facts = bib_facts(text, name)
+            facts = bib_facts(text, name, self.site.bib_limits)
             self.store.put("bib", key, facts)
             self.rechecked.append(name)
         return facts  # type: ignore[no-any-return]

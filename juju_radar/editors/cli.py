@@ -23,8 +23,9 @@ from zoneinfo import ZoneInfo
 
 from tqdm import tqdm
 
-from juju_radar.bib.check import scan_entries
+from juju_radar.bib.check import DEFAULT_BIB_LIMITS, BibLimits
 from juju_radar.bib.identifiers import EDITORS_NOTE_FIELD
+from juju_radar.bib.reader import scan_entries
 from juju_radar.editors.check_cache import (
     BibFacts,
     CheckCache,
@@ -54,6 +55,7 @@ from juju_radar.editors.site_files import (
 )
 from juju_radar.editors.synth_text import DEFAULT_TEXT, TEXT_MODES
 from juju_radar.model.issues import (
+    ISO_DATE_RE,
     Issue,
     archive_problems,
     date_outside_span,
@@ -61,9 +63,16 @@ from juju_radar.model.issues import (
     parse_issue,
 )
 from juju_radar.model.problems import Problem
-from juju_radar.model.site_layout import NOT_SITE, outside_symlinks, site_files
+from juju_radar.model.site_layout import (
+    NOT_SITE,
+    outside_symlinks,
+    refused_code_files,
+    site_files,
+)
+from juju_radar.model.translations import check_translations
 
 NEWSROOM_TIMEZONE = ZoneInfo("Asia/Shanghai")
+DEFAULT_LOCALE_DIRS = ["locales"]  # Sphinx's default locale_dirs
 EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE = 0, 1, 2
 
 
@@ -101,6 +110,9 @@ def build_parser() -> argparse.ArgumentParser:
     importing.add_argument(
         "--draft", action="store_true", help="import as status: draft, for review before publishing"
     )
+    importing.add_argument(
+        "--strict", action="store_true", help="fail when a file is skipped (its day exists)"
+    )
     importing.set_defaults(run=run_import)
 
     new = commands.add_parser("new", parents=[common], help="scaffold a draft issue")
@@ -113,6 +125,24 @@ def build_parser() -> argparse.ArgumentParser:
     )
     check.add_argument("--strict", action="store_true", help="fail on warnings too")
     check.add_argument("--format", choices=("text", "json"), default="text")
+    loudness = check.add_mutually_exclusive_group()
+    loudness.add_argument(
+        "--quiet",
+        "-q",
+        dest="verbosity",
+        action="store_const",
+        const=-1,
+        default=0,
+        help="print errors only",
+    )
+    loudness.add_argument(
+        "--verbose",
+        "-v",
+        dest="verbosity",
+        action="store_const",
+        const=1,
+        help="list every note (by default notes are summed up by kind)",
+    )
     check.add_argument(
         "--changed",
         action="store_true",
@@ -272,7 +302,9 @@ def run_import(args: argparse.Namespace) -> int:
         f"{counts['imported']} imported, {counts['skipped']} skipped, {counts['failed']} failed",
         file=sys.stderr,
     )
-    return EXIT_OK if counts["imported"] == len(files) else EXIT_PROBLEMS
+    # A day already in the archive is skipped, as asked: a warning, not a failure.
+    failing = counts["failed"] or (args.strict and counts["skipped"])
+    return EXIT_PROBLEMS if failing else EXIT_OK
 
 
 def import_backlog(
@@ -315,7 +347,7 @@ def import_backlog(
             report(problem)
         if page is not None:
             pending[page.target] = page
-    block, added = checked_entries(references, bib_name, outcomes, names, report)
+    block, added = checked_entries(references, bib_name, outcomes, names, report, site.bib_limits)
     imported = {number for number, outcome in enumerate(outcomes) if outcome.status == "imported"}
     pages = {target: page for target, page in pending.items() if page.number in imported}
     failure = write_bib_and_pages(
@@ -328,7 +360,9 @@ def import_backlog(
             outcomes[page.number] = Outcome("failed", [problem])
         for number in imported - {page.number for page in pages.values()}:
             outcomes[number] = Outcome("failed", outcomes[number].problems)
-    elif added is not None and (seeded := appended_facts(facts, added)) is not None:
+    elif (
+        added is not None and (seeded := appended_facts(facts, added, site.bib_limits)) is not None
+    ):
         cache.remember_bib(bib_name, bib_text + block, seeded)
     cache.save(complete=False)
     return outcomes
@@ -368,11 +402,13 @@ def prepare_import(
             f"issue {export.date.isoformat()} already exists as {relative}: "
             "pass --force to replace it"
         )
-        problem = Problem(display, export.date_line, "error", "exists", message)
+        problem = Problem(display, export.date_line, "warning", "exists", message)
         return Outcome("skipped", [problem]), None
     if outside := site.outside_root(target, site.bib_path):
         message = f"{outside} leads outside the repository (a symbolic link): nothing was written"
         return Outcome("failed", [Problem(display, 1, "error", "unwritable", message)]), None
+    if clashes := chosen_id_problems(export, archive_ids.taken(relative), display):
+        return Outcome("failed", problems + clashes), None
     ids = assign_item_ids(export, archive_ids.taken(relative))
     keys, new_entries = assign_citation_keys(export, ids, references)
     issue = to_issue(export, ids, keys, relative, status="draft" if draft else "published")
@@ -394,6 +430,7 @@ def checked_entries(
     outcomes: list[Outcome],
     files: Sequence[str],
     report: Callable[[Problem], None],
+    limits: BibLimits = DEFAULT_BIB_LIMITS,
 ) -> tuple[str, BibFacts | None]:
     """The text to append to the .bib file for the files still to import, checked once
     as a whole, and its facts. An entry with an error (normally none) fails the file it
@@ -408,7 +445,7 @@ def checked_entries(
         if not kept:
             return "", None
         block = separator + "\n".join(entry for _, entry in kept)
-        added = bib_facts(block, bib_name)
+        added = bib_facts(block, bib_name, limits)
         starts = []  # the line of the block each entry starts on
         line = 1 + separator.count("\n")
         for _, entry in kept:
@@ -479,11 +516,26 @@ def write_bib_and_pages(
 
 
 def assign_item_ids(export: ExportIssue, taken: TakenIds) -> list[str]:
+    """Each item's id: the one its editor chose, else one made from its title."""
+    taken.given.update(item.chosen_id for item in export.items if item.chosen_id)
     ids: list[str] = []
     for position, item in enumerate(export.items, start=1):
-        ids.append(item_id_for(item.title, export.date, position, taken))
+        ids.append(item.chosen_id or item_id_for(item.title, export.date, position, taken))
         taken.given.add(ids[-1])
     return ids
+
+
+def chosen_id_problems(export: ExportIssue, taken: TakenIds, display: str) -> list[Problem]:
+    """A chosen id another item of the archive (or of this issue) has already."""
+    problems = []
+    for item in export.items:
+        if not item.chosen_id:
+            continue
+        if item.chosen_id in taken:
+            message = f"item id '{item.chosen_id}' is taken by another item: choose another"
+            problems.append(Problem(display, item.line, "error", "duplicate-id", message))
+        taken.given.add(item.chosen_id)
+    return problems
 
 
 def assign_citation_keys(
@@ -579,13 +631,16 @@ def run_new(args: argparse.Namespace) -> int:
     except OSError as error:
         print(f"radar: error: cannot write {relative}: {error.strerror or error}", file=sys.stderr)
         return EXIT_PROBLEMS
-    print(f"created {relative} (status: draft)")
+    chosen = "" if args.date else f", today in {NEWSROOM_TIMEZONE.key}"
+    print(f"created {relative} (status: draft) for {date.isoformat()}{chosen}")
     return EXIT_OK
 
 
 def parse_date_argument(text: str) -> dt.date | None:
+    """YYYY-MM-DD (or YYYY.MM.DD, as the exports write it); nothing else."""
+    written = text.strip().replace(".", "-")
     try:
-        return dt.date.fromisoformat(text.strip().replace(".", "-"))
+        return dt.date.fromisoformat(written) if ISO_DATE_RE.match(written) else None
     except ValueError:
         return None
 
@@ -597,6 +652,10 @@ def today_in_newsroom() -> dt.date:
 # --- check ------------------------------------------------------------------------------
 
 
+# What to run to see the notes of a kind, when they are summed up.
+NOTE_HINTS = {"missing-identifier": "`radar refs missing` lists them with what to look up"}
+
+
 def run_check(args: argparse.Namespace) -> int:
     site = open_site(args.root)
     cache = CheckCache(site)
@@ -604,19 +663,50 @@ def run_check(args: argparse.Namespace) -> int:
     if args.format == "json":
         print(json.dumps([problem.as_dict() for problem in problems], ensure_ascii=False, indent=2))
     else:
-        for problem in problems:
-            print(problem.format())
+        for line in check_report(problems, args.verbosity):
+            print(line)
     errors = sum(problem.severity == "error" for problem in problems)
     warnings = sum(problem.severity == "warning" for problem in problems)
-    notes = len(problems) - errors - warnings
-    print(
-        f"{counted(errors, 'error')}, {counted(warnings, 'warning')}, {counted(notes, 'note')} "
-        f"in {counted(len(site.issue_files()), 'issue')}"
-        + (f" ({len(cache.rechecked)} changed file(s) checked)" if args.changed else ""),
-        file=sys.stderr,
-    )
+    if args.verbosity >= 0:
+        print(
+            check_summary(problems, len(site.issue_files()))
+            + (f" ({len(cache.rechecked)} changed file(s) checked)" if args.changed else ""),
+            file=sys.stderr,
+        )
     failing = errors or (args.strict and warnings)
     return EXIT_PROBLEMS if failing else EXIT_OK
+
+
+def check_report(problems: list[Problem], verbosity: int) -> list[str]:
+    """The lines ``radar check`` prints: errors, warnings unless quiet (``verbosity``
+    -1), and notes one line a kind and file unless verbose (1), when each is listed."""
+    shown = [
+        problem.format()
+        for problem in problems
+        if problem.severity == "error"
+        or (problem.severity == "warning" and verbosity >= 0)
+        or (problem.severity == "note" and verbosity >= 1)
+    ]
+    if verbosity != 0:
+        return shown
+    kinds = Counter((p.path, p.code) for p in problems if p.severity == "note")
+    for (path, code), count in sorted(kinds.items()):
+        hint = NOTE_HINTS.get(code, "`radar check --verbose` lists them")
+        shown.append(f"{path}: {counted(count, 'note')} [{code}]: {hint}")
+    return shown
+
+
+def check_summary(problems: list[Problem], issues: int) -> str:
+    """The counts, and the files the problems are in."""
+    by_severity = Counter(problem.severity for problem in problems)
+    counts = ", ".join(
+        counted(by_severity[severity], severity) for severity in ("error", "warning", "note")
+    )
+    where = Counter(problem.path for problem in problems)
+    places = ", ".join(f"{path} ({count})" for path, count in sorted(where.items())[:5])
+    more = f" and {len(where) - 5} more files" if len(where) > 5 else ""
+    found = f": in {places}{more}" if where else ""
+    return f"{counts}{found}; {counted(issues, 'issue')} checked"
 
 
 def run_links(args: argparse.Namespace) -> int:
@@ -675,7 +765,10 @@ def check_site(site: Site, cache: CheckCache | None = None, changed: bool = Fals
     for path in sorted(in_site - issue_files):
         facts = cache.page(path, site.relative(path), trust_stat=changed)
         problems += facts.problems + facts.content_problems
-    problems += outside_symlinks(site.root)
+    problems += outside_symlinks(site.root) + refused_code_files(site.root)
+    if language := site.config.get("language"):
+        locale_dirs = site.config.get("locale_dirs", DEFAULT_LOCALE_DIRS)
+        problems += check_translations(site.root, locale_dirs, str(language))  # type: ignore[arg-type]
     cache.save(complete=True)
     return sorted(problems)
 

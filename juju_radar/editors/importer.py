@@ -41,10 +41,12 @@ from juju_radar.model.issues import (
     Vocabulary,
     did_you_mean,
     format_score,
+    item_id_problem,
     parse_score,
     plain_text,
     split_emoji,
 )
+from juju_radar.model.page import forbidden_characters, page_lines
 from juju_radar.model.problems import Problem
 
 CLOSING_TITLE = "今天的主线"
@@ -87,6 +89,7 @@ class DraftItem:
     verdict: str
     body: tuple[str, ...]
     labels: tuple[str, ...]
+    chosen_id: str | None = None  # written after the title as {#id}; else made from it
 
 
 @dataclass(frozen=True)
@@ -209,15 +212,7 @@ def split_item_heads(blocks: list[_Block]) -> list[_Block]:
 
 
 def _forbidden_characters(text: str, report: _Report) -> None:
-    for number, line in enumerate(text.replace("\r\n", "\n").replace("\r", "\n").split("\n"), 1):
-        for char in line:
-            if char != "\t" and unicodedata.category(char) in ("Cc", "Cs", "Zl", "Zp"):
-                report.error(
-                    number,
-                    "control-character",
-                    f"invisible control character U+{ord(char):04X}: delete it",
-                )
-                break
+    report.problems.extend(forbidden_characters(text, page_lines(text), report.path))
 
 
 # --- parsing ----------------------------------------------------------------------------
@@ -398,7 +393,11 @@ def _read_item(
     report: _Report,
 ) -> DraftItem | None:
     emoji, title = split_emoji(heading.text)
+    title, chosen_id = split_chosen_id(title)
     ok = True
+    if chosen_id is not None and (problem := item_id_problem(chosen_id)):
+        report.error(heading.line, *problem)
+        ok = False
     if not heading.is_single_line:
         report.error(heading.line, "bad-heading", "an item heading must be one line")
         ok = False
@@ -433,6 +432,7 @@ def _read_item(
         verdict=verdict,
         body=tuple(block.paragraph for block in body),
         labels=labels,
+        chosen_id=chosen_id,
     )
 
 
@@ -578,6 +578,15 @@ def _shorten(text: str, limit: int = 40) -> str:
 
 
 # --- names ------------------------------------------------------------------------------
+
+
+CHOSEN_ID_RE = re.compile(r"\s*\{#([^{}]*)\}\s*$")
+
+
+def split_chosen_id(title: str) -> tuple[str, str | None]:
+    """An item heading's title and the id its editor chose (``标题 {#my-id}``), if any."""
+    match = CHOSEN_ID_RE.search(title)
+    return (title[: match.start()], match.group(1)) if match else (title, None)
 
 
 def item_id_for(title: str, date: dt.date, position: int, taken: Container[str]) -> str:

@@ -4,12 +4,19 @@ A save shows in the browser within seconds, whatever the size of the archive: th
 pages are built by one Sphinx application kept alive between saves, in preview mode
 (``build.preview``, ``sphinx_ext.preview``), instead of a new ``sphinx-build`` each time.
 The server is sphinx-autobuild's (2025.8): its file watcher, which tells open pages to
-reload after a build, and its script injector, around Starlette's static files; only
-its build step, a ``sphinx-build`` process per save, is replaced.
+reload after a build, around Starlette's static files; only
+its build step, a ``sphinx-build`` process per save, is replaced, and its script
+injector by ``ReloadScriptInjector``.
 
 A page on any web site can point a name it controls at 127.0.0.1 (DNS rebinding) and
 read the preview, drafts included, if the server answers any ``Host``. This one answers
 ``127.0.0.1``, ``localhost`` and ``[::1]`` (with any port) and refuses the rest with 403.
+A page of another site can also open a WebSocket to 127.0.0.1 itself: one whose
+``Origin`` is not one of those hosts is closed at once.
+
+The pages' Content-Security-Policy runs no inline script it does not know
+(``sphinx_ext.csp``): the reload script sphinx-autobuild writes into each page inline
+is served as a file of the preview instead, ``RELOAD_SCRIPT``, which ``'self'`` allows.
 """
 
 from __future__ import annotations
@@ -24,6 +31,11 @@ import time
 from pathlib import Path
 from typing import Any
 
+RELOAD_SCRIPT = "/_radar/reload.js"
+RELOAD_JS = (
+    "new WebSocket(`ws://${location.host}/websocket-reload`).onmessage = "
+    "() => window.location.reload();\n"
+)
 LOCAL_HOST_RE = re.compile(r"^(?:127\.0\.0\.1|localhost|\[::1\])(?::\d{1,5})?$", re.IGNORECASE)
 
 
@@ -38,15 +50,27 @@ class LocalHostOnly:
         self.app = app
 
     async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
-        if scope["type"] in ("http", "websocket") and not host_is_local(request_host(scope)):
+        if scope["type"] in ("http", "websocket") and not is_local_request(scope):
             await refuse(scope, send)
             return
         await self.app(scope, receive, send)
 
 
-def request_host(scope: dict) -> str:
+def is_local_request(scope: dict) -> bool:
+    if not host_is_local(request_header(scope, b"host")):
+        return False
+    origin = request_header(scope, b"origin")
+    return scope["type"] != "websocket" or not origin or origin_is_local(origin)
+
+
+def origin_is_local(origin: str) -> bool:
+    scheme, _, host = origin.partition("://")
+    return scheme.lower() in ("http", "https") and host_is_local(host)
+
+
+def request_header(scope: dict, wanted: bytes) -> str:
     for name, value in scope.get("headers", ()):
-        if name == b"host":
+        if name == wanted:
             return str(value.decode("latin-1"))
     return ""
 
@@ -62,6 +86,49 @@ async def refuse(scope: dict, send: Any) -> None:
     ]
     await send({"type": "http.response.start", "status": 403, "headers": headers})
     await send({"type": "http.response.body", "body": body})
+
+
+class ReloadScriptInjector:
+    """ASGI middleware: every HTML page served gets ``<script src=RELOAD_SCRIPT>`` at its
+    end (as sphinx-autobuild's ``JavascriptInjectorMiddleware`` adds its inline one)."""
+
+    TAG = f'<script src="{RELOAD_SCRIPT}"></script>\n'.encode()
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        is_html = False
+
+        async def add_tag(message: dict) -> None:
+            nonlocal is_html
+            if message["type"] == "http.response.start":
+                headers = dict(message.get("headers", ()))
+                is_html = headers.get(b"content-type", b"").startswith(b"text/html")
+                if is_html and b"content-length" in headers:
+                    length = int(headers[b"content-length"]) + len(self.TAG)
+                    message["headers"] = [
+                        (name, str(length).encode() if name == b"content-length" else value)
+                        for name, value in message["headers"]
+                    ]
+            elif (
+                message["type"] == "http.response.body"
+                and is_html
+                and not message.get("more_body", False)
+            ):
+                message["body"] += self.TAG
+            await send(message)
+
+        await self.app(scope, receive, add_tag)
+
+
+async def reload_script(request: Any) -> Any:
+    from starlette.responses import Response
+
+    return Response(RELOAD_JS, media_type="text/javascript")
 
 
 # What sphinx-autobuild never watches, besides the output folder and --ignore.
@@ -88,11 +155,10 @@ def main(argv: list[str]) -> None:
         import uvicorn
         import watchfiles
         from sphinx_autobuild.filter import IgnoreFilter
-        from sphinx_autobuild.middleware import JavascriptInjectorMiddleware
         from sphinx_autobuild.server import RebuildServer
         from starlette.applications import Starlette
         from starlette.middleware import Middleware
-        from starlette.routing import Mount, WebSocketRoute
+        from starlette.routing import Mount, Route, WebSocketRoute
         from starlette.staticfiles import StaticFiles
     except ImportError:
         sys.exit(
@@ -129,9 +195,10 @@ def main(argv: list[str]) -> None:
     app = Starlette(
         routes=[
             WebSocketRoute("/websocket-reload", watcher, name="reload"),
+            Route(RELOAD_SCRIPT, reload_script),
             Mount("/", app=StaticFiles(directory=outdir, html=True), name="static"),
         ],
-        middleware=[Middleware(JavascriptInjectorMiddleware, ws_url=url_host)],
+        middleware=[Middleware(ReloadScriptInjector)],
         lifespan=watcher.lifespan,
     )
     session.build()

@@ -365,7 +365,7 @@ def write_entry(
     except EditError as error:
         return fail(str(error))
     name = site.bibfiles[0]
-    errors = [p for p in check_bib_text(new_text, name) if p.severity == "error"]
+    errors = [p for p in check_bib_text(new_text, name, site.bib_limits) if p.severity == "error"]
     if errors:
         return fail(f"the entry would be invalid ({errors[0].message}); nothing was written")
     print(f"{key}: {'@' + entry_type + ', ' if entry_type else ''}writing into {name}:")

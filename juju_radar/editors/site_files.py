@@ -9,12 +9,19 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from juju_radar.bib.check import (
+    DEFAULT_MAX_ENTRIES,
+    DEFAULT_MAX_FIELD_CHARS,
+    BibLimits,
+    read_bib_limits,
+)
 from juju_radar.model.issues import (
     DEFAULT_DATE_SPAN,
     Vocabulary,
     read_date_span,
     vocabulary_from_config,
 )
+from juju_radar.model.page import PageLimits
 
 DEFAULT_BIBFILES = ("references.bib",)
 ITEM_ID_OPTION_RE = re.compile(r"^:id:\s*(\S+)\s*$", re.MULTILINE)
@@ -47,6 +54,28 @@ class Site:
             message = f"{self.root / 'conf.py'}: radar_date_span must be two years, not {value!r}"
             raise SiteError(message)
         return span
+
+    @property
+    def page_limits(self) -> PageLimits:
+        default = PageLimits()
+        chars = self.config.get("radar_max_page_chars", default.max_chars)
+        items = self.config.get("radar_max_items", default.max_items)
+        if not (isinstance(chars, int) and isinstance(items, int)):
+            names = "radar_max_page_chars and radar_max_items"
+            message = f"{self.root / 'conf.py'}: {names} must be numbers"
+            raise SiteError(message)
+        return PageLimits(chars, items)
+
+    @property
+    def bib_limits(self) -> BibLimits:
+        """How large the .bib files may be (``radar_bib_max_entries``, ``…_field_chars``)."""
+        limits = read_bib_limits(
+            self.config.get("radar_bib_max_entries", DEFAULT_MAX_ENTRIES),
+            self.config.get("radar_bib_max_field_chars", DEFAULT_MAX_FIELD_CHARS),
+        )
+        if isinstance(limits, str):
+            raise SiteError(f"{self.root / 'conf.py'}: {limits}")
+        return limits
 
     @property
     def bibfiles(self) -> tuple[str, ...]:

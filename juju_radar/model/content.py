@@ -33,6 +33,9 @@ from mdit_py_plugins.myst_blocks import myst_block_plugin
 from mdit_py_plugins.myst_role import myst_role_plugin
 from mdit_py_plugins.substitution import substitution_plugin
 
+from juju_radar.model.anchors import is_reserved_id, make_id
+from juju_radar.model.issues import ISSUE_FIELDS
+from juju_radar.model.page import FrontMatter, Page
 from juju_radar.model.problems import Problem
 
 PageKind = Literal["issue", "site"]
@@ -61,6 +64,8 @@ MARKDOWN_BODY_DIRECTIVES = frozenset({"radar-item", "radar-closing"})
 # Editors write no roles: the importer escapes every `{`, and no page uses one.
 ALLOWED_ROLES: frozenset[str] = frozenset()
 LINK_SCHEMES = frozenset({"http", "https", "mailto"})
+# What a heading may not hold (autolinks are links too).
+HEADING_MARKUP = frozenset({"link_open", "image", "myst_role"})
 # Front matter keys MyST acts on (file-level settings, <meta> tags, substitutions).
 ACTIVE_FRONT_MATTER = frozenset({"myst", "html_meta", "substitutions"})
 SITE_FRONT_MATTER = frozenset({"orphan", "description"})
@@ -73,7 +78,6 @@ KNOWN_EXTENSIONS = frozenset(
 SCHEME_RE = re.compile(r"^([a-zA-Z][a-zA-Z0-9+.\-]*):")
 # What browsers drop from a URL before reading its scheme (``java\tscript:``).
 URL_IGNORED_RE = re.compile(r"[\x00-\x20\x7f]")
-FRONT_KEY_RE = re.compile(r"^([^\s:#'\"][^:]*?)\s*:")
 DOCNAME_RE = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_./-]*$")
 TOCTREE_ENTRY_RE = re.compile(r"^(?:.*?<(?P<target>[^<>]*)>|(?P<bare>\S+))$")
 
@@ -179,37 +183,62 @@ class _Scan:
         self.problems.append(Problem(self.path, line, "error", code, message))
 
 
+def renderer_fields(kind: PageKind) -> frozenset[str]:
+    """The front matter fields the renderer is given of a page of ``kind``."""
+    return ISSUE_FIELDS if kind == "issue" else SITE_FRONT_MATTER
+
+
 def check_content(
-    text: str, path: str, kind: PageKind, syntax: MarkdownSyntax = MarkdownSyntax()
+    text: str | Page, path: str, kind: PageKind, syntax: MarkdownSyntax = MarkdownSyntax()
 ) -> list[Problem]:
-    """Everything in a page that the archive does not allow, at its file and line."""
+    """Everything in a page that the archive does not allow, at its file and line: its
+    front matter's fields, and the Markdown exactly as the renderer gets it."""
+    page = text if isinstance(text, Page) else Page.read(text, path)
     scan = _Scan(path, kind, markdown(syntax))
-    _check_markdown(scan, text.replace("\r\n", "\n").replace("\r", "\n"), 0)
+    if kind == "site":  # an issue's reading is the model's to report
+        scan.problems.extend(page.problems)
+    _check_front_matter(scan, page.front)
+    fields = renderer_fields(kind)
+    title = page.front.fields.get("title")
+    if "title" in fields and isinstance(title, str):  # MyST makes it the page heading
+        _check_markdown(scan, "# " + title, page.front.line_of("title") - 1)
+    _check_markdown(scan, page.renderer_source(fields), 0)
     return sorted(scan.problems)
 
 
 def _check_markdown(scan: _Scan, text: str, offset: int) -> None:
     """Check ``text`` whose first line is line ``offset + 1`` of the page."""
+    in_heading = False
     for token in scan.md.parse(text):
         line = offset + (token.map[0] + 1 if token.map else 1)
-        if token.type == "front_matter" and offset == 0:
-            _check_front_matter(scan, token.content, line + 1)
-        elif token.type in ("fence", "colon_fence"):
+        if token.type in ("fence", "colon_fence"):
             _check_fence(scan, token, line)
         elif token.type in ("math_block", "math_block_label", "amsmath"):
             scan.error(line, "forbidden-directive", "math is not allowed: it loads a script")
         elif token.type == "inline":
+            if in_heading:
+                _check_heading(scan, token.children or [], line)
             _check_inline(scan, token.children or [], line)
         elif token.type == "html_block" and scan.kind == "site":
             scan.error(line, "raw-html", "raw HTML is not allowed in a page")
+        elif token.type == "myst_target" and is_reserved_id(make_id(token.content)):
+            message = f"target '({token.content})=' takes an id the page gives its own parts"
+            scan.error(line, "reserved-id", message)
+        in_heading = token.type == "heading_open"
 
 
-def _check_front_matter(scan: _Scan, content: str, first_line: int) -> None:
-    for number, text in enumerate(content.split("\n"), first_line):
-        match = FRONT_KEY_RE.match(text)
-        if not match:
-            continue
-        key = match.group(1).strip()
+def _check_heading(scan: _Scan, children: Sequence[Token], line: int) -> None:
+    """A heading, ``#`` or underlined, holds text only: a link, image or role in it
+    crashed the table of contents."""
+    if any(child.type in HEADING_MARKUP for child in children):
+        message = "a heading holds text only: move the link, image or role into a paragraph"
+        scan.error(line, "heading-markup", message)
+
+
+def _check_front_matter(scan: _Scan, front: FrontMatter) -> None:
+    for field_key in front.fields:
+        key = str(field_key)
+        number = front.line_of(key)
         active = key in ACTIVE_FRONT_MATTER
         if active or (scan.kind == "site" and key not in SITE_FRONT_MATTER):
             allowed = (

@@ -15,13 +15,16 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-import yaml
 from myst_parser.parsers.options import TokenizeError, options_to_items
 
 from juju_radar.model.anchors import is_reserved_id
+from juju_radar.model.page import FrontMatter, Page
 from juju_radar.model.problems import Problem
 
 STATUSES = ("published", "draft")
+# The front matter fields of an issue page: all the renderer is given of it.
+ISSUE_FIELDS = frozenset({"date", "title", "status", "length", "orphan"})
+ISO_DATE_RE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 ITEM_ID_RE = re.compile(r"^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$")
 CITE_KEY_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_:.-]*$")
 ISSUE_PATH_RE = re.compile(r"(?:^|/)issues/(\d{4})/(\d{4}-\d{2}-\d{2})(?:\.md)?$")
@@ -32,6 +35,7 @@ SOURCE_RE = re.compile(r"^(?P<label>.+?)\s*<(?P<keys>[^<>]+)>$")
 RAW_HTML_RE = re.compile(
     r"(?<!\\)(?:\\\\)*(?:<\s*/?\s*[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?/?\s*>|<!--)"
 )
+CODE_SPAN_RE = re.compile(r"(?<!\\)(`+)(?!`).+?(?<!`)\1(?!`)")  # `code` shows as written
 MARKDOWN_ESCAPE_RE = re.compile(r"\\([!-/:-@\[-`{-~])")
 # Chinese characters and full-width punctuation: what an editor's 字 count counts.
 CJK_RE = re.compile(
@@ -51,17 +55,6 @@ REQUIRED_ITEM_OPTIONS = ("id", "topic", "score", "verdict")
 # The years an issue may be dated in (``radar_date_span``): a page dated 0001 or 9999
 # would make the listings and charts span thousands of empty months.
 DEFAULT_DATE_SPAN = (2000, 2100)
-# Front matter is four short fields: anything much bigger or deeper is hostile.
-FRONT_MATTER_MAX_CHARS = 20_000
-FRONT_MATTER_MAX_DEPTH = 8
-# A Markdown heading holds text only: a link, role or image in it crashes the
-# table of contents (KeyError: 'anchorname') and has no place in a heading.
-ATX_HEADING_RE = re.compile(r"^ {0,3}#{1,6}(?:\s|$)")
-HEADING_MARKUP_RE = re.compile(
-    r"(?<!\\)(?:\{[A-Za-z][\w:+-]*\}`"  # a role
-    r"|!?\[[^\]]*\]\(|!?\[[^\]]*\]\["  # a link or image, inline or by reference
-    r"|<[a-z][a-z0-9+.-]*:)"  # an autolink
-)
 
 
 _Named = TypeVar("_Named", "Topic", "Verdict")
@@ -347,23 +340,30 @@ class _Block:
 
 
 def parse_issue(
-    text: str,
+    text: str | Page,
     path: str,
     vocabulary: Vocabulary,
     date_span: tuple[int, int] = DEFAULT_DATE_SPAN,
 ) -> tuple[Issue | None, list[Problem]]:
     """Parse an issue file; return the issue (None when unusable) and its problems."""
     report = Reporter(path, date_span)
-    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
-    front, body_start = _split_front_matter(lines, report)
-    if front is None:
+    page = text if isinstance(text, Page) else Page.read(text, path)
+    lines, front = page.lines, page.front
+    report.problems.extend(page.character_problems)
+    meta = _read_front_matter(front, report)
+    if not front.end:
         return None, report.problems
-    meta = _read_front_matter(front, path, report)
+    body_start = front.end
     lead, blocks = _read_body(lines, body_start, report)
+    item_blocks = [block for block in blocks if block.name == ITEM_DIRECTIVE]
+    max_items = page.limits.max_items
+    if len(item_blocks) > max_items:
+        message = f"the issue has {len(item_blocks):,} items, over the limit of {max_items:,}"
+        report.error(item_blocks[max_items].line, "too-many-items", f"{message} (radar_max_items)")
+        meta = None
     items = tuple(
         item
-        for block in blocks
-        if block.name == ITEM_DIRECTIVE
+        for block in item_blocks[:max_items]
         for item in [_read_item(block, vocabulary, report)]
         if item is not None
     )
@@ -374,7 +374,7 @@ def parse_issue(
         report.error(len(lines), "missing-closing", "the issue has no closing section (今天的主线)")
     if not items and not swallowed:
         report.warning(body_start + 1, "no-items", "the issue has no items")
-    if meta is None:
+    if meta is None or page.character_problems:
         return None, report.problems
     if meta["status"] == "published":
         _check_no_placeholders(meta, lead, blocks, report)
@@ -440,79 +440,21 @@ def _issue_stats(
     return sum((text_stats(text) for text in texts), TextStats())
 
 
-def _split_front_matter(lines: list[str], report: Reporter) -> tuple[list[str] | None, int]:
-    if not lines or lines[0].strip() != "---":
+def _read_front_matter(front: FrontMatter, report: Reporter) -> dict | None:
+    report.problems.extend(front.problems)
+    if not front.readable:
+        return None
+    if not front.end:
         report.error(1, "front-matter", "the file must start with YAML front matter ('---')")
-        return None, 0
-    for index in range(1, len(lines)):
-        if lines[index].strip() == "---":
-            return lines[1:index], index + 1
-    report.error(1, "front-matter", "the front matter is not closed by a '---' line")
-    return None, 0
-
-
-class _FrontMatterLoader(yaml.SafeLoader):
-    """Safe YAML with dates left as text, so a bad date is reported, not raised.
-
-    Aliases (``*name``) are refused and nesting is bounded while the document is
-    composed, before any value exists: an alias bomb expands to gigabytes when a value
-    is turned into text, and deep nesting exhausts the recursion limit."""
-
-    def compose_node(self, parent: Any, index: Any) -> Any:
-        if self.check_event(yaml.AliasEvent):
-            mark = self.peek_event().start_mark
-            raise yaml.composer.ComposerError(
-                None, None, "aliases (*name) are not allowed in front matter", mark
-            )
-        depth = getattr(self, "_depth", 0)
-        if depth >= FRONT_MATTER_MAX_DEPTH:
-            mark = self.peek_event().start_mark
-            raise yaml.composer.ComposerError(
-                None, None, f"front matter nested more than {FRONT_MATTER_MAX_DEPTH} deep", mark
-            )
-        self._depth = depth + 1
-        try:
-            return super().compose_node(parent, index)
-        finally:
-            self._depth = depth
-
-
-_FrontMatterLoader.yaml_implicit_resolvers = {
-    first: [(tag, regexp) for tag, regexp in resolvers if tag != "tag:yaml.org,2002:timestamp"]
-    for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
-}
-
-
-def _read_front_matter(front: list[str], path: str, report: Reporter) -> dict | None:
-    source = "\n".join(front)
-    if len(source) > FRONT_MATTER_MAX_CHARS:
-        message = f"the front matter is over {FRONT_MATTER_MAX_CHARS:,} characters"
-        report.error(1, "front-matter", message)
         return None
-    try:
-        data = yaml.load(source, Loader=_FrontMatterLoader)  # noqa: S506
-    except RecursionError:  # nested flow collections recurse in the scanner too
-        report.error(1, "front-matter", "the front matter is nested too deep")
-        return None
-    except yaml.YAMLError as error:
-        mark = getattr(error, "problem_mark", None)
-        line = mark.line + 2 if mark is not None else 1
-        report.error(line, "front-matter", f"invalid YAML: {getattr(error, 'problem', error)}")
-        return None
-    if not isinstance(data, dict):
-        report.error(1, "front-matter", "the front matter must be a mapping of fields")
-        return None
-    key_lines = {
-        line.split(":", 1)[0].strip(): number + 2
-        for number, line in enumerate(front)
-        if ":" in line
-    }
+    data = front.fields
+    key_lines = front.key_lines
     ok = True
     date = _front_date(data.get("date"), key_lines.get("date", 1), report)
     if date is not None and (outside := date_outside_span(date, report.date_span)):
         report.error(key_lines.get("date", 1), "date-out-of-range", outside)
         date = None
-    path_date = date_from_path(path)
+    path_date = date_from_path(report.path)
     if date is not None and path_date is not None and date != path_date:
         report.error(
             key_lines.get("date", 1),
@@ -541,7 +483,7 @@ def _read_front_matter(front: list[str], path: str, report: Reporter) -> dict | 
         report.error(key_lines.get("length", 1), "front-matter", "length must be text")
         ok = False
     # YAML reads a key such as 2026 or yes as a number or a boolean.
-    for unknown in sorted(map(str, set(data) - {"date", "title", "status", "length", "orphan"})):
+    for unknown in sorted(map(str, set(data) - ISSUE_FIELDS)):
         report.warning(
             key_lines.get(unknown, 1), "unknown-field", f"unknown front matter field '{unknown}'"
         )
@@ -591,10 +533,12 @@ def _front_date(value: object, line: int, report: Reporter) -> dt.date | None:
         return None
     text = str(value)[:40]
     try:
-        return dt.date.fromisoformat(text)
+        if ISO_DATE_RE.match(text):
+            return dt.date.fromisoformat(text)
     except ValueError:
-        report.error(line, "bad-date", f"'{text}' is not a date (YYYY-MM-DD)")
-        return None
+        pass
+    report.error(line, "bad-date", f"'{text}' is not a date (YYYY-MM-DD)")
+    return None
 
 
 def _read_body(
@@ -657,9 +601,8 @@ def _read_body(
             in_options = False
         if stripped.startswith("%"):  # a MyST comment line
             continue
-        if RAW_HTML_RE.search(line):
+        if RAW_HTML_RE.search(CODE_SPAN_RE.sub("", line)):
             report.error(number, "raw-html", "raw HTML is not allowed in an issue")
-        _check_heading(line, number, report)
         if not stripped:
             flush()
             continue
@@ -678,16 +621,6 @@ def _read_body(
             block.line, "unclosed-block", f"block '{{{block.name}}}' is not closed by ':::'"
         )
     return lead, blocks
-
-
-def _check_heading(line: str, number: int, report: Reporter) -> None:
-    """A ``#`` heading holds inline text only: no link, image or role."""
-    if ATX_HEADING_RE.match(line) and HEADING_MARKUP_RE.search(line):
-        report.error(
-            number,
-            "heading-markup",
-            "a heading holds text only: move the link, image or role into a paragraph",
-        )
 
 
 def _closes(line: str, fence: str) -> bool:
@@ -793,19 +726,23 @@ def _item_id(option: tuple[str, int] | None, report: Reporter) -> str | None:
     if option is None:
         return None
     value, line = option
-    if not ITEM_ID_RE.match(value):
-        report.error(
-            line, "bad-id", f"item id '{value}' must be lowercase ASCII letters, digits and '-'"
-        )
-        return None
-    if is_reserved_id(value):
-        report.error(
-            line,
-            "reserved-id",
-            f"item id '{value}' is an id the issue page uses for its own parts: choose another",
-        )
+    if problem := item_id_problem(value):
+        code, message = problem
+        report.error(line, code, message)
         return None
     return value
+
+
+def item_id_problem(value: str) -> tuple[str, str] | None:
+    """Why ``value`` cannot be an item's id (its code and message), or None: the one rule
+    for ids written in a page and ids editors choose in an export."""
+    if not ITEM_ID_RE.match(value):
+        return "bad-id", f"item id '{value}' must be lowercase ASCII letters, digits and '-'"
+    if is_reserved_id(value):
+        return "reserved-id", (
+            f"item id '{value}' is an id the issue page uses for its own parts: choose another"
+        )
+    return None
 
 
 def _item_topic(

@@ -33,6 +33,11 @@ NOT_SITE = (
     "Makefile",
     "pyproject.toml",
 )
+# Files that Sphinx or docutils read by name, at the site's root, and that would change
+# how the build reads content: code, never content. ``docutils.conf`` overrides the
+# build's settings (it turns raw HTML and file insertion back on, and its
+# ``record_dependencies`` writes any file). A pull request adding one is refused, named.
+REFUSED_CODE_FILES = ("docutils.conf",)
 # Period pages the build writes beside the listing pages (see ``sphinx_ext.paging``).
 GENERATED_PAGES = ("references", "best")
 
@@ -55,6 +60,22 @@ def site_files(root: Path, suffix: str = "") -> list[Path]:
             if name.endswith(suffix) and not is_not_site(relative):
                 found.append(base / name)
     return found
+
+
+def refused_code_files(root: Path) -> list[Problem]:
+    """Files of ``REFUSED_CODE_FILES`` present at the site's root."""
+    return [
+        Problem(
+            name,
+            1,
+            "error",
+            "refused-file",
+            f"{name} would configure the build: the archive's settings are in conf.py "
+            "and the package; delete it",
+        )
+        for name in REFUSED_CODE_FILES
+        if (root / name).exists() or (root / name).is_symlink()
+    ]
 
 
 def outside_symlinks(root: Path) -> list[Problem]:

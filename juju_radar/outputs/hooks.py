@@ -19,7 +19,7 @@ from sphinx.util import logging
 from sphinx.util.parallel import ParallelTasks, SerialTasks, parallel_available
 
 from juju_radar.build.cache import build_cache, digest, source_digest
-from juju_radar.outputs import citation_meta, export, sitemap, social, stats
+from juju_radar.outputs import citation_meta, export, sitemap, social, stats, summary
 from juju_radar.outputs.export import ExportContext, export_complete, write_export
 from juju_radar.outputs.feeds import FeedContext, write_feeds
 from juju_radar.outputs.sitemap import ROBOTS_FILE, SITEMAP_FILE
@@ -28,6 +28,7 @@ from juju_radar.sphinx_ext.bibliography import load_bibliography
 from juju_radar.sphinx_ext.collector import archive_version, radar_data
 from juju_radar.sphinx_ext.config import vocabulary
 from juju_radar.sphinx_ext.directives import listing_directive
+from juju_radar.sphinx_ext.drafts import drafts_left_out
 from juju_radar.sphinx_ext.preview import skipped_in_preview
 from juju_radar.sphinx_ext.transforms import add_renderer
 
@@ -69,6 +70,8 @@ def holdings(app: Sphinx) -> str:
     issues = plural(len(archive.published), "published issue")
     if drafts:
         issues += f" (and {plural(drafts, 'draft')})"
+    elif left_out := drafts_left_out(app):
+        issues += f" ({plural(left_out, 'draft')} left out)"
     return (
         f"The site holds {issues}, {plural(items, 'item')} and {plural(references, 'reference')}."
     )
@@ -79,8 +82,10 @@ def say_holdings(app: Sphinx, exception: BaseException | None) -> None:
     if exception is None and app.builder.format == "html":
         # The class's: a preview's builder says this after every build (Sphinx's text is
         # a lazy translation).
-        said = (str(type(app.builder).epilog or ""), holdings(app))
+        held = holdings(app)
+        said = (str(type(app.builder).epilog or ""), held)
         app.builder.epilog = " ".join(part for part in said if part)  # type: ignore[misc]
+        summary.write_summary(app, held)
 
 
 EXPORTS = "data-export"
@@ -198,6 +203,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("build-finished", skipped_in_preview(start_publications), priority=200)
     app.connect("build-finished", finish_publications, priority=700)
     app.connect("build-finished", say_holdings)
+    app.connect("env-get-outdated", summary.note_changes, priority=600)  # after drafts'
     app.add_directive("radar-stats", listing_directive("stats"))
     add_renderer("stats", stats.stats_page, listing=True)
     app.add_css_file("stats.css")

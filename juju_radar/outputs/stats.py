@@ -53,6 +53,23 @@ RC_PARAMS: dict[str, Any] = {
     "axes.spines.right": False,
 }
 SVG_METADATA = {"Date": None, "Creator": None}
+# A page's Content-Security-Policy allows no inline style (``sphinx_ext.csp``): matplotlib's
+# ``style="…"`` declarations are written as the SVG presentation attributes they stand
+# for, and its one stylesheet (``*{stroke-linejoin: round; stroke-linecap: butt}``) as
+# attributes of the <svg> every element inherits. matplotlib sets these two on no group,
+# so inheriting them draws what the stylesheet drew.
+PRESENTATION_ATTRIBUTES = frozenset(
+    {"fill", "fill-opacity", "fill-rule", "opacity", "clip-path", "clip-rule"}
+    | {"stroke", "stroke-width", "stroke-opacity", "stroke-linejoin", "stroke-linecap"}
+    | {"stroke-dasharray", "stroke-dashoffset", "stroke-miterlimit"}
+    | {"font-family", "font-size", "font-style", "font-weight", "font-stretch", "font-variant"}
+    | {"text-anchor", "stop-color", "stop-opacity"}
+)
+QUOTE = '"'
+STYLE_ATTRIBUTE_RE = re.compile(r' style="([^"]*)"')
+SVG_STYLESHEET_RE = re.compile(
+    r'\s*<defs>\s*<style type="text/css">\*\{([^{}]*)\}</style>\s*</defs>'
+)
 TOTAL = "合计"
 
 
@@ -108,7 +125,30 @@ def _svg_text(figure: Any, key: str) -> str:
     svg = re.sub(r"\s*<metadata>.*?</metadata>", "", svg, flags=re.DOTALL)
     svg = re.sub(r'(id="|url\(#|href="#)', rf"\g<1>{key}-", svg)
     svg = re.sub(r'<svg ([^>]*?)width="[^"]*" height="[^"]*" ', r"<svg \1", svg, count=1)
-    return svg.replace(INK, "currentColor").strip()
+    return _without_inline_style(svg).replace(INK, "currentColor").strip()
+
+
+def _without_inline_style(svg: str) -> str:
+    """``svg`` with presentation attributes for its style attributes and stylesheet."""
+    if stylesheet := SVG_STYLESHEET_RE.search(svg):
+        svg = svg[: stylesheet.start()] + svg[stylesheet.end() :]
+        svg = svg.replace("<svg ", f"<svg{_presentation(stylesheet.group(1))} ", 1)
+    svg = STYLE_ATTRIBUTE_RE.sub(lambda match: _presentation(match.group(1)), svg)
+    if re.search(r"<style|\sstyle=", svg):
+        raise ValueError("matplotlib wrote a style this page cannot hold")
+    return svg
+
+
+def _presentation(declarations: str) -> str:
+    attributes = []
+    for declaration in html.unescape(declarations).split(";"):
+        name, _, value = (part.strip() for part in declaration.partition(":"))
+        if not name:
+            continue
+        if name not in PRESENTATION_ATTRIBUTES:
+            raise ValueError(f"matplotlib wrote {declaration!r}: not an SVG attribute")
+        attributes.append(f' {name}="{html.escape(value, quote=False).replace(QUOTE, "&quot;")}"')
+    return "".join(attributes)
 
 
 def _draw(key: str, draw: Any) -> str:

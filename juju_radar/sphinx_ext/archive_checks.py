@@ -10,12 +10,14 @@ from typing import TYPE_CHECKING
 from sphinx.util import logging
 
 from juju_radar.bib import check as bibcheck
-from juju_radar.bib.check import check_bib_text, parse_bib_keys
+from juju_radar.bib import reader as bibreader
+from juju_radar.bib.check import BibLimits, check_bib_text, parse_bib_keys
 from juju_radar.build.cache import build_cache, digest, source_digest
 from juju_radar.model import issues as model
 from juju_radar.model.issues import Problem, archive_problems
+from juju_radar.outputs.summary import note_bare_entries
 from juju_radar.sphinx_ext.collector import radar_data, warn
-from juju_radar.sphinx_ext.config import vocabulary
+from juju_radar.sphinx_ext.config import bib_limits, vocabulary
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -27,25 +29,45 @@ logger = logging.getLogger(__name__)
 # A .bib file's keys and problems, kept between builds: checking 9,000 entries takes
 # seconds and the file rarely changes.
 BIB_CHECKS = "bib-checks"
-CHECKER_DIGEST = digest(source_digest(bibcheck, model), version("pybtex"))
+CHECKER_DIGEST = digest(
+    source_digest(bibcheck, bibreader, model),
+    *(version(name) for name in ("pybtex", "pylatexenc")),
+)
 
 
-# What stops pybtex, and with it sphinxcontrib-bibtex, from reading the file at all.
-UNREADABLE = frozenset({"unbalanced-braces", "bib-syntax", "crossref-loop", "crossref-depth"})
+# What stops pybtex, and with it sphinxcontrib-bibtex and the pages and downloads made
+# from its entries, from reading the file at all or showing an entry: a traceback that
+# names no line, or a build that runs for minutes.
+UNREADABLE = frozenset(
+    {
+        "unbalanced-braces",
+        "bib-syntax",
+        "crossref-loop",
+        "crossref-depth",
+        "crossref-missing",
+        "bad-latex",
+        "field-too-long",
+        "too-many-entries",
+        "expansion-too-large",
+    }
+)
 EXIT_UNREADABLE_BIB = 2  # sphinx-build's status for a build that stopped on an error
 
 
-def _check_bib(text: str, name: str) -> tuple[dict[str, int], list[Problem]]:
-    return parse_bib_keys(text), check_bib_text(text, name)
+def _check_bib(text: str, name: str, limits: BibLimits) -> tuple[dict[str, int], list[Problem]]:
+    problems = check_bib_text(text, name, limits)
+    refused = any(problem.code in UNREADABLE for problem in problems)
+    return ({} if refused else parse_bib_keys(text)), problems
 
 
 def _checked_bib(app: Sphinx, name: str) -> tuple[Path, str, dict[str, int], list[Problem]]:
     """The file, the key of its check in the build cache, its keys and its problems."""
     path = Path(app.srcdir, name)
     text = path.read_text(encoding="utf-8-sig")
-    key = digest(CHECKER_DIGEST, name, text)
+    limits = bib_limits(app.config)
+    key = digest(CHECKER_DIGEST, name, repr(limits), text)
     keys, problems = build_cache(app.doctreedir).get(
-        BIB_CHECKS, key, partial(_check_bib, text, name)
+        BIB_CHECKS, key, partial(_check_bib, text, name, limits)
     )
     return path, key, keys, problems
 
@@ -81,6 +103,7 @@ def check_archive_consistency(app: Sphinx, env: BuildEnvironment) -> None:
             if problem.severity != "note":  # notes are summed up below, not listed
                 warn(problem, f"{path}:{problem.line}")
         bare = sum(problem.code == "missing-identifier" for problem in problems)
+        note_bare_entries(app, name, bare)
         if bare:
             logger.info(
                 f"{name}: {bare} entries have no DOI/URL/arXiv id/ISBN yet "

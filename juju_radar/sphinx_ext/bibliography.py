@@ -24,6 +24,7 @@ from pybtex.plugin import find_plugin
 
 from juju_radar.bib import check as bibcheck
 from juju_radar.bib import identifiers as bibidentifiers
+from juju_radar.bib import reader as bibreader
 from juju_radar.bib import style as bibstyle
 from juju_radar.bib.check import (
     IDENTIFIER_FIELDS,
@@ -46,7 +47,7 @@ STYLE_DIGEST = digest(
     source_digest(bibstyle, bibidentifiers, sys.modules[__name__]),
     *(version(name) for name in ("pybtex", "pybtex-docutils", "docutils")),
 )
-SCANNER_DIGEST = source_digest(bibcheck)
+SCANNER_DIGEST = source_digest(bibcheck, bibreader)
 
 
 @dataclass(frozen=True, eq=False)  # hashed by identity: one object per file version

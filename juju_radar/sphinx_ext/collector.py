@@ -6,7 +6,7 @@ from collections.abc import Callable
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from docutils import nodes
 from sphinx.environment.collectors import EnvironmentCollector
@@ -15,14 +15,14 @@ from sphinx.util.parallel import ParallelTasks, parallel_available
 
 from juju_radar.build.cache import build_cache, digest
 from juju_radar.model.archive import Archive, page_signature
-from juju_radar.model.issues import Issue, is_issue_path, misplaced_issue, parse_issue
+from juju_radar.model.issues import Issue, is_issue_path, misplaced_issue
+from juju_radar.model.problems import Problem
 from juju_radar.sphinx_ext.bibliography import (
     Bibliography,
     NodeData,
     keep_formatted_ahead,
     load_bibliography,
 )
-from juju_radar.sphinx_ext.config import vocabulary
 from juju_radar.sphinx_ext.nodes import LISTING_KINDS, PERIOD_KINDS, radar_placeholder
 from juju_radar.sphinx_ext.paging import page_signature as period_signature
 from juju_radar.sphinx_ext.preview import defers_other_pages, is_preview
@@ -31,8 +31,6 @@ from juju_radar.sphinx_ext.reference_pages import reference_groups, reference_pl
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
     from sphinx.environment import BuildEnvironment
-
-    from juju_radar.model.problems import Problem
 
 logger = logging.getLogger(__name__)
 
@@ -123,6 +121,12 @@ def init_env(app: Sphinx) -> None:
     radar_data(app.env)
 
 
+# The issue ContentParser read from the page, with its problems, kept for the collector
+# in ``env.current_document`` (Sphinx's storage for the document being read).
+ISSUE_READ = "radar_issue_read"
+IssueRead = tuple[Issue | None, list[Problem]]
+
+
 def warn(problem: Problem, location: object) -> None:
     """A problem as the build reports it: with the same severity as ``radar check``."""
     log = {"error": logger.error, "warning": logger.warning, "note": logger.info}
@@ -173,14 +177,7 @@ class RadarCollector(EnvironmentCollector):
             return
         # Issue pages are reached through generated listings, not the toctree.
         env.metadata[docname]["orphan"] = True
-        source = Path(env.doc2path(docname))
-        relative = source.relative_to(env.srcdir).as_posix()
-        issue, problems = parse_issue(
-            source.read_text(encoding="utf-8-sig"),
-            relative,
-            vocabulary(app.config),
-            app.config.radar_date_span,
-        )
+        issue, problems = cast(IssueRead, env.current_document.pop(ISSUE_READ))
         for problem in problems:
             warn(problem, (docname, problem.line))
         if issue is not None:

@@ -6,6 +6,12 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
+from juju_radar.bib.check import (
+    DEFAULT_MAX_ENTRIES,
+    DEFAULT_MAX_FIELD_CHARS,
+    BibLimits,
+    read_bib_limits,
+)
 from juju_radar.build.cache import digest
 from juju_radar.model.issues import (
     DEFAULT_DATE_SPAN,
@@ -13,6 +19,7 @@ from juju_radar.model.issues import (
     read_date_span,
     vocabulary_from_config,
 )
+from juju_radar.model.page import PageLimits
 from juju_radar.model.site_layout import NOT_SITE
 
 if TYPE_CHECKING:
@@ -26,10 +33,20 @@ CONFIG_VALUES: tuple[tuple[str, object, Literal["env", "html"], type | tuple[typ
     ("radar_feed_limit", 50, "html", int),
     # The first and last year an issue may be dated in.
     ("radar_date_span", DEFAULT_DATE_SPAN, "env", (tuple, list)),
+    # How large the .bib files may be: entries, and characters in a field once @string
+    # macros are expanded (juju_radar.bib.check.BibLimits).
+    ("radar_bib_max_entries", DEFAULT_MAX_ENTRIES, "env", int),
+    ("radar_bib_max_field_chars", DEFAULT_MAX_FIELD_CHARS, "env", int),
+    # How big a page may be (``model.page.PageLimits``).
+    ("radar_max_page_chars", PageLimits.max_chars, "env", int),
+    ("radar_max_items", PageLimits.max_items, "env", int),
     # Set on config-inited, not by conf.py: see note_interface_translations.
     ("radar_interface_digest", "", "html", str),
     # Set by ``radar serve`` only (``sphinx_ext.preview``): never in conf.py.
     ("radar_preview", False, "html", bool),
+    # Build draft issues too (``sphinx_ext.drafts``): on in ``radar serve``, or with
+    # ``-D radar_build_drafts=1``; never for the published site.
+    ("radar_build_drafts", False, "env", bool),
 )
 RECORD_KEYS = {"key", "label", "label_en", "description", "aliases"}
 
@@ -41,6 +58,7 @@ def add_config_values(app: Sphinx) -> None:
 
 def check_config(app: Sphinx, config: Config) -> None:
     config.radar_date_span = date_span(config.radar_date_span)
+    bib_limits(config)
     for name in ("radar_topics", "radar_verdicts"):
         for entry in getattr(config, name):
             unknown = set(entry) - RECORD_KEYS
@@ -95,6 +113,20 @@ def date_span(value: object) -> tuple[int, int]:
     from sphinx.errors import ConfigError
 
     raise ConfigError(f"radar_date_span must be two years (first, last), not {value!r}")
+
+
+def page_limits(config: Config) -> PageLimits:
+    return PageLimits(config.radar_max_page_chars, config.radar_max_items)
+
+
+def bib_limits(config: Config) -> BibLimits:
+    """``radar_bib_max_entries`` and ``radar_bib_max_field_chars`` (a ConfigError if wrong)."""
+    limits = read_bib_limits(config.radar_bib_max_entries, config.radar_bib_max_field_chars)
+    if isinstance(limits, BibLimits):
+        return limits
+    from sphinx.errors import ConfigError
+
+    raise ConfigError(limits)
 
 
 def vocabulary(config: Config) -> Vocabulary:

@@ -24,9 +24,14 @@ from juju_radar.model.content import (
     is_allowed_role,
     is_safe_href,
     page_kind,
+    renderer_fields,
 )
-from juju_radar.model.site_layout import outside_symlinks
-from juju_radar.sphinx_ext.collector import warn
+from juju_radar.model.issues import is_issue_path, parse_issue
+from juju_radar.model.page import Page
+from juju_radar.model.problems import Problem
+from juju_radar.model.site_layout import outside_symlinks, refused_code_files
+from juju_radar.sphinx_ext.collector import ISSUE_READ, warn
+from juju_radar.sphinx_ext.config import page_limits, vocabulary
 
 if TYPE_CHECKING:
     from docutils.utils import Reporter
@@ -36,6 +41,8 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 REFUSED_PAGE = "此页含有归档不允许的内容，未显示。"
 EXIT_REFUSED = 2  # sphinx-build's status for a build that stopped on an error
+# A page past a limit is not rendered: that is what takes minutes.
+LIMIT_CODES = frozenset({"too-many-items"})
 
 
 def syntax(config: Config) -> MarkdownSyntax:
@@ -46,14 +53,26 @@ class ContentParser(MystParser):
     """MyST, for pages checked against the content policy first."""
 
     def parse(self, inputstring: str, document: nodes.document) -> None:
+        """The page is read once (``Page``): the content check, the model (the issue is
+        left in ``env.temp_data`` for the collector) and MyST, which is given only the
+        front matter fields the model reads, never the page's own front matter."""
         env = document.settings.env
         source = Path(env.doc2path(env.docname)).relative_to(env.srcdir).as_posix()
         kind = page_kind(source)
-        problems = check_content(inputstring, source, kind, syntax(env.config))
+        page = Page.read(inputstring, source, page_limits(env.config))
+        problems = check_content(page, source, kind, syntax(env.config))
         for problem in problems:
             warn(problem, (env.docname, problem.line))
+        issue_problems: list[Problem] = []
+        if is_issue_path(env.docname):
+            read = parse_issue(page, source, vocabulary(env.config), env.config.radar_date_span)
+            env.current_document[ISSUE_READ] = read
+            issue_problems = read[1]
+        refused = problems or not page.front.readable
+        refused = refused or any(problem.code in LIMIT_CODES for problem in issue_problems)
         with AllowedMarkup(kind):
-            super().parse(REFUSED_PAGE if problems else inputstring, document)
+            rendered = REFUSED_PAGE if refused else page.renderer_source(renderer_fields(kind))
+            super().parse(rendered, document)
 
 
 class AllowedMarkup(CustomReSTDispatcher):
@@ -173,9 +192,10 @@ def only_markdown_sources(app: Sphinx, config: Config) -> None:
 
 
 def refuse_outside_symlinks(app: Sphinx) -> None:
-    """A symlink out of the repository would publish its target: stop before anything is
-    copied, after naming each."""
-    problems = outside_symlinks(Path(app.srcdir))
+    """A symlink out of the repository would publish its target, and a file such as
+    ``docutils.conf`` would configure the build: stop before any page is read, after
+    naming each."""
+    problems = refused_code_files(Path(app.confdir)) + outside_symlinks(Path(app.srcdir))
     for problem in problems:
         warn(problem, f"{Path(app.srcdir, problem.path)}:{problem.line}")
     if problems:

@@ -19,12 +19,15 @@ from juju_radar.sphinx_ext import (
     bibliography,
     config,
     content,
+    csp,
+    drafts,
     page_description,
     paging,
     safety,
     sidebar,
     stored_bibdata,
     theme_sections,
+    translations,
 )
 from juju_radar.sphinx_ext.collector import RadarCollector, init_env
 from juju_radar.sphinx_ext.directives import (
@@ -108,13 +111,17 @@ def setup_extension(app: Sphinx) -> None:
     app.add_source_parser(content.ContentParser, override=True)
     app.connect("config-inited", content.only_markdown_sources)
     app.connect("builder-inited", content.refuse_outside_symlinks, priority=300)
+    app.connect("builder-inited", translations.refuse_unsafe_translations, priority=300)
     app.connect("builder-inited", content.lock_down_parsing)
     app.connect("builder-inited", safety.check_built_pages)
     app.add_transform(content.RefuseForeignNodes)
     app.connect("html-page-context", safety.escape_theme_text, priority=900)
+    # After every other handler: the policy allows the inline code they leave.
+    app.connect("html-page-context", csp.add_policy, priority=990)
     app.add_post_transform(safety.UnsafeLinkTransform)
     app.connect("builder-inited", checks.refuse_unreadable_bib, priority=400)
     app.connect("env-check-consistency", checks.check_archive_consistency)
+    app.connect("env-get-outdated", drafts.leave_out_drafts, priority=400)
     app.connect("env-get-outdated", integrity.note_removed_docs)
     app.connect("build-finished", integrity.remove_stale_outputs)
     app.connect("html-page-context", downloads.write_issue_bib)

@@ -1,8 +1,9 @@
 """Headings hold inline text only: a link, image or role in a title is flattened to text.
 
 A title holding an internal link or a ``{download}`` role crashed the table of contents
-(``KeyError: 'anchorname'``). Issue pages report it through the model
-(``heading-markup``); other pages are reported here. Either way the page builds.
+(``KeyError: 'anchorname'``). The content check refuses such a heading
+(``heading-markup``, ``model.content``); whatever reaches a title anyway is reported
+here, and the page builds.
 """
 
 from __future__ import annotations
@@ -11,8 +12,6 @@ from docutils import nodes
 from sphinx import addnodes
 from sphinx.transforms import SphinxTransform
 from sphinx.util import logging
-
-from juju_radar.model.issues import is_issue_path
 
 logger = logging.getLogger(__name__)
 
@@ -34,7 +33,7 @@ class FlattenHeadings(SphinxTransform):
             for node in markup:
                 if node.parent is not None:
                     node.replace_self(nodes.Text(node.astext()))
-            if markup and not is_issue_path(self.env.docname):
+            if markup:
                 logger.error(
                     "a heading holds text only: move the link, image or role into a paragraph",
                     location=title,

@@ -39,6 +39,7 @@ from juju_radar.model import issues as model
 from juju_radar.model.archive import Archive, ItemRef
 from juju_radar.model.issues import Vocabulary, is_issue_path, parse_issue
 from juju_radar.sphinx_ext.config import vocabulary
+from juju_radar.sphinx_ext.drafts import note_drafts
 from juju_radar.sphinx_ext.preview import is_preview
 from juju_radar.sphinx_ext.reference_pages import INDEX, UNCITED, month_label
 from juju_radar.sphinx_ext.reference_pages import page_signature as references_signature
@@ -66,6 +67,7 @@ class IssueFile:
     year: int
     month: str  # YYYY-MM
     topics: frozenset[str]
+    published: bool = True
 
 
 ISSUE_FACTS = "issue-facts"
@@ -73,10 +75,10 @@ ISSUE_FACTS = "issue-facts"
 
 def _facts(text: str, relative: str, vocab: Vocabulary) -> IssueFile | None:
     issue, _ = parse_issue(text, relative, vocab)
-    if issue is None or not issue.published:
+    if issue is None:
         return None
     topics = frozenset(item.topic for item in issue.items)
-    return IssueFile(issue.date.year, f"{issue.date:%Y-%m}", topics)
+    return IssueFile(issue.date.year, f"{issue.date:%Y-%m}", topics, issue.published)
 
 
 # A file known by (path, path from the source folder, key of its facts, its text if read).
@@ -121,14 +123,14 @@ def _parse_facts(files: list[KnownFile], vocab: Vocabulary) -> dict[str, IssueFi
     return parsed
 
 
-def published_issue_files(
+def issue_files(
     srcdir: Path,
     vocab: Vocabulary,
     cache: BuildCache,
     parsed_ahead: dict[str, IssueFile | None] | None = None,
-) -> list[IssueFile]:
-    """The published issues' facts, each parse kept between builds; ``parsed_ahead``
-    holds parses already made (``parse_facts_ahead``)."""
+) -> dict[str, IssueFile]:
+    """The facts of every readable issue, by its path from ``srcdir``; each parse kept
+    between builds. ``parsed_ahead`` holds parses already made (``parse_facts_ahead``)."""
     known = _known_issue_files(srcdir, vocab)
     store = cache.store(ISSUE_FACTS)
     missing = [file for file in known if file[2] not in store]
@@ -137,9 +139,22 @@ def published_issue_files(
     parsed.update(_parse_facts([file for file in missing if file[2] not in parsed], vocab))
     for key, facts in parsed.items():
         cache.put(ISSUE_FACTS, key, facts)
-    keys = [key for _, _, key, _ in known]
-    cache.keep_only(ISSUE_FACTS, keys)
-    return [facts for key in keys if (facts := cache.peek(ISSUE_FACTS, key)) is not None]
+    cache.keep_only(ISSUE_FACTS, [key for _, _, key, _ in known])
+    return {
+        relative: facts
+        for _, relative, key, _ in known
+        if (facts := cache.peek(ISSUE_FACTS, key)) is not None
+    }
+
+
+def published_issue_files(
+    srcdir: Path,
+    vocab: Vocabulary,
+    cache: BuildCache,
+    parsed_ahead: dict[str, IssueFile | None] | None = None,
+) -> list[IssueFile]:
+    files = issue_files(srcdir, vocab, cache, parsed_ahead)
+    return [facts for facts in files.values() if facts.published]
 
 
 # Parses forked at the start of a build, by source folder, for ``write_stubs`` to collect:
@@ -201,13 +216,7 @@ def stub_text(title: str, directive: str, argument: str) -> str:
     )
 
 
-def wanted_stubs(
-    srcdir: Path,
-    vocab: Vocabulary,
-    cache: BuildCache,
-    parsed_ahead: dict[str, IssueFile | None] | None = None,
-) -> dict[Path, str]:
-    files = published_issue_files(srcdir, vocab, cache, parsed_ahead)
+def wanted_stubs(srcdir: Path, vocab: Vocabulary, files: list[IssueFile]) -> dict[Path, str]:
     stubs: dict[Path, str] = {}
     for month in sorted({file.month for file in files}) + [UNCITED]:
         title = "未被已发布的任何一期引用" if month == UNCITED else month_label(month)
@@ -239,12 +248,16 @@ def _is_archive(srcdir: Path) -> bool:
 
 
 def write_stubs(app: Sphinx) -> None:
+    """The period pages; and, as every issue's facts are at hand, the drafts to leave
+    out of the build (``drafts.leave_out_drafts``)."""
     srcdir = Path(app.srcdir)
-    parsed_ahead = _parsed_ahead(srcdir)
+    vocab = vocabulary(app.config)
+    files = issue_files(srcdir, vocab, build_cache(app.doctreedir), _parsed_ahead(srcdir))
+    note_drafts(app, {relative for relative, facts in files.items() if not facts.published})
     if not _is_archive(srcdir):
         return
-    cache = build_cache(app.doctreedir)
-    stubs = wanted_stubs(srcdir, vocabulary(app.config), cache, parsed_ahead)
+    published = [facts for facts in files.values() if facts.published]
+    stubs = wanted_stubs(srcdir, vocab, published)
     for path, text in stubs.items():
         if path.is_file() and path.read_text(encoding="utf-8") == text:
             continue

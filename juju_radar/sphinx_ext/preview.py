@@ -27,6 +27,12 @@ BANNER = (
     "站点地图和统计图表在预览中不生成；归档、专题、参考文献等列表页和相邻各期的链接"
     "要到重新启动预览后才更新。正式网站以 make html 的结果为准。"
 )
+# Printed in the head (``radar_head_styles``) and allowed by hash (``csp``).
+BANNER_STYLE = (
+    ".radar-preview-banner { padding: 0.5rem 1rem; font-size: 0.9rem; line-height: 1.5; "
+    "background: var(--pst-color-warning-bg, #fff3cd); "
+    "border-bottom: 1px solid var(--pst-color-warning, #b58100); }"
+)
 CHARTS_LEFT_OUT = "预览中不绘制统计图表：make html 构建的网站里有。"
 DEFERRING = "_radar_preview_deferring"
 
@@ -91,3 +97,4 @@ def add_banner(
     """``layout.html`` shows ``radar_preview_banner`` above the page header."""
     if is_preview(app.config):
         context["radar_preview_banner"] = BANNER
+        context.setdefault("radar_head_styles", []).append(BANNER_STYLE)

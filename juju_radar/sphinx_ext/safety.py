@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import functools
 import html
+import json
 import re
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
@@ -15,6 +16,7 @@ from sphinx.transforms.post_transforms import SphinxPostTransform
 from sphinx.util import logging
 
 from juju_radar.model.content import is_safe_href, is_site_resource
+from juju_radar.sphinx_ext.csp import POLICY, PagePolicy, source_hash
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -62,15 +64,41 @@ class UnsafeLinkTransform(SphinxPostTransform):
 # --- the built page ----------------------------------------------------------------------
 
 # A "/" after the name separates attributes as a space does (``<img/src=…>``).
-TAG_RE = re.compile(r"<([a-zA-Z][a-zA-Z0-9:-]*)([\s/][^<>]*?)?(/?)>")
-# The tags TAG_RE finds that have attributes, found three times as fast (no lazy
-# repetition): a tag without attributes has nothing to refuse.
-TAG_WITH_ATTRIBUTES_RE = re.compile(r"<[a-zA-Z][a-zA-Z0-9:-]*[\s/][^<>]*>")
+# A quoted attribute value is read whole, "<" and ">" in it included, as browsers read it
+# (``content="<script>…"`` is text).
+ATTRIBUTES_TEXT = r"""(?:"[^"]*"|'[^']*'|[^<>"'])"""
+OPENER_TEXT = r"""(?:"[^"]*"|'[^']*'|[^>"'])"""  # as above, a "<" outside quotes too
+TAG_RE = re.compile(rf"<([a-zA-Z][a-zA-Z0-9:-]*)([\s/]{ATTRIBUTES_TEXT}*?)?(/?)>")
 ATTRIBUTE_RE = re.compile(r"""([^\s"'<>/=]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+)))?""")
 # Attributes that navigate (any safe link) and attributes that load (the site's own files).
 NAVIGATING = frozenset({"href", "action", "formaction", "xlink:href", "cite"})
 LOADING = frozenset({"src", "srcset", "poster", "data", "background", "ping", "manifest"})
 LOADING_TAGS = frozenset({"link", "script", "img", "iframe", "embed", "object", "source"})
+# Elements that run or embed code or send the reader elsewhere, checked whether or not
+# they have attributes: <script> and <style> with their text (inline code, allowed by
+# hash: ``csp.PagePolicy``), and the elements below (only the site's search form and
+# frames of the site's own pages are allowed).
+RAW_TEXT_ELEMENTS = ("script", "style")
+CHECKED_ELEMENTS: tuple[str, ...] = ("base", "form", "iframe", "frame", "frameset", "object")
+CHECKED_ELEMENTS += ("embed", "applet", "portal", "fencedframe")
+FRAMES = frozenset({"iframe", "frame"})
+SHOWN_ATTRIBUTES = ("action", "src", "href", "data", "method")
+# <script> elements a browser reads as data, never runs (the issue pages' JSON-LD).
+DATA_SCRIPT_TYPES = frozenset({"application/ld+json"})
+
+# One scan of the page, in the order a browser reads it: a <script> or <style> element
+# with its text, up to its end tag or the end of the page; an element of
+# CHECKED_ELEMENTS; any other tag with attributes (a tag without attributes has nothing
+# to refuse). Names are matched in any case, attributes or none.
+PAGE_RE = re.compile(
+    rf"<(?P<raw>{'|'.join(RAW_TEXT_ELEMENTS)})(?=[\s/>])(?P<raw_rest>{OPENER_TEXT}*)>"
+    r"(?P<body>.*?)(?:</(?P=raw)(?=[\s/>])[^>]*>|\Z)"
+    rf"|<(?P<element>{'|'.join(CHECKED_ELEMENTS)})(?=[\s/>]){ATTRIBUTES_TEXT}*>"
+    rf"|<[a-zA-Z][a-zA-Z0-9:-]*[\s/]{ATTRIBUTES_TEXT}*>",
+    re.IGNORECASE | re.DOTALL,
+)
+
+ELEMENT_GROUP = PAGE_RE.groupindex["element"]
 
 
 # Tags no attribute of which can be refused, whatever the values: only names that neither
@@ -84,6 +112,43 @@ PLAIN_TAG_RE = re.compile(rf"<(?:{_PLAIN_LINK}|[a-zA-Z][a-zA-Z0-9-]*(?:{_PLAIN_A
 # A <link> with only these relations names a page (a feed, the canonical address).
 NAMING_RELATIONS = frozenset({"alternate", "canonical", "author", "license", "next", "prev"})
 
+# CSS as a browser reads its addresses: escapes decoded (``\75 rl(`` is ``url(``), then
+# every url() and every string (``@import "…"``, ``image-set("…")``) must be the site's.
+CSS_ESCAPE_RE = re.compile(r"\\(?:([0-9a-fA-F]{1,6})[ \t\n\r\f]?|(.))", re.DOTALL)
+CSS_ADDRESS_RE = re.compile(
+    r"""url\(\s*(?:"([^"]*)"|'([^']*)'|([^"'()\s]*))|"([^"]*)"|'([^']*)'""", re.IGNORECASE
+)
+NO_POLICY = PagePolicy()
+
+
+class Refusal(str):
+    """A message of the built-page check; ``code`` is its ``radar.<code>`` subtype."""
+
+    code = "unsafe-url"
+
+
+class MarkupRefusal(Refusal):
+    code = "unsafe-markup"
+
+
+def _css_character(match: re.Match[str]) -> str:
+    if match.group(1) is None:
+        return match.group(2)
+    point = int(match.group(1), 16)
+    return chr(point) if 0 < point <= 0x10FFFF and not 0xD800 <= point <= 0xDFFF else "\ufffd"
+
+
+def css_loads_only_site_files(css: str) -> bool:
+    """Whether every address in ``css`` (``url(…)``, ``@import``, strings) is the site's."""
+    text = CSS_ESCAPE_RE.sub(_css_character, css)
+    if "(" not in text and "@import" not in text.lower():
+        return True
+    addresses = (
+        next(group for group in match.groups() if group is not None)
+        for match in CSS_ADDRESS_RE.finditer(text)
+    )
+    return all(is_site_resource(address.strip()) for address in addresses)
+
 
 def refused_attribute(tag: str, name: str, value: str, rel: str = "") -> bool:
     name = name.lower()
@@ -93,21 +158,120 @@ def refused_attribute(tag: str, name: str, value: str, rel: str = "") -> bool:
         return not all(is_site_resource(url) for url in urls or [value])
     if name in NAVIGATING:
         return not is_safe_href(value)
-    return name.startswith("on") or (tag == "meta" and name == "http-equiv")
+    if name == "style":
+        return not css_loads_only_site_files(value)
+    return name.startswith("on") or (tag == "meta" and name == "http-equiv") or name == "srcdoc"
 
 
-def check_page_html(output: str, report: Any) -> str:
-    """``output`` without any tag attribute that is not allowed; ``report(message)`` for each."""
+def check_page_html(output: str, report: Any, policy: PagePolicy = NO_POLICY) -> str:
+    """``output`` without anything a page may not hold; ``report(message)`` for each
+    (a ``Refusal``, a ``str``). ``policy`` names the page's own inline code, search form
+    and Content-Security-Policy; without one, a page may hold no inline code."""
+    meta_tag = policy.meta_tag if policy.directives else None
 
-    def clean_tag(match: re.Match[str]) -> str:
-        if PLAIN_TAG_RE.fullmatch(tag := match.group(0)):
-            return tag
-        cleaned, messages = checked_tag(tag)
+    def clean(match: re.Match[str]) -> str:
+        if match.lastindex is None:  # any other tag with attributes: most of a page's
+            if PLAIN_TAG_RE.fullmatch(tag := match.group(0)) or tag == meta_tag:
+                return tag
+            cleaned, messages = checked_tag(tag)
+        elif match.lastindex == ELEMENT_GROUP:
+            cleaned, messages = checked_element(match.group(0), match.group("element"), policy)
+        else:
+            cleaned, messages = checked_raw_text(match, policy)
         for message in messages:
             report(message)
         return cleaned
 
-    return TAG_WITH_ATTRIBUTES_RE.sub(clean_tag, output)
+    checked = PAGE_RE.sub(clean, output)
+    if meta_tag is not None:
+        at = checked.find(meta_tag)
+        script = re.search(r"<script", checked, re.IGNORECASE)
+        if at < 0 or (script is not None and script.start() < at):
+            report(MarkupRefusal("the page's Content-Security-Policy is not before its scripts"))
+    return checked
+
+
+def _attributes(tag: str) -> dict[str, str]:
+    match = TAG_RE.fullmatch(tag)
+    if match is None:
+        return {}
+    return {
+        attribute.group(1).lower(): html.unescape(_value(attribute))
+        for attribute in ATTRIBUTE_RE.finditer(match.group(2) or "")
+    }
+
+
+def checked_raw_text(match: re.Match[str], policy: PagePolicy) -> tuple[str, tuple[str, ...]]:
+    """A <script> or <style> element: its start tag checked as any tag, and its text
+    allowed only as the page's own inline code (``policy``) or, for a <script> with a
+    ``src``, not read (browsers do not run it)."""
+    element = match.group(0)
+    opener = element[: match.start("body") - match.start()]
+    body = match.group("body")
+    cleaned_opener, messages, code = read_raw_text(opener, body)
+    name = match.group("raw").lower()
+    if code is not None and code not in (
+        policy.script_hashes if name == "script" else policy.style_hashes
+    ):
+        excerpt = " ".join(body.split())[:60]
+        refusal = MarkupRefusal(
+            f"inline <{name}> {code} ({excerpt!r}) is not one the site's templates print: removed"
+        )
+        return "", (*messages, refusal)
+    if cleaned_opener is None:
+        return "", messages
+    return cleaned_opener + element[len(opener) :], messages
+
+
+# Small: the theme's inline code repeats on every page, a page's own (its name, its JSON-LD)
+# never does.
+@functools.lru_cache(maxsize=256)
+def read_raw_text(opener: str, body: str) -> tuple[str | None, tuple[str, ...], str | None]:
+    """A <script> or <style> element's start tag checked (``None``: the element is
+    removed), its messages, and the hash source its text needs in the page's policy
+    (``None`` for a <script> with a ``src`` and a JSON data block)."""
+    tag = TAG_RE.fullmatch(opener)
+    if tag is None:
+        return None, (MarkupRefusal(f"{opener[:60]!r} is not a start tag: removed"),), None
+    name = tag.group(1).lower()
+    cleaned_opener, messages = checked_tag(opener) if tag.group(2) else (opener, ())
+    attributes = _attributes(opener)
+    if name == "script" and "src" in attributes:
+        return cleaned_opener, messages, None
+    if name == "script" and attributes.get("type", "").strip().lower() in DATA_SCRIPT_TYPES:
+        if _is_json(body):
+            return cleaned_opener, messages, None
+        return None, (*messages, MarkupRefusal("a JSON data block that is not JSON: removed")), None
+    if name == "style" and not css_loads_only_site_files(body):
+        return cleaned_opener, messages, "(an address not of the site)"
+    return cleaned_opener, messages, source_hash(body)
+
+
+def checked_element(tag: str, name: str, policy: PagePolicy) -> tuple[str, tuple[str, ...]]:
+    """<form> only as the site's search form, frames only of the site's pages, and no
+    <base>, <object>, <embed> or the like."""
+    name = name.lower()
+    attributes = _attributes(tag)
+    if name == "form":
+        allowed = attributes.get("action", "").strip() in policy.form_actions
+    elif name in FRAMES:
+        allowed = is_site_resource(attributes.get("src", "").strip() or "//")
+    else:
+        allowed = False
+    if not allowed or TAG_RE.fullmatch(tag) is None:
+        shown = "".join(
+            f" {key}={value!r}" for key, value in attributes.items() if key in SHOWN_ATTRIBUTES
+        )
+        return "", (MarkupRefusal(f"<{name}{shown}> is not the site's own: removed"),)
+    return checked_tag(tag)
+
+
+def _is_json(text: str) -> bool:
+    try:
+        json.loads(text)
+    except ValueError:
+        return False
+    return True
 
 
 @functools.lru_cache(maxsize=1 << 16)
@@ -115,7 +279,8 @@ def checked_tag(text: str) -> tuple[str, tuple[str, ...]]:
     """One tag without its refused attributes, and a message for each. Cached: most of a
     page's tags are the theme's, the same on every page."""
     match = TAG_RE.fullmatch(text)
-    assert match is not None
+    if match is None:
+        return "", (MarkupRefusal(f"{text[:60]!r} is not a tag the check can read: removed"),)
     tag, attributes = match.group(1).lower(), match.group(2) or ""
     values = [
         (attribute.group(1), html.unescape(_value(attribute)))
@@ -126,7 +291,8 @@ def checked_tag(text: str) -> tuple[str, tuple[str, ...]]:
     if not refused:
         return text, ()
     messages = tuple(
-        f"<{tag} {name}={value!r}> is not allowed in a page: removed" for name, value in refused
+        Refusal(f"<{tag} {name}={value!r}> is not allowed in a page: removed")
+        for name, value in refused
     )
     if tag == "meta":
         return "", messages
@@ -143,7 +309,8 @@ def _value(attribute: re.Match[str]) -> str:
 
 
 class CheckedTemplates:
-    """The builder's templates, with every rendered page checked (``check_page_html``)."""
+    """The builder's templates, with every rendered page checked (``check_page_html``)
+    against its own policy (``csp.add_policy``)."""
 
     def __init__(self, templates: Any, app: Sphinx) -> None:
         self._templates = templates
@@ -157,11 +324,11 @@ class CheckedTemplates:
         location = pagename if pagename in self._app.env.found_docs else None
 
         def report(message: str) -> None:
-            logger.error(
-                f"{pagename}: {message}", location=location, type="radar", subtype="unsafe-url"
-            )
+            code = getattr(message, "code", Refusal.code)
+            logger.error(f"{pagename}: {message}", location=location, type="radar", subtype=code)
 
-        return check_page_html(self._templates.render(template, context), report)
+        policy = context.get(POLICY, NO_POLICY)
+        return check_page_html(self._templates.render(template, context), report, policy)
 
 
 def check_built_pages(app: Sphinx) -> None:

@@ -2,6 +2,11 @@
 
 Chromium is Debian's (``/usr/bin/chromium``); Playwright's own browsers are never used.
 A test's ``page`` records every uncaught script error and console error it sees.
+
+The pages run under their Content-Security-Policy (no ``'unsafe-eval'``, no inline script
+but their own): give ``wait_for_function`` a function (``"() => …"``), not an expression,
+which Playwright evaluates in the page with ``eval`` while it polls; run a script's text
+with ``evaluate``, not ``add_script_tag``, which adds an inline ``<script>``.
 """
 
 from __future__ import annotations

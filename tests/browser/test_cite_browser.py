@@ -39,7 +39,7 @@ def test_opening_the_cite_control_and_copying_a_citation(clipboard_page: Any, si
     assert button.inner_text() == "复制"
     button.click()
     page.wait_for_function(
-        "document.querySelector('.radar-cite-gbt7714 button').textContent !== '复制'"
+        "() => document.querySelector('.radar-cite-gbt7714 button').textContent !== '复制'"
     )
     assert button.inner_text() == "已复制"
     today = page.evaluate(
