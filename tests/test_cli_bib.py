@@ -244,3 +244,20 @@ def test_the_build_refuses_a_string_bomb_and_too_many_entries_in_seconds(tmp_pat
         in result.stderr
     )
     assert "Traceback" not in result.stderr + result.stdout
+
+
+def test_control_and_bidi_characters_in_an_entry_are_refused(site, capsys):
+    """A reference's title is shown in pages as the editors' own text is."""
+    first = with_entries(
+        site,
+        "@misc{spoof,\n  title = {评分 \u202e8.5/10},\n  url = {https://a.example},\n}\n"
+        "@misc{bell, title = {A\x07B}, url = {https://b.example}}\n",
+    )
+    status, errors = radar_check(site, capsys)
+    assert status == 1
+    assert errors == [
+        f"{BIB}:{first + 1}: error: bidirectional control character U+202E: delete it "
+        "[control-character]",
+        f"{BIB}:{first + 4}: error: invisible control character U+0007: delete it "
+        "[control-character]",
+    ]

@@ -36,6 +36,7 @@ from juju_radar.bib.reader import (
     scan_entries,
 )
 from juju_radar.model.anchors import citation_anchor
+from juju_radar.model.page import forbidden_characters, page_lines
 from juju_radar.model.problems import Problem
 
 IDENTIFIER_FIELDS = ("doi", "url", "eprint", "isbn", "issn")
@@ -603,6 +604,8 @@ def check_bib_text(text: str, path: str, limits: BibLimits = DEFAULT_BIB_LIMITS)
             *unsafe_url_problems(entries, path),
             *crossrefs,
             *long_field_problems(entries, path, limits.max_field_chars),
+            # Shown in pages as the editors' own text is: the same characters refused.
+            *forbidden_characters(text, page_lines(text), path),
         ]
         data, complaints = pybtex_reading(text)
         problems += bib_syntax_problems(text, entries, complaints, path)
