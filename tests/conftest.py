@@ -53,9 +53,12 @@ def deprecations_fail() -> str:
 def sphinx_build(
     srcdir: Path, outdir: Path, *extra: str, check: bool = True, env: dict | None = None
 ) -> subprocess.CompletedProcess[str]:
-    """Run sphinx-build with warnings as errors; return the finished process."""
+    """Run sphinx-build with warnings as errors; return the finished process. Its
+    messages are plain text even where CI sets FORCE_COLOR."""
     doctrees = outdir.parent / f"{outdir.name}.doctrees"
-    command = sphinx_command(srcdir, outdir, doctrees, "-W", "--keep-going", "-q", *extra)
+    command = sphinx_command(
+        srcdir, outdir, doctrees, "-W", "--keep-going", "-q", "--no-color", *extra
+    )
     env = {**(os.environ if env is None else env), "PYTHONWARNINGS": deprecations_fail()}
     result = subprocess.run(command, capture_output=True, text=True, env=env)
     if check and result.returncode != 0:
