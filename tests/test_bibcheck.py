@@ -59,10 +59,13 @@ def test_valid_file_has_no_problems() -> None:
     assert check_bib_text(VALID, PATH) == []
 
 
-def test_seed_entries_only_lack_identifiers() -> None:
+def test_seed_entries_only_lack_identifiers_and_hold_a_bare_caret() -> None:
     assert [problem.format() for problem in check_bib_text(SEED, PATH)] == [
         "topics/refs.bib:1: note: entry 'taubench2026paper' has no DOI/URL/arXiv id/ISBN: "
         "an editor must complete it [missing-identifier]",
+        "topics/refs.bib:2: note: field 'title' of entry 'taubench2026paper' holds what "
+        "LaTeX reads as math or markup; the downloads escape it: write '^' as "
+        "'\\textasciicircum{}' for LaTeX users of references.bib itself [latex-special]",
         "topics/refs.bib:7: note: entry 'spc2026opinion' has no DOI/URL/arXiv id/ISBN: "
         "an editor must complete it [missing-identifier]",
     ]
@@ -369,3 +372,16 @@ def test_arbitrary_text_never_raises(text: str) -> None:
     assert no_internal_error(check_bib_text(text, PATH))
     parse_bib_keys(text)
     bib_entry_identifiers(text)
+
+
+def test_what_latex_reads_as_math_is_noted_at_its_field_line() -> None:
+    text = (
+        "@misc{k,\n"
+        "  title = {τ^τ-Bench and R&D},\n"
+        "  note = {$x^2$ and a\\_b are fine},\n"
+        "  url = {https://example.org/a_b#c},\n"
+        "}\n"
+    )
+    (problem,) = [p for p in check_bib_text(text, PATH) if p.code == "latex-special"]
+    assert (problem.line, problem.severity) == (2, "note")
+    assert "'^' as '\\textasciicircum{}', '&' as '\\&'" in problem.message

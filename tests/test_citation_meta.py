@@ -7,6 +7,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 from pathlib import Path
 
 import jsonschema
@@ -14,9 +15,11 @@ import pytest
 import rispy
 from bs4 import BeautifulSoup
 from conftest import site_with_root, sphinx_build
+from pybtex.database import parse_string
 
-from juju_radar.bib.exchange import ris_record
-from juju_radar.outputs.citation_meta import script_json
+from juju_radar.bib.exchange import csl_record, latex_text, ris_record
+from juju_radar.bib.typesetting import bare_specials
+from juju_radar.outputs.citation_meta import reference_content, script_json
 from juju_radar.sphinx_ext.safety import check_page_html
 
 SITE = "https://example.org/radar/"
@@ -73,18 +76,45 @@ def reference_pairs(content: str) -> list[tuple[str, str]]:
     return [tuple(part.split("=", 1)) for part in content.split("; ")]
 
 
+def zotero_creator(citation_author: str) -> dict[str, str]:
+    """The creator Zotero's Embedded Metadata translator makes of a page's only
+    ``citation_author`` (zotero/translators 2814370: processHighwireCreators, then
+    ZU.cleanAuthor with useComma when the value holds a comma), transcribed."""
+    by_comma = re.split(r"\s*,\s*", citation_author)
+    if len(by_comma) > 1 and " " in by_comma[0] and " " in by_comma[1]:
+        raise AssertionError("read as several authors")
+    name = citation_author.strip(" .,/[]:")
+    if "," in citation_author:
+        last, _, first = name.partition(",")
+        return {"lastName": last.strip(), "firstName": first.strip()}
+    first, _, last = name.rpartition(" ")
+    return {"lastName": last, "firstName": first}
+
+
+def test_zotero_files_the_issue_under_the_organisation_not_a_person(built_seed_site):
+    (author,) = values(soup_of(built_seed_site), "citation_author")
+    assert zotero_creator(author) == {"lastName": "Juju Radar", "firstName": ""}
+    assert zotero_creator("Juju Radar") == {"lastName": "Radar", "firstName": "Juju"}
+
+
 def test_the_seed_page_is_a_zotero_readable_newspaper_article(built_seed_site):
     soup = soup_of(built_seed_site)
     assert values(soup, "citation_title") == ["让 AI 造一个客服，难在代码之外"]
-    assert values(soup, "citation_author") == ["Juju Radar"]
     assert values(soup, "citation_publication_date") == ["2026/09/08"]
     assert values(soup, "citation_online_date") == ["2026/09/08"]
     assert values(soup, "citation_language") == ["zh-CN"]
     assert values(soup, "citation_publisher") == ["Juju Radar"]
     # Without a site URL the page does not know its own address.
     assert values(soup, "citation_fulltext_html_url") == []
-    # Zotero takes a DC.type naming one of its item types (RDF.js detectType) ...
-    assert values(soup, "DC.type") == ["newspaperArticle"]
+    # Zotero takes its own z:itemType first (RDF.js detectType: t.zotero) ...
+    assert values(soup, "z.itemType") == ["newspaperArticle"]
+    # ... and Dublin Core gets its own vocabulary.
+    assert values(soup, "DC.type") == ["Text"]
+    assert values(soup, "DC.title") == ["让 AI 造一个客服，难在代码之外"]
+    assert values(soup, "DC.creator") == values(soup, "DC.publisher") == ["Juju Radar"]
+    assert values(soup, "DC.date") == ["2026-09-08"]
+    assert values(soup, "DC.language") == ["zh-CN"]
+    assert values(soup, "DC.identifier") == []  # no site URL
     assert values(soup, "prism.publicationName") == ["Juju Radar"]
     # ... unless a Highwire tag forces another type.
     assert not TYPE_FORCING_TAGS & {name for name, _ in meta(soup)}
@@ -99,6 +129,7 @@ def test_the_seed_page_is_a_zotero_readable_newspaper_article(built_seed_site):
 def test_the_page_with_a_site_url_names_itself_and_a_completed_reference(completed_site):
     soup = soup_of(completed_site)
     assert values(soup, "citation_fulltext_html_url") == [PAGE_URL]
+    assert values(soup, "DC.identifier") == [PAGE_URL]
     rise = reference_pairs(values(soup, "citation_reference")[2])
     assert rise == [
         ("citation_title", "RISE 论文"),
@@ -216,6 +247,9 @@ def test_the_csl_json_download_is_valid_and_carries_the_identifiers(completed_si
     }
     assert records[6]["author"] == [{"literal": "最高人民法院"}]
     assert records[5]["container-title"] == "Nature Biotechnology"
+    # The lab that made a preprint is not its publisher (styles print that as the
+    # repository): "organization" of a @misc stays in the .bib only.
+    assert "publisher" not in records[0]
 
 
 def test_the_ris_download_reads_back_as_written(completed_site):
@@ -225,7 +259,7 @@ def test_the_ris_download_reads_back_as_written(completed_site):
     records = json.loads((completed_site / f"{PAGE}.csl.json").read_text(encoding="utf-8"))
     assert read == [ris_record(record) for record in records]
     rise = read[2]
-    assert rise["type_of_reference"] == "JOUR"
+    assert rise["type_of_reference"] == "MANSCPT"  # a preprint: Zotero's manuscript
     assert rise["doi"] == DOI
     assert rise["authors"] == ["Zhang, San", "Li, Si"]
     assert rise["urls"] == ["https://example.org/papers/rise"]
@@ -247,3 +281,38 @@ def test_the_data_exports_carry_the_completed_identifiers(completed_site):
     rows = csv.DictReader(io.StringIO((completed_site / "data/items.csv").read_text("utf-8")))
     (row,) = [row for row in rows if row["item_id"] == "rise-self-extrapolation"]
     assert json.loads(row["citation_identifiers"]) == {"rise2026paper": completed}
+
+
+def test_an_arxiv_entry_links_its_abstract_page_in_csl_and_ris():
+    entry = parse_string(
+        "@misc{k, title={T}, eprint={2609.01234}, archiveprefix={arXiv}}", "bibtex"
+    ).entries["k"]
+    record = csl_record("k", entry)
+    assert record["URL"] == "https://arxiv.org/abs/2609.01234"
+    assert record["number"] == "arXiv:2609.01234"
+    ris = ris_record(record)
+    assert ris["urls"] == ["https://arxiv.org/abs/2609.01234"]
+    assert ris["type_of_reference"] == "MANSCPT"
+
+
+def test_citation_reference_carries_a_doi_with_a_semicolon_unaltered():
+    doi = "10.1002/(SICI)1097-4636(199706)35:4<461::AID-JBM6>3.0.CO;2-X"
+    url = "https://example.org/a;b?c=1;d=2"
+    content = reference_content({"title": "T; U", "DOI": doi, "URL": url})
+    pairs = dict(reference_pairs(content))
+    assert {name: value.replace("%3B", ";") for name, value in pairs.items()} == {
+        "citation_title": "T; U",
+        "citation_doi": doi,
+        "citation_public_url": url,
+    }
+
+
+def test_the_bib_download_typesets_what_references_bib_wrote_as_text(built_seed_site):
+    text = (built_seed_site / f"{PAGE}.bib").read_text(encoding="utf-8")
+    entries = parse_string(text, "bibtex").entries
+    assert entries["taubench2026paper"].fields["title"] == (
+        "τ\\textasciicircum{}τ-Bench: 论文与完整实验"
+    )
+    titles = [latex_text(entry.fields["title"]) for entry in entries.values()]
+    assert titles == SEED_TITLES  # what a reader of the page sees, LaTeX decoded
+    assert not any(bare_specials(entry.fields["title"]) for entry in entries.values())

@@ -35,6 +35,7 @@ from juju_radar.bib.reader import (
     read_bib,
     scan_entries,
 )
+from juju_radar.bib.typesetting import TEXT_ESCAPES, bare_specials
 from juju_radar.model.anchors import citation_anchor
 from juju_radar.model.page import forbidden_characters, page_lines
 from juju_radar.model.problems import Problem
@@ -288,6 +289,30 @@ def unescaped_percent_problems(entries: list[BibEntry], path: str) -> Iterator[P
                     "unescaped-percent",
                     f"unescaped '%' in field '{bib_field.name}' of "
                     f"{entry_label(entry)}: pybtex drops the rest of the field; write '\\%'",
+                )
+
+
+def untypesettable_problems(entries: list[BibEntry], path: str) -> Iterator[Problem]:
+    """A ``^``, ``_``, ``&`` or ``#`` outside math in a text field: shown as written on
+    the pages, escaped in the downloads, but LaTeX stops on it where references.bib is
+    used as it stands."""
+    for entry in entries:
+        if not entry.is_citable:
+            continue
+        for bib_field in entry.fields:
+            if bib_field.name in VERBATIM_FIELDS or not bib_field.is_built:
+                continue
+            found = bare_specials(bib_field.value)
+            if found:
+                written = ", ".join(f"'{c}' as '{TEXT_ESCAPES[c]}'" for c in dict.fromkeys(found))
+                yield Problem(
+                    path,
+                    bib_field.line,
+                    "note",
+                    "latex-special",
+                    f"field '{bib_field.name}' of {entry_label(entry)} holds what LaTeX "
+                    f"reads as math or markup; the downloads escape it: write {written} "
+                    "for LaTeX users of references.bib itself",
                 )
 
 
@@ -599,6 +624,7 @@ def check_bib_text(text: str, path: str, limits: BibLimits = DEFAULT_BIB_LIMITS)
             *anchor_clash_problems(citable, path),
             *unbalanced_brace_problems(entries, path),
             *unescaped_percent_problems(entries, path),
+            *untypesettable_problems(entries, path),
             *duplicate_field_problems(entries, path),
             *missing_field_problems(entries, path),
             *unsafe_url_problems(entries, path),

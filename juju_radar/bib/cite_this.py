@@ -65,9 +65,11 @@ LATEX_ESCAPES = {
     "~": "\\textasciitilde{}",
 }
 LATEX_SPECIAL_RE = re.compile("[" + re.escape("".join(LATEX_ESCAPES)) + "]")
-# In a URL (read verbatim by biblatex) only what would end the field or start a comment.
-URL_ESCAPES = {"{": "%7B", "}": "%7D", "%": "\\%", "\\": "%5C"}
-URL_SPECIAL_RE = re.compile(r"[{}%\\]")
+# In a URL, which BibTeX copies and biblatex reads verbatim, only what would end the
+# field: braces and the backslash, percent-encoded. A "%" stays as written (as "\\%"
+# biblatex would print "%5C%").
+URL_ESCAPES = {"{": "%7B", "}": "%7D", "\\": "%5C"}
+URL_SPECIAL_RE = re.compile(r"[{}\\]")
 
 
 def latex_escape(value: str) -> str:
@@ -80,12 +82,15 @@ def _url_escape(value: str) -> str:
 
 
 def bibtex(work: ArchiveWork, accessed: str) -> str:
-    """A biblatex-style ``@misc`` entry (``date``, ``url``, ``urldate``)."""
+    """A ``@misc`` entry for biblatex (``date``, ``url``, ``urldate``) and for plain
+    BibTeX styles (``year``). The title in double braces: BibTeX styles lower-case
+    titles, and these are the archive's own ("AI", "RISE")."""
     fields = [
-        ("title", latex_escape(work.title)),
+        ("title", f"{{{latex_escape(work.title)}}}"),
         ("author", f"{{{PUBLISHER}}}"),  # an institution: braced, never split into names
         ("howpublished", latex_escape(work.howpublished)),
         ("date", work.date.isoformat()),
+        ("year", str(work.date.year)),
         ("langid", "chinese"),
     ]
     if work.url:

@@ -16,8 +16,10 @@ import rispy
 from pybtex.database import Entry, Person
 from pylatexenc.latex2text import LatexNodes2Text, MacroTextSpec, get_default_latex_context_db
 
-from juju_radar.bib.identifiers import EDITORS_NOTE_FIELD
-from juju_radar.bib.reader import scan_entries
+from juju_radar.bib.check import VERBATIM_FIELDS
+from juju_radar.bib.identifiers import ARXIV_ABS, EDITORS_NOTE_FIELD
+from juju_radar.bib.reader import BibField, scan_entries
+from juju_radar.bib.typesetting import TEXT_ESCAPES, bare_specials, typesettable
 
 # The files written beside an issue page: what it cites, in three formats.
 BIBTEX_SUFFIX = ".bib"
@@ -47,7 +49,9 @@ CSL_TYPES = {
 # CSL type -> RIS reference type (the RIS specification's list).
 RIS_TYPES = {
     "article-journal": "JOUR",
-    "article": "JOUR",
+    # A preprint. RIS has no such type: Zotero's RIS translator reads MANSCPT as a
+    # manuscript (UNPB and GEN as a journal article), JabRef as misc.
+    "article": "MANSCPT",
     "book": "BOOK",
     "chapter": "CHAP",
     "paper-conference": "CPAPER",
@@ -81,6 +85,7 @@ MONTHS = {
 }
 ISO_DATE = re.compile(r"^(\d{4})(?:-(\d{1,2})(?:-(\d{1,2}))?)?$")
 ARXIV = "arxiv"
+ORGANIZATION_PUBLISHES = frozenset({"manual", "proceedings", "inproceedings", "conference"})
 
 
 @lru_cache(maxsize=1)
@@ -176,6 +181,15 @@ def csl_type(entry: Entry) -> str:
     return "webpage" if entry.fields.get("url") else "document"
 
 
+def publisher_fields(entry: Entry) -> tuple[str, ...]:
+    """The fields that name an entry's publisher. An ``organization`` publishes only a
+    manual or proceedings; elsewhere it is who made the work (a preprint's authors'
+    lab), and CSL styles would print it as the repository or publisher."""
+    if entry.type.lower() in ORGANIZATION_PUBLISHES:
+        return ("publisher", "organization", "institution", "school")
+    return ("publisher", "institution", "school")
+
+
 def csl_record(key: str, entry: Entry) -> dict[str, Any]:
     """The entry as a CSL-JSON item (CSL-JSON schema 1.0)."""
     record: dict[str, Any] = {"id": key, "type": csl_type(entry)}
@@ -188,11 +202,7 @@ def csl_record(key: str, entry: Entry) -> dict[str, Any]:
     if container:
         record["container-title"] = container
     publisher = next(
-        (
-            _field(entry, name)
-            for name in ("publisher", "organization", "institution", "school")
-            if entry.fields.get(name)
-        ),
+        (_field(entry, name) for name in publisher_fields(entry) if entry.fields.get(name)),
         "",
     )
     if publisher:
@@ -213,6 +223,7 @@ def csl_record(key: str, entry: Entry) -> dict[str, Any]:
     if arxiv:
         record["archive"] = "arXiv"
         record["number"] = f"arXiv:{arxiv}"
+        record.setdefault("URL", f"{ARXIV_ABS}{arxiv}")  # the id's own address
     if entry.fields.get("note"):
         record["note"] = _field(entry, "note")
     return record
@@ -283,23 +294,47 @@ def ris_text(records: list[dict[str, Any]]) -> str:
 
 
 def published_entry_text(entry_text: str) -> str:
-    """An entry as written, without the editors' bookkeeping field (``radarnote``),
-    for the per-issue ``.bib`` download."""
-    if EDITORS_NOTE_FIELD.casefold() not in entry_text.casefold():
+    """An entry for the per-issue ``.bib`` download: as written, without the editors'
+    bookkeeping field (``radarnote``), and with what LaTeX cannot typeset in a text
+    field escaped (:mod:`juju_radar.bib.typesetting`)."""
+    if not _may_need_changes(entry_text):
         return entry_text  # most entries: no need to scan them (5 s a clean build)
     (entry,) = scan_entries(entry_text) or (None,)
     if entry is None:
         return entry_text
     kept, position = [], 0
     for bib_field in entry.fields:
-        if bib_field.name != EDITORS_NOTE_FIELD:
-            continue
-        line_start = entry_text.rfind("\n", 0, bib_field.name_start) + 1
-        starts_line = not entry_text[line_start : bib_field.name_start].strip()
-        start = line_start if starts_line else bib_field.name_start
-        after = re.match(r"[ \t]*,?[ \t]*\n?", entry_text[bib_field.value_span[1] :])
-        end = bib_field.value_span[1] + (after.end() if after else 0)
-        kept.append(entry_text[position:start])
-        position = end
+        if bib_field.name == EDITORS_NOTE_FIELD:
+            start, end = _whole_field_span(entry_text, bib_field)
+            kept += [entry_text[position:start]]
+            position = end
+        elif _is_escapable(entry_text, bib_field):
+            start, end = bib_field.value_span
+            kept += [entry_text[position : start + 1], typesettable(bib_field.value)]
+            position = end - 1
     kept.append(entry_text[position:])
     return "".join(kept)
+
+
+def _may_need_changes(entry_text: str) -> bool:
+    folded = entry_text.casefold()
+    return EDITORS_NOTE_FIELD.casefold() in folded or any(c in entry_text for c in TEXT_ESCAPES)
+
+
+def _whole_field_span(entry_text: str, bib_field: BibField) -> tuple[int, int]:
+    """The field with its line when it has one to itself, and its trailing comma."""
+    line_start = entry_text.rfind("\n", 0, bib_field.name_start) + 1
+    starts_line = not entry_text[line_start : bib_field.name_start].strip()
+    start = line_start if starts_line else bib_field.name_start
+    after = re.match(r"[ \t]*,?[ \t]*\n?", entry_text[bib_field.value_span[1] :])
+    return start, bib_field.value_span[1] + (after.end() if after else 0)
+
+
+def _is_escapable(entry_text: str, bib_field: BibField) -> bool:
+    """A text field written as one braced or quoted part (no macros joined by ``#``)
+    that holds a bare special character."""
+    if bib_field.name in VERBATIM_FIELDS or not bare_specials(bib_field.value):
+        return False
+    start, end = bib_field.value_span
+    written = entry_text[start:end]
+    return written[:1] + written[-1:] in ("{}", '""') and written[1:-1] == bib_field.value

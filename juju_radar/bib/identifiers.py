@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from urllib.parse import quote
+from urllib.parse import quote, unquote, urlsplit
 
 DOI_RESOLVER = "https://doi.org/"
 ARXIV_ABS = "https://arxiv.org/abs/"
+ARXIV_PREFIX = "arXiv"
+"""The ``archiveprefix`` of an entry with an arXiv ``eprint``."""
 
 EDITORS_NOTE_FIELD = "radarnote"
 """The editors' bookkeeping (which issue, item and label an entry was imported for):
@@ -25,6 +27,9 @@ _ARXIV_PREFIX = re.compile(r"^\s*(?:arxiv:\s*|https?://arxiv\.org/abs/)", re.IGN
 _LATEX_ESCAPE = re.compile(r"\\([_%&#$])")
 _DOI_SHAPE = re.compile(r"^10\.\d{4,9}/\S+$")
 _ARXIV_SHAPE = re.compile(r"^(?:\d{4}\.\d{4,5}|[a-z\-]+(?:\.[A-Z]{2})?/\d{7})(?:v\d+)?$")
+_DOI_HOSTS = frozenset({"doi.org", "dx.doi.org", "www.doi.org"})
+_ARXIV_HOSTS = frozenset({"arxiv.org", "www.arxiv.org", "export.arxiv.org"})
+_ARXIV_PATH = re.compile(r"^/(?:abs|pdf)/(?P<id>.+?)(?:\.pdf)?/?$")
 
 
 def _plain(value: str) -> str:
@@ -83,3 +88,22 @@ def source_url(fields: Mapping[str, str]) -> str | None:
     if (eprint := arxiv_eprint(fields)) is not None:
         return arxiv_url(eprint)
     return web_url(fields.get("url", ""))
+
+
+def url_identifiers(url: str) -> dict[str, str]:
+    """The DOI or arXiv id an http(s) address names, as entry fields (``doi``, or
+    ``eprint`` and ``archiveprefix``); empty for any other address."""
+    try:
+        parts = urlsplit(url.strip())
+    except ValueError:
+        return {}
+    if parts.scheme.lower() not in ("http", "https"):
+        return {}
+    host = (parts.hostname or "").lower()
+    if host in _DOI_HOSTS:
+        doi = unquote(parts.path.lstrip("/"))
+        return {"doi": doi} if is_doi(doi) and normalize_doi(doi) == doi else {}
+    if host in _ARXIV_HOSTS and (match := _ARXIV_PATH.match(parts.path)):
+        eprint = match.group("id")
+        return {"eprint": eprint, "archiveprefix": ARXIV_PREFIX} if is_arxiv_id(eprint) else {}
+    return {}

@@ -20,6 +20,7 @@ from pathlib import Path
 
 from juju_radar.bib import check as bib_check
 from juju_radar.bib import reader as bib_reader
+from juju_radar.bib import typesetting
 from juju_radar.bib.check import (
     DEFAULT_BIB_LIMITS,
     BibLimits,
@@ -33,6 +34,7 @@ from juju_radar.editors import importer
 from juju_radar.editors.importer import FORMER_NOTE_SUFFIX, decode_utf8
 from juju_radar.editors.site_files import Site, item_ids_in
 from juju_radar.model import anchors, content, issues
+from juju_radar.model import page as page_reading
 from juju_radar.model.anchors import citation_anchor
 from juju_radar.model.content import MarkdownSyntax, check_content, page_kind
 from juju_radar.model.issues import Issue, parse_issue
@@ -151,7 +153,15 @@ class CheckCache:
         self.store = BuildCache(site.root / CACHE_FOLDER)
         settings = repr([(name, site.config.get(name)) for name in CONFIG_NAMES])
         code = source_digest(
-            issues, content, anchors, bib_check, bib_reader, importer, sys.modules[__name__]
+            issues,
+            content,
+            anchors,
+            page_reading,
+            bib_check,
+            bib_reader,
+            typesetting,
+            importer,
+            sys.modules[__name__],
         )
         self.version = digest(code, settings)
         self.syntax = MarkdownSyntax.from_config(

@@ -43,6 +43,7 @@ from juju_radar.editors.importer import (
     parse_export,
     render_bib_entry,
     render_page,
+    source_fields,
     source_note,
     source_title,
     to_issue,
@@ -548,14 +549,16 @@ def assign_citation_keys(
     new_entries: list[tuple[str, str, bytes]] = []
     for item, item_id in zip(export.items, ids, strict=True):
         item_keys = []
-        for position, label in enumerate(item.labels, start=1):
-            note = source_note(export.date, item_id, item.title, label)
+        for position, source in enumerate(item.sources, start=1):
+            note = source_note(export.date, item_id, item.title, source.label)
             as_read = render_bib_value_for_lookup(note)
             key = references.key_by_note.get(note_digest(as_read))
             if key is None:
                 key = citation_key_for(item_id, position, InEither(references.taken, given))
                 given.add(key.lower())
-                entry = render_bib_entry(key, source_title(item.title, label), note)
+                title = source_title(item.title, source.label)
+                fields = source_fields(source.address, export.date)
+                entry = render_bib_entry(key, title, note, fields)
                 new_entries.append((key, entry, note_digest(as_read)))
             item_keys.append(key)
         keys.append(item_keys)

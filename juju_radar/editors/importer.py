@@ -10,7 +10,7 @@ lines (see ``docs/editors.md`` for the rules):
     EMOJI ITEM TITLE                      (one or more items)
     CATEGORY[ / TAG...] · SCORE/10｜VERDICT
     BODY PARAGRAPH...
-    LABEL · LABEL                         (the item's source link labels)
+    LABEL [<URL>] · LABEL [<URL>]         (the item's source link labels)
     今天的主线
     CLOSING PARAGRAPH...
 
@@ -23,14 +23,16 @@ import datetime as dt
 import json
 import re
 import unicodedata
-from collections.abc import Container, Iterable, Sequence
+from collections.abc import Container, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import chain, count
+from urllib.parse import urlsplit
 
 import yaml
 from myst_parser.parsers.options import TokenizeError, options_to_items
 
-from juju_radar.bib.identifiers import EDITORS_NOTE_FIELD
+from juju_radar.bib.edit import bib_value as raw_field_value
+from juju_radar.bib.identifiers import EDITORS_NOTE_FIELD, url_identifiers
 from juju_radar.model.anchors import PAGE_ID_PREFIXES, is_reserved_id
 from juju_radar.model.issues import (
     CJK_RE,
@@ -68,12 +70,25 @@ SOURCE_SEPARATOR_RE = re.compile(r"\s+[·・]\s+")
 SENTENCE_END = "。！？!?"
 CLAUSE_PUNCTUATION = "，；："  # in sentences, never in a link's label
 MAX_LABEL_CHARS = 60
+# A label followed by its address, as pages write a label and its key: ``论文 <https://…>``.
+LABEL_ADDRESS_RE = re.compile(r"^(?P<label>.+?)\s+<(?P<address>[^<>]*)>$")
+MISPLACED_ADDRESS_RE = re.compile(r"^\S*://\S*$")
+MAX_ADDRESS_CHARS = 2000
+ADDRESS_REFUSED_CHARS = "\"'`{}\\<>"
 MAX_HEADING_CHARS = 80
 MAX_ID_WORDS = 4
 MAX_ID_CHARS = 40
 
 
 # --- records ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ExportSource:
+    """A source link label, and the address the editors wrote after it, if any."""
+
+    label: str
+    address: str | None = None
 
 
 @dataclass(frozen=True)
@@ -88,8 +103,12 @@ class DraftItem:
     score: float
     verdict: str
     body: tuple[str, ...]
-    labels: tuple[str, ...]
+    sources: tuple[ExportSource, ...]
     chosen_id: str | None = None  # written after the title as {#id}; else made from it
+
+    @property
+    def labels(self) -> tuple[str, ...]:
+        return tuple(source.label for source in self.sources)
 
 
 @dataclass(frozen=True)
@@ -412,14 +431,14 @@ def _read_item(
         report.error(heading.line, "missing-title", "the item heading has an emoji but no title")
         ok = False
     fields = _read_category(category, vocabulary, report)
-    labels = _read_labels(content, heading, report)
-    body = content[:-1] if labels is not None else content
-    if content and labels is not None and not body:
+    sources = _read_sources(content, heading, report)
+    body = content[:-1] if sources is not None else content
+    if content and sources is not None and not body:
         report.error(
             content[0].line, "missing-body", f"the item '{_shorten(title)}' has no body text"
         )
         ok = False
-    if not ok or fields is None or labels is None:
+    if not ok or fields is None or sources is None:
         return None
     topic, tags, score, verdict = fields
     return DraftItem(
@@ -431,7 +450,7 @@ def _read_item(
         score=score,
         verdict=verdict,
         body=tuple(block.paragraph for block in body),
-        labels=labels,
+        sources=sources,
         chosen_id=chosen_id,
     )
 
@@ -478,16 +497,21 @@ def _read_category(
     return topic.key, tuple(tag.strip() for tag in tags), score, verdict.key
 
 
-def _read_labels(content: list[_Block], heading: _Block, report: _Report) -> tuple[str, ...] | None:
+def _read_sources(
+    content: list[_Block], heading: _Block, report: _Report
+) -> tuple[ExportSource, ...] | None:
     if not content:
         report.error(
             heading.line, "missing-body", "the item has no body text and no line of source labels"
         )
         return None
     last = content[-1]
-    labels = tuple(SOURCE_SEPARATOR_RE.split(last.text))
-    clause = any(char in CLAUSE_PUNCTUATION for char in last.text)
-    if not last.is_single_line or clause or any(char in SENTENCE_END for char in last.text):
+    sources = tuple(_split_address(part) for part in SOURCE_SEPARATOR_RE.split(last.text))
+    labels = tuple(source.label for source in sources)
+    # A word holding "://" is a misplaced address, refused below as such.
+    label_text = " · ".join(label for label in labels if not MISPLACED_ADDRESS_RE.match(label))
+    clause = any(char in CLAUSE_PUNCTUATION for char in label_text)
+    if not last.is_single_line or clause or any(char in SENTENCE_END for char in label_text):
         # A one-line last paragraph with a comma is body text: the labels line is missing.
         why = ": labels have no '，', '；' or '：'" if clause else ""
         report.error(
@@ -506,7 +530,44 @@ def _read_labels(content: list[_Block], heading: _Block, report: _Report) -> tup
     if reasons:
         report.error(last.line, "bad-label", f"source labels '{_shorten(last.text)}': {reasons[0]}")
         return None
-    return labels
+    return sources if _addresses_ok(sources, last.line, report) else None
+
+
+def _split_address(part: str) -> ExportSource:
+    match = LABEL_ADDRESS_RE.match(part)
+    return ExportSource(match["label"], match["address"]) if match else ExportSource(part)
+
+
+def _addresses_ok(sources: Sequence[ExportSource], line: int, report: _Report) -> bool:
+    ok = True
+    for source in sources:
+        if source.address is not None and (reason := address_problem(source.address)):
+            report.error(line, "bad-address", f"the address of '{source.label}' {reason}")
+            ok = False
+    return ok
+
+
+def address_problem(address: str) -> str | None:
+    """Why ``address`` cannot be a source's url, or None when it can."""
+    if len(address) > MAX_ADDRESS_CHARS:
+        return f"has {len(address)} characters, at most {MAX_ADDRESS_CHARS}"
+    bad = [char for char in address if _refused_in_address(char)]
+    if bad:
+        return f"holds {bad[0]!r}, which an address cannot hold (encode it)"
+    try:
+        parts = urlsplit(address)
+        host, user = parts.hostname, parts.username
+    except ValueError:
+        return f"'{_shorten(address)}' cannot be read as an address"
+    if parts.scheme.lower() not in ("http", "https") or not host:
+        return f"'{_shorten(address)}' is not a full http(s) address (https://…)"
+    if user is not None:
+        return f"'{_shorten(address)}' names a user or password before its host"
+    return None
+
+
+def _refused_in_address(char: str) -> bool:
+    return char.isspace() or char in ADDRESS_REFUSED_CHARS or unicodedata.category(char)[0] == "C"
 
 
 def _label_problem(label: str) -> str | None:
@@ -515,6 +576,8 @@ def _label_problem(label: str) -> str | None:
         return "a label is empty (a stray ' · '?)"
     if label.strip("·・ ") != label:
         return f"'{_shorten(label)}' starts or ends with '·' (a stray separator?)"
+    if "://" in label:
+        return f"'{_shorten(label)}' holds an address: write it after a label, 'LABEL <https://…>'"
     if len(label) > MAX_LABEL_CHARS:
         return (
             f"a label has at most {MAX_LABEL_CHARS} characters, "
@@ -792,13 +855,28 @@ def _closing_block(title: str, paragraphs: Iterable[str]) -> str:
     return "\n\n".join([f":::{{radar-closing}} {title}", *body, ":::"])
 
 
-def render_bib_entry(key: str, title: str, note: str) -> str:
-    """A reference holding only what the export states: its title, and the editors' note
-    of where it came from (in ``radarnote``, which no page shows)."""
-    return (
-        f"@misc{{{key},\n  title     = {{{bib_value(title)}}},\n"
-        f"  {EDITORS_NOTE_FIELD} = {{{bib_value(note)}}},\n}}\n"
-    )
+def source_fields(address: str | None, date: dt.date) -> dict[str, str]:
+    """The fields the editors' address of a source gives: the url, read on the issue's
+    date, and the DOI or arXiv id it names."""
+    if address is None:
+        return {}
+    return {"url": address, "urldate": date.isoformat(), **url_identifiers(address)}
+
+
+def render_bib_entry(
+    key: str, title: str, note: str, identifiers: Mapping[str, str] | None = None
+) -> str:
+    """A reference holding only what the export states: its title, the address the
+    editors gave (``identifiers``, from :func:`source_fields`) and their note of where it
+    came from (in ``radarnote``, which no page shows)."""
+    fields = {
+        "title": bib_value(title),
+        **{name: raw_field_value(name, value) for name, value in (identifiers or {}).items()},
+        EDITORS_NOTE_FIELD: bib_value(note),
+    }
+    width = max(len(name) for name in fields)
+    lines = "".join(f"  {name.ljust(width)} = {{{value}}},\n" for name, value in fields.items())
+    return f"@misc{{{key},\n{lines}}}\n"
 
 
 def draft_page(date: dt.date, vocabulary: Vocabulary) -> str:

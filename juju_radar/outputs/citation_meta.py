@@ -2,10 +2,11 @@
 
 - Highwire Press tags (``citation_*``), which Zotero's "Embedded Metadata" translator
   and Google Scholar read, with one ``citation_reference`` per cited work;
-- ``DC.type`` = ``newspaperArticle``: that translator takes a ``DC.type`` naming a
-  Zotero item type as the page's type (RDF.js ``detectType``: ``t.dc``), which wins over
-  its guess from ``citation_title`` (a journal article) as long as no
-  ``citation_journal_title`` is given; ``prism.publicationName`` fills "Publication";
+- Dublin Core (``DC.*``), its ``DC.type`` from the DCMI Type Vocabulary (``Text``);
+- ``z.itemType`` = ``newspaperArticle``: the translator takes Zotero's own namespace
+  as the page's type first (RDF.js ``detectType``: ``t.zotero``), over its guess from
+  ``citation_title`` (a journal article) as long as no ``citation_journal_title`` is
+  given; ``prism.publicationName`` fills "Publication";
 - schema.org JSON-LD: a ``NewsArticle`` with ``isPartOf``, ``datePublished`` and
   ``citation``.
 
@@ -22,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 from markupsafe import Markup
 
 from juju_radar.bib.cite_this import PUBLISHER
+from juju_radar.bib.identifiers import ARXIV_ABS, DOI_RESOLVER
 from juju_radar.model.issues import Issue
 from juju_radar.outputs.downloads import cited_records
 from juju_radar.outputs.siteurl import SiteUrl
@@ -31,9 +33,13 @@ if TYPE_CHECKING:
     from sphinx.application import Sphinx
 
 ZOTERO_ITEM_TYPE = "newspaperArticle"
+DCMI_TYPE = "Text"  # https://www.dublincore.org/specifications/dublin-core/dcmi-type-vocabulary/
+# Zotero's translators (zotero/translators 2814370, "Embedded Metadata.js"
+# processHighwireCreators) split a citation_author at its last space ("Radar, Juju")
+# unless it holds a comma; a trailing comma, which ZU.cleanAuthor trims, keeps the
+# whole name as one family name: the organisation, as written.
+ORGANISATION_AS_AUTHOR = f"{PUBLISHER},"
 META = Markup('\n<meta name="{}" content="{}" />')
-DOI_RESOLVER = "https://doi.org/"
-ARXIV_ABSTRACT = "https://arxiv.org/abs/"
 SCHOLARLY_TYPES = frozenset({"article-journal", "article", "paper-conference"})
 
 
@@ -57,9 +63,16 @@ def _arxiv(record: dict[str, Any]) -> str:
     return str(record.get("number", "")).removeprefix("arXiv:") if "archive" in record else ""
 
 
+def reference_value(value: str) -> str:
+    """A value inside ``citation_reference``, whose pairs ``;`` separates: its own ``;``
+    percent-encoded (``%3B``, as in a URL), so that a DOI such as ``…CO;2-X`` reads back
+    unaltered; nothing else changes."""
+    return value.replace(";", "%3B")
+
+
 def reference_content(record: dict[str, Any]) -> str:
     """One cited work as Google Scholar's ``citation_reference`` value: ``name=value``
-    pairs joined by ``; `` (a ``;`` inside a value becomes ``,``)."""
+    pairs joined by ``; `` (:func:`reference_value`)."""
     pairs: list[tuple[str, str]] = [("citation_title", record.get("title", ""))]
     pairs += [("citation_author", name) for name in _names(record)]
     if "container-title" in record:
@@ -73,7 +86,7 @@ def reference_content(record: dict[str, Any]) -> str:
         ("citation_isbn", record.get("ISBN", "")),
         ("citation_public_url", record.get("URL", "")),
     ]
-    return "; ".join(f"{name}={value.replace(';', ',')}" for name, value in pairs if value)
+    return "; ".join(f"{name}={reference_value(value)}" for name, value in pairs if value)
 
 
 def highwire_tags(
@@ -82,7 +95,7 @@ def highwire_tags(
     date = highwire_date([issue.date.year, issue.date.month, issue.date.day])
     tags = [
         ("citation_title", issue.title),
-        ("citation_author", PUBLISHER),
+        ("citation_author", ORGANISATION_AS_AUTHOR),
         ("citation_publication_date", date),
         ("citation_online_date", date),
         ("citation_language", language),
@@ -91,8 +104,21 @@ def highwire_tags(
     if url:
         tags.append(("citation_fulltext_html_url", url))
     tags += [("citation_reference", reference_content(record)) for record in references]
-    tags += [("DC.type", ZOTERO_ITEM_TYPE), ("prism.publicationName", PUBLISHER)]
+    tags += dublin_core_tags(issue, language, url)
+    tags += [("z.itemType", ZOTERO_ITEM_TYPE), ("prism.publicationName", PUBLISHER)]
     return tags
+
+
+def dublin_core_tags(issue: Issue, language: str, url: str) -> list[tuple[str, str]]:
+    tags = [
+        ("DC.title", issue.title),
+        ("DC.creator", PUBLISHER),
+        ("DC.date", issue.date.isoformat()),
+        ("DC.publisher", PUBLISHER),
+        ("DC.language", language),
+        ("DC.type", DCMI_TYPE),
+    ]
+    return tags + ([("DC.identifier", url)] if url else [])
 
 
 def schema_work(record: dict[str, Any]) -> dict[str, Any]:
@@ -120,7 +146,7 @@ def schema_work(record: dict[str, Any]) -> dict[str, Any]:
         work["identifier"] = identifiers
     same_as = [
         f"{DOI_RESOLVER}{record['DOI']}" if "DOI" in record else "",
-        f"{ARXIV_ABSTRACT}{_arxiv(record)}" if _arxiv(record) else "",
+        f"{ARXIV_ABS}{_arxiv(record)}" if _arxiv(record) else "",
     ]
     if any(same_as):
         work["sameAs"] = [link for link in same_as if link]
