@@ -226,3 +226,16 @@ def test_identifiers_are_links_labelled_in_chinese() -> None:
     )
     other = "@misc{k, title = {T}, url = {https://example.org/a}, eprint = {x}, archiveprefix = {PubMed}}"
     assert only_entry(other) == "T. 网址：https://example.org/a"
+
+
+@pytest.mark.parametrize(
+    ("written", "shown"),
+    [
+        (r"a \{ b \}", "a { b }"),
+        (r"τ\textasciicircum{}τ-Bench", "τ^τ-Bench"),
+        (r"\textbraceleft{}x\textbraceright{} \_ \&", "{x} _ &"),
+    ],
+)
+def test_what_pybtex_misreads_is_shown_as_the_downloads_read_it(written, shown) -> None:
+    entry = only_entry(f"@misc{{k, title = {{{written}}}, organization = {{{written}}}}}")
+    assert entry == f"{shown}. {shown}."

@@ -77,6 +77,12 @@ MISC_LIKE_TYPES = frozenset({"misc", "online", "software", "electronic", "www", 
 """Types formatted with the misc template; unknown types are too."""
 
 URL_COMMAND = re.compile(r"\\url\s*\{([^{}]*)\}")
+# What pybtex's LaTeX reading (latexcodec) leaves as written or misreads: the escaped
+# braces ("\{" becomes "\" and a group) and the text commands the downloads write for
+# what LaTeX would read as math. Text holding one is decoded by the downloads' reader.
+PYBTEX_MISREAD = re.compile(
+    r"\\[{}]|\\text(?:asciicircum|asciitilde|backslash|braceleft|braceright|underscore)\b"
+)
 NUMERIC = re.compile(r"\d{1,2}")
 
 
@@ -210,18 +216,27 @@ def date(children: list[Any], context: dict[str, Any]) -> Text:
     return written_date(context["entry"])
 
 
+def latex_segment(value: str) -> Text:
+    """LaTeX text as a reader should see it (:data:`PYBTEX_MISREAD`)."""
+    if PYBTEX_MISREAD.search(value):
+        from juju_radar.bib.exchange import latex_text
+
+        return Text(latex_text(value))
+    return Text.from_latex(value)
+
+
 def latex_with_urls(value: str) -> Text:
     """LaTeX text in which each ``\\url{...}`` becomes a link showing the address."""
     parts: list[Any] = []
     position = 0
     for match in URL_COMMAND.finditer(value):
         if match.start() > position:
-            parts.append(Text.from_latex(value[position : match.start()]))
+            parts.append(latex_segment(value[position : match.start()]))
         address = match.group(1).strip()
         parts.append(HRef(address, String(address)))
         position = match.end()
     if position < len(value):
-        parts.append(Text.from_latex(value[position:]))
+        parts.append(latex_segment(value[position:]))
     return Text(*parts)
 
 
@@ -278,7 +293,7 @@ class RadarStyle(UnsrtStyle):
         return formatted_names
 
     def format_title(self, e: Entry, which_field: str, as_sentence: bool = True) -> Any:
-        title_as_written = field(which_field)
+        title_as_written = field_with_urls(which_field)
         if as_sentence:
             return clause[title_as_written]
         return title_as_written
@@ -286,9 +301,9 @@ class RadarStyle(UnsrtStyle):
     def format_issuer(self) -> Any:
         """Organization, institution and publisher, those present, comma-separated."""
         return issuer_list[
-            optional_field("organization"),
-            optional_field("institution"),
-            optional_field("publisher"),
+            optional[field_with_urls("organization")],
+            optional[field_with_urls("institution")],
+            optional[field_with_urls("publisher")],
         ]
 
     def format_optional_author(self) -> Any:
@@ -311,7 +326,7 @@ class RadarStyle(UnsrtStyle):
             self.format_optional_author(),
             self.format_title(e, "title"),
             clause[
-                optional[tag("em")[field("journal")]],
+                optional[tag("em")[field_with_urls("journal")]],
                 volume_and_pages,
                 self.format_issuer(),
                 date,
