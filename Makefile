@@ -13,7 +13,7 @@ TEST_STAMP    := $(VENV)/.installed
 AXE_DIR       := tests/browser/axe
 AXE_STAMP     := $(AXE_DIR)/node_modules/.package-lock.json
 
-.PHONY: html test test-fast check-content lint clean serve bench
+.PHONY: html test test-fast test-clients check-content lint clean serve bench
 
 $(BUILD_STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -36,12 +36,17 @@ html: $(BUILD_STAMP)
 	$(BIN)/python -m juju_radar.build.staged $(SPHINXOPTS)
 
 test: $(TEST_STAMP) $(AXE_STAMP)
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -m "not clients"
+
+# The researchers' TeX tools (biber with biblatex, BibTeX with plainnat) reading every
+# BibTeX the site offers; they need Debian's TeX packages (README, "Prerequisites").
+test-clients: $(TEST_STAMP)
+	$(BIN)/python -m pytest -q -m clients
 
 # The suite without the browser and the slow builds, for editing: one worker a core,
 # each test file on one worker (some files build one site step by step).
 test-fast: $(TEST_STAMP)
-	$(BIN)/python -m pytest -q -n auto --dist loadfile -m "not browser and not slow"
+	$(BIN)/python -m pytest -q -n auto --dist loadfile -m "not browser and not slow and not clients"
 
 # The live archive's own checks, true of any valid archive: no errors, it builds, and
 # every page and link of the built site resolves.

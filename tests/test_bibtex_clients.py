@@ -1,0 +1,161 @@
+"""Every BibTeX the site offers (the per-issue ``.bib`` downloads and the cite-as blocks
+of the issue and its items), read by the tools researchers use: bibtexparser and pybtex
+here; biber with biblatex and plain BibTeX with plainnat in ``make test-clients``
+(``-m clients``: they need Debian's TeX packages, which README lists)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import shutil
+import subprocess
+from pathlib import Path
+
+import bibtexparser
+import pytest
+from bs4 import BeautifulSoup
+from conftest import site_with_root, sphinx_build
+from pybtex.database import parse_string
+
+from juju_radar.bib.exchange import latex_text
+from juju_radar.bib.typesetting import bare_specials
+from juju_radar.sphinx_ext.cite_as import ACCESS_DATE_FALLBACK
+
+# A site address with a percent-encoded path, which a url field must keep as written.
+SITE = "https://example.org/%E6%9C%9F%E5%88%8A/"
+ISSUE_KEY = "jujuradar-2026-09-08"
+TEXT_FIELDS = ("title", "howpublished", "note", "organization", "journal")
+TEX_PACKAGES = "biber texlive-bibtex-extra texlive-xetex texlive-lang-chinese"
+
+
+@pytest.fixture(scope="module")
+def offered(tmp_path_factory) -> dict[str, str]:
+    """The site's BibTeX texts by where a reader gets them, access dates filled in as
+    the page's script fills them."""
+    base = tmp_path_factory.mktemp("bibtex-clients")
+    srcdir = site_with_root("completed-refs", base / "src")
+    sphinx_build(srcdir, base / "html", "-D", f"radar_site_url={SITE}")
+    return offered_bibtex(base / "html")
+
+
+def offered_bibtex(outdir: Path) -> dict[str, str]:
+    texts = {
+        str(path.relative_to(outdir)): path.read_text(encoding="utf-8")
+        for path in sorted((outdir / "issues").rglob("*.bib"))
+    }
+    today = dt.date.today().isoformat()
+    for page in sorted((outdir / "issues").rglob("*.html")):
+        soup = BeautifulSoup(page.read_text(encoding="utf-8"), "html.parser")
+        for number, block in enumerate(soup.select(".radar-cite-bibtex .radar-copyable")):
+            text = block.get_text().replace(ACCESS_DATE_FALLBACK, today)
+            texts[f"{page.relative_to(outdir)}#cite-{number}"] = text
+    return texts
+
+
+def issue_cite_as(offered: dict[str, str]) -> str:
+    (text,) = [text for text in offered.values() if f"@misc{{{ISSUE_KEY}," in text]
+    return text
+
+
+def test_the_site_offers_the_downloads_and_the_cite_as_blocks(offered):
+    assert "issues/2026/2026-09-08.bib" in offered
+    assert sum("#cite-" in where for where in offered) >= 6  # the issue and its items
+
+
+def test_bibtexparser_reads_every_entry_with_its_year_and_url(offered):
+    for where, text in offered.items():
+        library = bibtexparser.parse_string(text)
+        assert not library.failed_blocks, where
+        assert library.entries, where
+    (issue,) = bibtexparser.parse_string(issue_cite_as(offered)).entries
+    fields = issue.fields_dict
+    assert issue.key == ISSUE_KEY
+    assert fields["year"].value == "2026"
+    assert fields["url"].value == f"{SITE}issues/2026/2026-09-08.html"
+
+
+def test_pybtex_reads_every_entry_and_no_text_field_needs_math(offered):
+    for where, text in offered.items():
+        entries = parse_string(text, "bibtex").entries
+        for key, entry in entries.items():
+            for name in TEXT_FIELDS:
+                value = entry.fields.get(name, "")
+                assert not bare_specials(value), (where, key, name, value)
+    issue = parse_string(issue_cite_as(offered), "bibtex").entries
+    title = issue[ISSUE_KEY].fields["title"]
+    assert title.startswith("{") and title.endswith("}")  # protected from lower-casing
+    assert latex_text(title) == "让 AI 造一个客服，难在代码之外"
+
+
+# --- The TeX tools (make test-clients) ---------------------------------------------------
+
+BIBLATEX_DOCUMENT = r"""\documentclass{article}
+\usepackage{xeCJK}
+\setCJKmainfont{Noto Serif CJK SC}
+\usepackage[backend=biber,style=numeric]{biblatex}
+\addbibresource{offered.bib}
+\begin{document}
+\nocite{*}
+\printbibliography
+\end{document}
+"""
+
+PLAINNAT_DOCUMENT = r"""\documentclass{article}
+\usepackage{xeCJK}
+\setCJKmainfont{Noto Serif CJK SC}
+\usepackage{natbib}
+\usepackage{url}
+\begin{document}
+\nocite{*}
+\bibliographystyle{plainnat}
+\bibliography{offered}
+\end{document}
+"""
+
+
+def run_tex(folder: Path, *commands: list[str]) -> str:
+    """Run each command in ``folder``; the log of the last xelatex run."""
+    for command in commands:
+        tool = shutil.which(command[0])
+        assert tool, f"{command[0]} is not installed: apt-get install {TEX_PACKAGES}"
+        result = subprocess.run(
+            [tool, *command[1:]], cwd=folder, capture_output=True, text=True, timeout=300
+        )
+        assert result.returncode == 0, f"{command}:\n{result.stdout[-3000:]}{result.stderr}"
+    return (folder / "offered.log").read_text(encoding="utf-8", errors="replace")
+
+
+def unique_entries(offered: dict[str, str]) -> str:
+    """One text of every entry offered, each key once (the downloads of several issues
+    share entries; the cite-as blocks repeat none)."""
+    seen: dict[str, str] = {}
+    for text in offered.values():
+        for block in bibtexparser.parse_string(text).blocks:
+            if isinstance(block, bibtexparser.model.Entry):
+                seen.setdefault(block.key, block.raw)
+    return "\n\n".join(seen.values()) + "\n"
+
+
+XELATEX = ["xelatex", "-interaction=nonstopmode", "-halt-on-error", "offered.tex"]
+
+
+@pytest.mark.clients
+def test_every_entry_typesets_with_biber_and_biblatex(offered, tmp_path):
+    (tmp_path / "offered.bib").write_text(unique_entries(offered), encoding="utf-8")
+    (tmp_path / "offered.tex").write_text(BIBLATEX_DOCUMENT, encoding="utf-8")
+    log = run_tex(tmp_path, XELATEX, ["biber", "offered"], XELATEX)
+    assert "Missing $ inserted" not in log and "! " not in log
+    bbl = (tmp_path / "offered.bbl").read_text(encoding="utf-8")
+    assert "{2026-09-08}" in bbl or "{2026}" in bbl
+    assert f"{SITE}issues/2026/2026-09-08.html" in bbl  # the url as written, no "%5C"
+
+
+@pytest.mark.clients
+def test_plainnat_prints_the_year_and_keeps_the_capitals(offered, tmp_path):
+    (tmp_path / "offered.bib").write_text(unique_entries(offered), encoding="utf-8")
+    (tmp_path / "offered.tex").write_text(PLAINNAT_DOCUMENT, encoding="utf-8")
+    log = run_tex(tmp_path, XELATEX, ["bibtex", "offered"], XELATEX)
+    assert "! " not in log
+    bbl = (tmp_path / "offered.bbl").read_text(encoding="utf-8")
+    issue = bbl[bbl.index(f"{{{ISSUE_KEY}}}") :].split(r"\bibitem")[0]
+    assert "2026" in issue
+    assert "让 AI 造一个客服" in issue  # not "ai": the title is protected
