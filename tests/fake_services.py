@@ -89,12 +89,19 @@ def fake_services() -> Iterator[FakeServices]:
         def log_message(self, *args: object) -> None:
             pass
 
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    services.port = server.server_address[1]
+    with serving(Handler) as port:
+        services.port = port
+        yield services
+
+
+@contextmanager
+def serving(handler: type[BaseHTTPRequestHandler]) -> Iterator[int]:
+    """``handler`` answering on a free port of 127.0.0.1 (given) until the block ends."""
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
-        yield services
+        yield server.server_address[1]
     finally:
         server.shutdown()
         server.server_close()

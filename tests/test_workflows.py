@@ -124,7 +124,13 @@ def test_links_are_checked_on_a_schedule_and_tests_run_on_push():
     assert triggers["schedule"]
     links = flow["jobs"]["links"]
     assert links["if"] == "github.event_name == 'schedule'"
-    assert steps("links")[-1]["run"] == ".venv/bin/radar links _build/html"
+    runs = [step.get("run") for step in steps("links")]
+    assert ".venv/bin/radar links _build/html" in runs
+    external = ".venv/bin/radar links --external --report _build/external-links.json"
+    assert runs[-2] == external  # then its report is kept as an artifact
+    kept = steps("links")[-1]
+    assert kept["uses"].startswith("actions/upload-artifact@")
+    assert kept["with"]["path"] == "_build/external-links.json"
     assert any(step.get("run") == "bash .ci/run" for step in steps("test"))
 
 

@@ -155,6 +155,20 @@ def build_parser() -> argparse.ArgumentParser:
         "links", parents=[common], help="check that every link of the built site resolves"
     )
     links.add_argument("outdir", nargs="?", default="_build/html", help="default: _build/html")
+    links.add_argument(
+        "--external",
+        action="store_true",
+        help="ask every source address of references.bib whether it still answers "
+        "(politely: HEAD then GET, one request a host at a time); nothing is rewritten",
+    )
+    links.add_argument(
+        "--report",
+        default="_build/external-links.json",
+        help="with --external: where the report goes (default: _build/external-links.json)",
+    )
+    links.add_argument(
+        "--strict", action="store_true", help="with --external: fail on a dead source"
+    )
     links.set_defaults(run=run_links)
 
     serve = commands.add_parser(
@@ -715,6 +729,9 @@ def check_summary(problems: list[Problem], issues: int) -> str:
 def run_links(args: argparse.Namespace) -> int:
     from juju_radar.editors.site_links import broken_links, html_pages
 
+    if args.external:
+        return run_external_links(args)
+
     outdir = Path(args.root, args.outdir)
     pages = html_pages(outdir)
     if not pages:
@@ -727,6 +744,35 @@ def run_links(args: argparse.Namespace) -> int:
         f"{counted(len(broken), 'broken link')} in {counted(len(pages), 'page')}", file=sys.stderr
     )
     return EXIT_PROBLEMS if broken else EXIT_OK
+
+
+def run_external_links(args: argparse.Namespace) -> int:
+    """Dead, moved and refused sources, one line each at their line of references.bib,
+    and the report file. Exit 1 only with --strict and a dead source."""
+    from juju_radar.editors import external_links as external
+
+    site = open_site(args.root)
+    settings = external.LinkSettings.from_environment()
+    bib_name = site.relative(site.bib_path)
+    text = site.bib_path.read_text(encoding="utf-8-sig") if site.bib_path.is_file() else ""
+    sources = external.cited_sources(text, settings.doi_url)
+    states = external.check_sources(sources, settings)
+    for state in states:
+        if state.state != "ok":
+            line = f"{bib_name}:{state.line}: {state.state}: {state.key} {state.url}"
+            print(f"{line} ({state.detail}) [source-{state.state}]")
+    report_path = Path(args.root, args.report)
+    report_path.parent.mkdir(parents=True, exist_ok=True)
+    report = external.report(states, bib_name)
+    report_path.write_text(json.dumps(report, ensure_ascii=False, indent=2) + "\n", "utf-8")
+    dead = sum(state.state == "dead" for state in states)
+    summary = Counter(state.state for state in states)
+    counts = ", ".join(f"{summary[name]} {name}" for name in ("ok", "moved", "refused", "dead"))
+    print(
+        f"{counted(len(states), 'source')} checked: {counts}; report in {args.report}",
+        file=sys.stderr,
+    )
+    return EXIT_PROBLEMS if dead and args.strict else EXIT_OK
 
 
 def counted(number: int, noun: str) -> str:
