@@ -72,7 +72,10 @@ def set_fields(
         line_start = text.rfind("\n", 0, last.name_start) + 1
         indent = text[line_start : last.name_start]
         indent = indent if indent.strip() == "" else "  "
-        width = max(_name_width(text, entry), *(len(name) for name, _ in added))
+        own_width = _name_width(text, entry)
+        width = max(own_width, *(len(name) for name, _ in added))
+        if width > own_width and own_width > 0:
+            replacements += _realigned(text, entry, width)
         newline = "\r\n" if "\r\n" in text[chunk_start:closing] else "\n"
         lines = "".join(
             f"{indent}{name.ljust(width)} = {braced},{newline}" for name, braced in added
@@ -82,6 +85,21 @@ def set_fields(
     for start, end, new in sorted(replacements, reverse=True):
         result = result[:start] + new + result[end:]
     return result
+
+
+def _realigned(text: str, entry: BibEntry, width: int) -> list[tuple[int, int, str]]:
+    """The entry's own names padded to ``width``, where the entry pads them to one width
+    (``title   = ``): the fields added stay in line with the others."""
+    padding = []
+    for bib_field in entry.fields:
+        name_end = bib_field.name_start + len(bib_field.name)
+        equals = text.index("=", name_end, bib_field.value_span[0])
+        line_start = text.rfind("\n", 0, bib_field.name_start) + 1
+        own_line = not text[line_start : bib_field.name_start].strip()
+        if not own_line or not text[name_end:equals] or text[name_end:equals].strip(" "):
+            return []  # not one field a line, its name padded with spaces: leave it
+        padding.append((name_end, equals, " " * (width - len(bib_field.name) + 1)))
+    return padding
 
 
 def _name_width(text: str, entry: BibEntry) -> int:
