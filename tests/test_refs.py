@@ -3,21 +3,29 @@ built page linking the completed reference. No test touches the network."""
 
 from __future__ import annotations
 
+import io
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+import rispy
 from bs4 import BeautifulSoup
 from conftest import copy_site, sphinx_build
 from fake_services import FakeServices, Reply, closed_port, fake_services
+from pybtex.database import parse_file, parse_string
 
 from juju_radar.bib.check import scan_entries
+from juju_radar.bib.edit import find_entry
 from juju_radar.editors import cli
 from juju_radar.editors.lookup.client import ARXIV_INTERVAL, Client, ServiceError, Settings
+from juju_radar.editors.refs import title_fields
 
 PAGE = "issues/2026/2026-09-08.html"
 DOI = "10.5555/worldsculpt.2026"
+TITLE = "WorldSculpt: Object-Level Multi-View 3D Scene Generation with Pixal3D"
+LABEL = "WorldSculpt 论文"
 
 
 def radar(root: Path, *args: str) -> int:
@@ -112,8 +120,10 @@ def test_missing_lookup_accept_then_the_page_links_the_doi(
     assert radar(site, "refs", "accept", "worldsculpt2026paper", "1") == 0
     after = bib_path.read_text(encoding="utf-8")
     entry = assert_only_entry_changed(before, after, "worldsculpt2026paper")
-    assert entry.startswith("@article{worldsculpt2026paper,\n  title = {WorldSculpt 论文},\n")
+    # The entry's own names are padded to the longest added one ("archiveprefix").
+    assert entry.startswith(f"@article{{worldsculpt2026paper,\n  title         = {{{TITLE}}},\n")
     for line in (
+        "  radarlabel    = {WorldSculpt 论文},",
         f"  doi           = {{{DOI}}},",
         "  eprint        = {2609.01234},",
         "  archiveprefix = {arXiv},",
@@ -130,7 +140,7 @@ def test_missing_lookup_accept_then_the_page_links_the_doi(
     soup = BeautifulSoup((outdir / PAGE).read_text(encoding="utf-8"), "html.parser")
     item = soup.find(id="worldsculpt-object-scenes")
     sources = item.select_one(".radar-sources")
-    label = sources.find("a", string="WorldSculpt 论文")
+    label = sources.find("a", string=LABEL)  # the editors' label, from the page, not the .bib
     assert label["href"] == f"https://doi.org/{DOI}", "the label leads to the paper"
     code = sources.find("a", string="项目代码")
     number = next(a for a in sources.select(".radar-citation a") if a.get_text() == "4")
@@ -142,6 +152,7 @@ def test_missing_lookup_accept_then_the_page_links_the_doi(
     assert entry_node.find("a", href=f"https://doi.org/{DOI}").get_text() == DOI
     assert entry_node.find("a", href="https://arxiv.org/abs/2609.01234") is not None
     assert "URL" not in text and "待编辑补全" not in text
+    assert TITLE in text and LABEL not in text, "the work's own title, not the editors' label"
     assert "待编辑补全" in soup.find(id="cite-worldsculpt2026code").get_text()
     on_references = entry_node.select_one(".radar-on-references-page a")
     assert on_references["href"] == "../../references/2026-09.html#cite-worldsculpt2026paper"
@@ -150,15 +161,23 @@ def test_missing_lookup_accept_then_the_page_links_the_doi(
         (outdir / "references/2026-09.html").read_text(encoding="utf-8"), "html.parser"
     ).find(id="cite-worldsculpt2026paper")
     assert references.find("a", href=f"https://doi.org/{DOI}") is not None
+    assert TITLE in references.get_text("") and LABEL not in references.get_text("")
     assert references.select_one(".radar-cited-by-label").get_text() == "被 1 条引用："
     # What reference managers read carries the identifiers too.
     cited = [tag["content"] for tag in soup.find_all("meta", attrs={"name": "citation_reference"})]
-    assert any(f"citation_doi={DOI}" in value for value in cited), cited
+    [completed] = [value for value in cited if f"citation_doi={DOI}" in value]
+    assert completed.startswith(f"citation_title={TITLE}; ")
+    assert not any(LABEL in value for value in cited)
     page = outdir / PAGE
-    ris = page.with_suffix(".ris").read_text(encoding="utf-8")
-    assert f"DO  - {DOI}" in ris
+    [ris] = [r for r in rispy.loads(page.with_suffix(".ris").read_text("utf-8")) if r.get("doi")]
+    assert (ris["doi"], ris["title"]) == (DOI, TITLE)
     records = json.loads(page.with_suffix(".csl.json").read_text(encoding="utf-8"))
-    assert any(record.get("DOI") == DOI for record in records)
+    [record] = [record for record in records if record.get("DOI") == DOI]
+    assert record["title"] == TITLE
+    download = parse_string(page.with_suffix(".bib").read_text("utf-8"), "bibtex")
+    fields = download.entries["worldsculpt2026paper"].fields
+    assert (fields["title"], fields["doi"]) == (TITLE, DOI)
+    assert not {"radarlabel", "radarnote", "radarsource"} & {name.lower() for name in fields}
 
 
 def test_an_inconclusive_lookup_and_a_refused_accept_write_nothing(
@@ -309,3 +328,140 @@ def test_settings_come_from_the_environment_and_conf_py():
         "http://mirror/cr",
         "env@example.org",
     )
+
+
+# --- refs complete --------------------------------------------------------------------------
+
+EXPORT_0909 = Path(__file__).parent / "fixtures" / "export" / "2026-09-09.txt"
+WALK_0909 = ["contamscope-1", "contamscope-2", "contamscope-3", "agent-1"]
+
+
+@pytest.fixture
+def quick_arxiv(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No three-second pause between the fake arXiv's answers."""
+    monkeypatch.setattr("juju_radar.editors.lookup.client.ARXIV_INTERVAL", 0.0)
+
+
+def answer(monkeypatch: pytest.MonkeyPatch, *lines: str) -> None:
+    monkeypatch.setattr("sys.stdin", io.StringIO("".join(f"{line}\n" for line in lines)))
+
+
+def bib_fields(site: Path) -> dict[str, dict[str, str]]:
+    entries = parse_file(site / "references.bib", "bibtex").entries
+    return {key: {**entry.fields, "type": entry.type} for key, entry in entries.items()}
+
+
+def walked(out: str) -> list[str]:
+    """The keys of the entries shown, in order (``references.bib:LINE: KEY: TITLE``)."""
+    return re.findall(r"^references\.bib:\d+: ([^:]+): ", out, re.MULTILINE)
+
+
+def test_complete_walks_the_newest_issue_first_and_writes_each_answer(
+    site, services, quick_arxiv, capsys, monkeypatch
+):
+    services.routes = {
+        "/crossref/works": Reply(fixture="crossref-worldsculpt.json"),
+        "/arxiv/api/query": Reply(fixture="arxiv-empty.atom"),
+    }
+    assert radar(site, "import", str(EXPORT_0909)) == 0  # a newer issue than the seed's
+    before = bib_fields(site)
+    capsys.readouterr()
+    answer(monkeypatch, "hello", "7", "s", "2", "arXiv:2609.04321", "q")
+    assert radar(site, "refs", "complete") == 0
+    out, err = capsys.readouterr()
+    assert walked(out) == WALK_0909, "the 2026-09-09 issue's entries, in file order, first"
+    assert "cited by issues/2026/2026-09-09.md:18 (contamscope)" in out
+    assert "not an answer: 'hello'" in out and "not an answer: '7'" in out
+    assert out.count("1-2 accept, s skip, q quit, or a DOI, arXiv id or URL: ") == 6
+    assert err.strip().endswith(
+        "radar refs complete: 1 accepted, 1 set by hand, 1 skipped, 0 failed, 11 left"
+    )
+    after = bib_fields(site)
+    assert "doi" not in after["contamscope-1"], "skipped"
+    accepted = after["contamscope-2"]
+    assert (accepted["doi"], accepted["type"]) == ("10.5555/sculpting.2019", "misc")
+    assert accepted["title"] == "Sculpting Worlds: Procedural Terrain for Games"
+    assert accepted["radarlabel"] == before["contamscope-2"]["title"]
+    assert after["contamscope-3"]["eprint"] == "2609.04321"
+    assert after["contamscope-3"]["title"] == before["contamscope-3"]["title"], "set: no title"
+    unchanged = set(before) - {"contamscope-2", "contamscope-3"}
+    assert {key: after[key] for key in unchanged} == {key: before[key] for key in unchanged}
+    assert radar(site, "check") == 0
+    capsys.readouterr()
+
+    answer(monkeypatch, "q")
+    assert radar(site, "refs", "complete") == 0
+    out, err = capsys.readouterr()
+    assert walked(out) == ["agent-1"], "resumes: completed and skipped entries left out"
+    assert "1 skipped before, left out (`--revisit` walks them too" in err
+    answer(monkeypatch, "q")
+    assert radar(site, "refs", "complete", "--revisit", "--since", "2026-09-09") == 0
+    out, err = capsys.readouterr()
+    assert walked(out) == ["contamscope-1"]
+    assert err.strip().endswith("0 failed, 4 left"), "only the entries cited since 2026-09-09"
+
+
+def test_complete_accepts_a_conclusive_match_without_asking(
+    site, services, quick_arxiv, capsys, monkeypatch
+):
+    services.routes = {
+        "/crossref/works": Reply(fixture="crossref-worldsculpt.json"),
+        "/arxiv/api/query": Reply(fixture="arxiv-worldsculpt.atom"),
+    }
+    before = (site / "references.bib").read_text(encoding="utf-8")
+    answer(monkeypatch)  # nothing to read: the end of the input stops the walk
+    keys = ("worldsculpt2026paper", "rise2026paper", "spc2026release")
+    assert radar(site, "refs", "complete", *keys, "--yes-conclusive") == 0
+    out, err = capsys.readouterr()
+    assert walked(out) == ["worldsculpt2026paper", "rise2026paper"]
+    assert "best match: candidate 1 scores" in out
+    assert "conclusive: accepting candidate 1" in out
+    assert "inconclusive: " in out and out.count("s skip, q quit") == 1, "rise: asked"
+    assert err.strip().endswith(
+        "radar refs complete: 1 accepted, 0 set by hand, 0 skipped, 0 failed, 2 left"
+    )
+    after = (site / "references.bib").read_text(encoding="utf-8")
+    assert_only_entry_changed(before, after, "worldsculpt2026paper")
+    entry = bib_fields(site)["worldsculpt2026paper"]
+    assert (entry["title"], entry["radarlabel"]) == (TITLE, LABEL)
+    assert (entry["doi"], entry["eprint"], entry["type"]) == (DOI, "2609.01234", "article")
+
+
+def test_complete_stops_at_a_failing_service_and_refuses_unknown_keys(
+    site, services, capsys, monkeypatch
+):
+    monkeypatch.setenv("RADAR_CROSSREF_URL", f"http://127.0.0.1:{closed_port()}/crossref")
+    bib = (site / "references.bib").read_bytes()
+    answer(monkeypatch, "1")
+    assert radar(site, "refs", "complete", "spc2026release", "spc2026opinion") == 1
+    out, err = capsys.readouterr()
+    assert walked(out) == ["spc2026release"]
+    assert "radar refs: error: lookup of 'spc2026release' failed: cannot reach Crossref" in err
+    assert err.strip().endswith("0 skipped, 1 failed, 1 left")
+    assert radar(site, "refs", "complete", "spc2026release", "nosuchkey") == 1
+    assert "error: references.bib: no entry 'nosuchkey' in the bibliography" in (
+        capsys.readouterr().err
+    )
+    assert radar(site, "refs", "set", "rise2026paper", "--url", "https://example.org/rise") == 0
+    bib = (site / "references.bib").read_bytes()
+    capsys.readouterr()
+    assert radar(site, "refs", "complete", "rise2026paper") == 0
+    out, err = capsys.readouterr()
+    assert walked(out) == [] and "references.bib:20: 'rise2026paper' has a DOI" in err
+    assert (site / "references.bib").read_bytes() == bib
+
+
+def test_accept_keeps_the_editors_first_label_and_adds_none_for_the_same_title():
+    imported = find_entry("@misc{k,\n  title = {技术报告（小模型的数据配比）},\n}\n", "k")
+    assert title_fields(imported, "Data Mixing for Small Models") == {
+        "title": "Data Mixing for Small Models",
+        "radarlabel": "技术报告（小模型的数据配比）",
+    }
+    accepted = find_entry(
+        "@misc{k,\n  title = {Data Mixing},\n  radarlabel = {技术报告（小模型的数据配比）},\n}\n",
+        "k",
+    )
+    assert title_fields(accepted, "Data Mixing for Small Models, v2") == {
+        "title": "Data Mixing for Small Models, v2"
+    }
+    assert title_fields(accepted, "Data Mixing") == {}

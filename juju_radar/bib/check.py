@@ -22,6 +22,8 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
+from juju_radar.bib.archived import ARCHIVE_FIELDS, ARCHIVE_URL_FIELD
+from juju_radar.bib.identifiers import EDITORS_FIELDS
 from juju_radar.bib.reader import (
     EXPANSION_ALLOWANCE,
     MAX_VALUE_CHARS,
@@ -46,8 +48,10 @@ IDENTIFIER_FIELDS = ("doi", "url", "eprint", "isbn", "issn")
 REPORTED_IDENTIFIER_FIELDS = ("doi", "url", "eprint", "archiveprefix", "isbn", "issn", "note")
 """Fields returned by :func:`bib_entry_identifiers` (``note`` often holds an arXiv id)."""
 
-VERBATIM_FIELDS = frozenset(
-    {"url", "doi", "eprint", "archiveprefix", "eprinttype", "crossref", "radarnote", "radarsource"}
+VERBATIM_FIELDS = (
+    frozenset({"url", "doi", "eprint", "archiveprefix", "eprinttype", "crossref"})
+    | EDITORS_FIELDS
+    | frozenset(ARCHIVE_FIELDS)
 )
 """Fields the build shows as written or not at all: never converted from LaTeX."""
 
@@ -364,13 +368,14 @@ def unsafe_url_problems(entries: list[BibEntry], path: str) -> Iterator[Problem]
             continue
         for bib_field in entry.fields:
             value = normalize_whitespace(bib_field.value).strip("{} ")
-            if bib_field.name == "url" and value and not WEB_URL.match(value):
+            if bib_field.name in ("url", ARCHIVE_URL_FIELD) and value and not WEB_URL.match(value):
                 yield Problem(
                     path,
                     bib_field.line,
                     "error",
                     "unsafe-url",
-                    f"{entry_label(entry)} has a url that is not an http(s) address: {value!r}",
+                    f"{entry_label(entry)} has a {bib_field.name} that is not an http(s) "
+                    f"address: {value!r}",
                 )
 
 

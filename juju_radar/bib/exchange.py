@@ -17,7 +17,7 @@ from pybtex.database import Entry, Person
 from pylatexenc.latex2text import LatexNodes2Text, MacroTextSpec, get_default_latex_context_db
 
 from juju_radar.bib.check import VERBATIM_FIELDS
-from juju_radar.bib.identifiers import ARXIV_ABS, EDITORS_NOTE_FIELD
+from juju_radar.bib.identifiers import ARXIV_ABS, EDITORS_FIELDS
 from juju_radar.bib.reader import BibField, scan_entries
 from juju_radar.bib.typesetting import TEXT_ESCAPES, bare_specials, typesettable
 
@@ -295,8 +295,8 @@ def ris_text(records: list[dict[str, Any]]) -> str:
 
 def published_entry_text(entry_text: str) -> str:
     """An entry for the per-issue ``.bib`` download: as written, without the editors'
-    bookkeeping field (``radarnote``), and with what LaTeX cannot typeset in a text
-    field escaped (:mod:`juju_radar.bib.typesetting`)."""
+    bookkeeping fields (:data:`~juju_radar.bib.identifiers.EDITORS_FIELDS`), and with what
+    LaTeX cannot typeset in a text field escaped (:mod:`juju_radar.bib.typesetting`)."""
     if not _may_need_changes(entry_text):
         return entry_text  # most entries: no need to scan them (5 s a clean build)
     (entry,) = scan_entries(entry_text) or (None,)
@@ -304,7 +304,7 @@ def published_entry_text(entry_text: str) -> str:
         return entry_text
     kept, position = [], 0
     for bib_field in entry.fields:
-        if bib_field.name == EDITORS_NOTE_FIELD:
+        if bib_field.name in EDITORS_FIELDS:
             start, end = _whole_field_span(entry_text, bib_field)
             kept += [entry_text[position:start]]
             position = end
@@ -318,7 +318,9 @@ def published_entry_text(entry_text: str) -> str:
 
 def _may_need_changes(entry_text: str) -> bool:
     folded = entry_text.casefold()
-    return EDITORS_NOTE_FIELD.casefold() in folded or any(c in entry_text for c in TEXT_ESCAPES)
+    return any(name in folded for name in EDITORS_FIELDS) or any(
+        c in entry_text for c in TEXT_ESCAPES
+    )
 
 
 def _whole_field_span(entry_text: str, bib_field: BibField) -> tuple[int, int]:

@@ -22,6 +22,14 @@ kept in the .bib file, never shown on a page."""
 SOURCE_FIELD = "radarsource"
 """Where ``radar refs accept`` took an entry's data from (service and record address)."""
 
+LABEL_FIELD = "radarlabel"
+"""The title the editors gave an entry (their link label and the item's headline), kept
+by ``radar refs accept`` when it writes the work's own title."""
+
+EDITORS_FIELDS = frozenset({EDITORS_NOTE_FIELD, SOURCE_FIELD, LABEL_FIELD})
+"""The editors' bookkeeping: kept in the .bib file, never shown on a page, left out of
+the downloads."""
+
 _DOI_PREFIX = re.compile(r"^\s*(?:doi:\s*|https?://(?:dx\.)?doi\.org/)", re.IGNORECASE)
 _ARXIV_PREFIX = re.compile(r"^\s*(?:arxiv:\s*|https?://arxiv\.org/abs/)", re.IGNORECASE)
 _LATEX_ESCAPE = re.compile(r"\\([_%&#$])")

@@ -16,7 +16,8 @@ It is pybtex's ``unsrt`` (numbered labels in citation order) with these changes:
 * ``\\url{...}`` in ``howpublished`` or ``note`` becomes a link;
 * the DOI, arXiv id and URL are links labelled in Chinese ("DOI：", "arXiv 编号：",
   "网址："), the URL left out when it only repeats the DOI's or arXiv's link;
-* the editors' bookkeeping fields (``radarnote``, ``radarsource``) are never shown;
+* the editors' bookkeeping fields (``radarnote``, ``radarsource``, ``radarlabel``) are
+  never shown;
 * a Chinese entry (its title, or every author, written in CJK) is punctuated in
   Chinese, as GB/T 7714 entries are in Chinese text: its parts are joined with "，"
   and each part ends with "。" ("RISE 论文。从模型……方法。"), with no space between.

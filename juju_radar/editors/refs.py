@@ -3,8 +3,9 @@
 ``missing`` lists what lacks an identifier; ``lookup`` asks doi.org, the arXiv API and
 Crossref and keeps the numbered candidates it shows (``_build/refs/KEY.json``);
 ``accept`` writes one of them into the .bib file after the editor confirms; ``set``
-records an identifier an editor found. Only ``accept`` and ``set`` write, and only the
-one entry: every other byte of the file stays as it was.
+records an identifier an editor found; ``complete`` walks the entries lacking one, newest
+issue first, asking for each what to do. Only ``accept``, ``set`` and ``complete`` write,
+and only one entry at a time: every other byte of the file stays as it was.
 """
 
 from __future__ import annotations
@@ -14,8 +15,9 @@ import datetime as dt
 import hashlib
 import json
 import sys
+from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 from zoneinfo import ZoneInfo
@@ -23,6 +25,7 @@ from zoneinfo import ZoneInfo
 from juju_radar.bib.check import IDENTIFIER_FIELDS, BibEntry, check_bib_text, citable_entries
 from juju_radar.bib.edit import EditError, find_entry, set_fields
 from juju_radar.bib.identifiers import (
+    LABEL_FIELD,
     SOURCE_FIELD,
     arxiv_eprint,
     is_arxiv_id,
@@ -76,6 +79,39 @@ def add_parser(commands: argparse._SubParsersAction, common: argparse.ArgumentPa
     found.add_argument("--arxiv")
     found.add_argument("--url")
     setting.set_defaults(run=run_set)
+    complete = actions.add_parser(
+        "complete",
+        parents=[common],
+        help="look up each entry lacking an identifier, newest issue first, and ask",
+    )
+    which = complete.add_mutually_exclusive_group()
+    which.add_argument("keys", nargs="*", default=[], metavar="KEY")
+    which.add_argument(
+        "--since", type=dt.date.fromisoformat, metavar="YYYY-MM-DD", help="cited on or after"
+    )
+    complete.add_argument(
+        "--yes-conclusive", action="store_true", help="accept conclusive matches without asking"
+    )
+    complete.add_argument(
+        "--revisit", action="store_true", help="walk the entries skipped before too"
+    )
+    complete.set_defaults(run=run_complete)
+    archive = actions.add_parser(
+        "archive",
+        parents=[common],
+        help="have the Internet Archive capture each source url; record the snapshot",
+    )
+    archive.add_argument("keys", nargs="*", default=[], metavar="KEY")
+    archive.add_argument(
+        "--all", action="store_true", help="every entry with a url and no archived copy yet"
+    )
+    archive.set_defaults(run=run_archive)
+
+
+def run_archive(args: argparse.Namespace) -> int:
+    from juju_radar.editors.archive_sources import run_archive as archive
+
+    return archive(args)
 
 
 def read_bib(site: Site) -> tuple[str, str]:
@@ -96,6 +132,24 @@ def fail(message: str, status: int = EXIT_PROBLEMS) -> int:
     return status
 
 
+class Refused(Exception):
+    """A command cannot go on; the message is one line, ``status`` the exit status."""
+
+    def __init__(self, message: str, status: int = EXIT_PROBLEMS) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+def current_entry(site: Site, key: str) -> tuple[str, BibEntry]:
+    """The .bib text as it is now, and entry ``key`` in it (:class:`EditError` if none)."""
+    text, _ = read_bib(site)
+    return text, find_entry(text, key)
+
+
+def lacks_identifier(entry: BibEntry) -> bool:
+    return not any(entry.has_nonblank_field(name) for name in IDENTIFIER_FIELDS)
+
+
 # --- missing ----------------------------------------------------------------------------
 
 
@@ -104,6 +158,7 @@ class Citing:
     path: str
     line: int
     item: str
+    issued: dt.date
 
 
 def run_missing(args: argparse.Namespace) -> int:
@@ -113,7 +168,7 @@ def run_missing(args: argparse.Namespace) -> int:
     missing = [
         (entry, citing.get((entry.key or "").lower(), []))
         for entry in citable_entries(text)
-        if not any(entry.has_nonblank_field(name) for name in IDENTIFIER_FIELDS)
+        if lacks_identifier(entry)
     ]
     if args.format == "json":
         rows = [
@@ -122,21 +177,27 @@ def run_missing(args: argparse.Namespace) -> int:
                 "path": site.bibfiles[0],
                 "line": entry.line,
                 "title": entry.field_value("title") or "",
-                "cited_by": [vars(each) for each in cited_by],
+                "cited_by": [
+                    {"path": each.path, "line": each.line, "item": each.item} for each in cited_by
+                ],
             }
             for entry, cited_by in missing
         ]
         print(json.dumps(rows, ensure_ascii=False, indent=2))
     else:
         for entry, cited_by in missing:
-            print(f"{site.bibfiles[0]}:{entry.line}: {entry.key}: {entry.field_value('title')}")
-            for each in cited_by:
-                print(f"    cited by {each.path}:{each.line} ({each.item})")
-            if not cited_by:
-                print("    cited by no issue")
+            print_entry(site, entry, cited_by)
     noun = "entry lacks" if len(missing) == 1 else "entries lack"
     print(f"{len(missing)} {noun} a DOI, arXiv id, URL or ISBN", file=sys.stderr)
     return EXIT_OK
+
+
+def print_entry(site: Site, entry: BibEntry, cited_by: list[Citing]) -> None:
+    print(f"{site.bibfiles[0]}:{entry.line}: {entry.key}: {entry.field_value('title')}")
+    for each in cited_by:
+        print(f"    cited by {each.path}:{each.line} ({each.item})")
+    if not cited_by:
+        print("    cited by no issue")
 
 
 def citing_items(site: Site) -> dict[str, list[Citing]]:
@@ -148,10 +209,13 @@ def citing_items(site: Site) -> dict[str, list[Citing]]:
             issue, _ = parse_issue(read_text(path), relative, site.vocabulary, site.date_span)
         except SiteError:
             continue
-        for item in issue.items if issue is not None else ():
+        if issue is None:
+            continue
+        for item in issue.items:
             for key in dict.fromkeys(item.citation_keys):
                 line = item.sources_line or item.line
-                found.setdefault(key.lower(), []).append(Citing(relative, line, item.id))
+                citing = Citing(relative, line, item.id, issue.date)
+                found.setdefault(key.lower(), []).append(citing)
     return found
 
 
@@ -189,29 +253,79 @@ def find_candidates(client: Client, facts: EntryFacts) -> list[Candidate]:
     return crossref_search(client, query) + arxiv_title_search(client, facts.title)
 
 
-def run_lookup(args: argparse.Namespace) -> int:
-    site = open_site(args.root)
-    text, _ = read_bib(site)
-    try:
-        entry = find_entry(text, args.key)
-    except EditError as error:
-        return fail(str(error))
-    from juju_radar.editors.lookup.client import Client, ServiceError, Settings
+class Lookups:
+    """What ``lookup``, ``accept`` and ``complete`` share: the site, one HTTP client (made
+    at the first lookup) and the candidates each lookup keeps for ``accept``."""
 
-    facts = entry_facts(entry)
-    settings = Settings.from_environment(site.config)
-    if not settings.contact_email and not facts.doi and not facts.eprint:
-        print(
-            "radar refs: note: no contact address (RADAR_CONTACT_EMAIL or radar_contact_email "
-            "in conf.py); Crossref asks polite clients for one",
-            file=sys.stderr,
-        )
-    try:
-        with Client(settings) as client:
-            ranking = rank(facts, find_candidates(client, facts))
-    except ServiceError as error:
-        return fail(f"lookup of '{facts.key}' failed: {error}; nothing was written")
-    save_lookup(site, facts.key, entry_digest(text, entry), ranking)
+    def __init__(self, site: Site) -> None:
+        self.site = site
+        self._client: Client | None = None
+        self._noted = False
+
+    def __enter__(self) -> Lookups:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._client is not None:
+            self._client.close()
+
+    def look_up(self, key: str) -> tuple[EntryFacts, Ranking]:
+        """The candidates for entry ``key``, best first, saved for :meth:`accept`.
+        Raises :class:`EditError`, or ``ServiceError`` when a service fails."""
+        text, entry = current_entry(self.site, key)
+        facts = entry_facts(entry)
+        ranking = rank(facts, find_candidates(self.client(facts), facts))
+        save_lookup(self.site, facts.key, entry_digest(text, entry), ranking)
+        return facts, ranking
+
+    def client(self, facts: EntryFacts) -> Client:
+        from juju_radar.editors.lookup.client import Client, Settings
+
+        if self._client is None:
+            self._client = Client(Settings.from_environment(self.site.config))
+        if not (self._client.settings.contact_email or facts.doi or facts.eprint or self._noted):
+            self._noted = True
+            print(
+                "radar refs: note: no contact address (RADAR_CONTACT_EMAIL or "
+                "radar_contact_email in conf.py); Crossref asks polite clients for one",
+                file=sys.stderr,
+            )
+        return self._client
+
+    def accept(self, key: str, number: int, ask: Callable[[str], str] | None) -> int:
+        """Write candidate ``number`` of the last lookup of ``key`` into the entry.
+        Raises :class:`EditError` or :class:`Refused`."""
+        text, entry = current_entry(self.site, key)
+        candidate = self.saved_candidate(key, number, entry_digest(text, entry))
+        values, entry_type = accepted_fields(entry, candidate)
+        return write_entry(self.site, key, values, entry_type, ask)
+
+    def saved_candidate(self, key: str, number: int, digest: str) -> Candidate:
+        saved = load_lookup(self.site, key)
+        if saved is None:
+            raise Refused(f"no saved lookup of '{key}': run `radar refs lookup {key}` first")
+        if saved.get("entry") != digest:
+            raise Refused(
+                f"entry '{key}' changed since it was looked up: run `radar refs lookup {key}` again"
+            )
+        candidates = saved.get("candidates", [])
+        if not 1 <= number <= len(candidates):
+            raise Refused(
+                f"the lookup of '{key}' has candidates 1 to {len(candidates)}", EXIT_USAGE
+            )
+        return Candidate.from_dict(candidates[number - 1])
+
+
+def run_lookup(args: argparse.Namespace) -> int:
+    from juju_radar.editors.lookup.client import ServiceError
+
+    with Lookups(open_site(args.root)) as lookups:
+        try:
+            facts, ranking = lookups.look_up(args.key)
+        except EditError as error:
+            return fail(str(error))
+        except ServiceError as error:
+            return fail(f"lookup of '{args.key}' failed: {error}; nothing was written")
     if args.format == "json":
         print(json.dumps(lookup_json(facts, ranking), ensure_ascii=False, indent=2))
     else:
@@ -234,14 +348,7 @@ def lookup_json(facts: EntryFacts, ranking: Ranking) -> dict[str, object]:
 
 def print_lookup(facts: EntryFacts, ranking: Ranking) -> None:
     print(f"{facts.key}: {facts.title}")
-    for number, candidate in enumerate(ranking.candidates, start=1):
-        print(f"{number}. [{candidate.score:.2f}] {candidate.source} · {candidate.kind or '-'}")
-        print(f"   title:      {candidate.title}")
-        print(f"   authors:    {'; '.join(candidate.authors) or '-'}")
-        print(f"   year:       {candidate.year or '-'}")
-        print(f"   container:  {candidate.container or '-'}")
-        print(f"   identifier: {candidate.identifier or '-'}")
-        print(f"   why:        {candidate.reason}")
+    print_candidates(ranking)
     if not ranking.candidates:
         print("no candidate found: search by hand, then `radar refs set`")
     elif ranking.conclusive:
@@ -251,6 +358,17 @@ def print_lookup(facts: EntryFacts, ranking: Ranking) -> None:
             f"inconclusive: {ranking.why}; check the candidates before "
             f"`radar refs accept {facts.key} N`, or search by hand and `radar refs set`"
         )
+
+
+def print_candidates(ranking: Ranking) -> None:
+    for number, candidate in enumerate(ranking.candidates, start=1):
+        print(f"{number}. [{candidate.score:.2f}] {candidate.source} · {candidate.kind or '-'}")
+        print(f"   title:      {candidate.title}")
+        print(f"   authors:    {'; '.join(candidate.authors) or '-'}")
+        print(f"   year:       {candidate.year or '-'}")
+        print(f"   container:  {candidate.container or '-'}")
+        print(f"   identifier: {candidate.identifier or '-'}")
+        print(f"   why:        {candidate.reason}")
 
 
 def entry_digest(text: str, entry: BibEntry) -> str:
@@ -274,6 +392,14 @@ def save_lookup(site: Site, key: str, digest: str, ranking: Ranking) -> None:
         print(f"radar refs: note: the candidates were not saved: {error}", file=sys.stderr)
 
 
+def load_lookup(site: Site, key: str) -> dict | None:
+    try:
+        data = json.loads(lookup_path(site, key).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return data if isinstance(data, dict) else None
+
+
 # --- accept and set ---------------------------------------------------------------------
 
 
@@ -282,8 +408,9 @@ def today() -> str:
 
 
 def accepted_fields(entry: BibEntry, candidate: Candidate) -> tuple[dict[str, str], str | None]:
-    """The fields candidate states (the title stays the editors'), and the entry type."""
-    values: dict[str, str] = {}
+    """The fields the candidate states, its title replacing the editors' (kept in
+    ``radarlabel``), and the entry type."""
+    values = title_fields(entry, candidate.title)
     if candidate.doi:
         values["doi"] = candidate.doi
     if candidate.eprint:
@@ -309,46 +436,55 @@ def accepted_fields(entry: BibEntry, candidate: Candidate) -> tuple[dict[str, st
     return values, entry_type
 
 
+def title_fields(entry: BibEntry, title: str) -> dict[str, str]:
+    """The work's own title, the editors' one kept in ``radarlabel`` (once: a second
+    accept keeps the first label)."""
+    label = entry.field_value("title") or ""
+    if " ".join(label.replace("{", "").replace("}", "").split()) == title:
+        return {}
+    if entry.has_nonblank_field(LABEL_FIELD) or not label.strip():
+        return {"title": title}
+    return {"title": title, LABEL_FIELD: label}
+
+
 def run_accept(args: argparse.Namespace) -> int:
-    site = open_site(args.root)
-    text, _ = read_bib(site)
-    try:
-        entry = find_entry(text, args.key)
-    except EditError as error:
-        return fail(str(error))
-    saved = load_lookup(site, args.key)
-    if saved is None:
-        return fail(f"no saved lookup of '{args.key}': run `radar refs lookup {args.key}` first")
-    if saved.get("entry") != entry_digest(text, entry):
-        return fail(
-            f"entry '{args.key}' changed since it was looked up: "
-            f"run `radar refs lookup {args.key}` again"
-        )
-    candidates = [Candidate.from_dict(each) for each in saved.get("candidates", [])]
-    if not 1 <= args.number <= len(candidates):
-        return fail(f"the lookup of '{args.key}' has candidates 1 to {len(candidates)}", EXIT_USAGE)
-    candidate = candidates[args.number - 1]
-    values, entry_type = accepted_fields(entry, candidate)
-    return write_entry(site, args.key, values, entry_type, None if args.yes else input)
+    with Lookups(open_site(args.root)) as lookups:
+        try:
+            return lookups.accept(args.key, args.number, None if args.yes else input)
+        except EditError as error:
+            return fail(str(error))
+        except Refused as error:
+            return fail(str(error), error.status)
 
 
 def run_set(args: argparse.Namespace) -> int:
     site = open_site(args.root)
-    values: dict[str, str] = {}
-    if args.doi is not None:
-        if not is_doi(args.doi):
-            return fail(f"'{args.doi}' is not a DOI (10.NNNN/…)", EXIT_USAGE)
-        values["doi"] = normalize_doi(args.doi)
-    elif args.arxiv is not None:
-        if not is_arxiv_id(args.arxiv):
-            return fail(f"'{args.arxiv}' is not an arXiv id (2409.01234)", EXIT_USAGE)
-        values |= {"eprint": normalize_arxiv(args.arxiv), "archiveprefix": "arXiv"}
-    else:
-        if web_url(args.url) is None:
-            return fail(f"'{args.url}' is not an http(s) address", EXIT_USAGE)
-        values["url"] = args.url.strip()
-    values["urldate"] = today()
+    try:
+        values = identifier_fields(doi=args.doi, arxiv=args.arxiv, url=args.url)
+    except Refused as error:
+        return fail(str(error), error.status)
     return write_entry(site, args.key, values, None, None)
+
+
+def identifier_fields(
+    doi: str | None = None, arxiv: str | None = None, url: str | None = None
+) -> dict[str, str]:
+    """The fields ``set`` writes for the one identifier given, checked for its shape."""
+    values: dict[str, str] = {}
+    if doi is not None:
+        if not is_doi(doi):
+            raise Refused(f"'{doi}' is not a DOI (10.NNNN/…)", EXIT_USAGE)
+        values["doi"] = normalize_doi(doi)
+    elif arxiv is not None:
+        if not is_arxiv_id(arxiv):
+            raise Refused(f"'{arxiv}' is not an arXiv id (2409.01234)", EXIT_USAGE)
+        values |= {"eprint": normalize_arxiv(arxiv), "archiveprefix": "arXiv"}
+    else:
+        if url is None or web_url(url) is None:
+            raise Refused(f"'{url}' is not an http(s) address", EXIT_USAGE)
+        values["url"] = url.strip()
+    values["urldate"] = today()
+    return values
 
 
 def write_entry(
@@ -389,9 +525,193 @@ def write_entry(
     return EXIT_OK
 
 
-def load_lookup(site: Site, key: str) -> dict | None:
+# --- complete ---------------------------------------------------------------------------
+
+SKIPPED = LOOKUPS / "skipped.json"
+"""Entries an editor skipped (key -> digest of the entry's text), left out next time."""
+
+
+@dataclass(frozen=True)
+class Answer:
+    action: str  # "accept", "set", "skip" or "quit"
+    number: int = 0
+    values: dict[str, str] = field(default_factory=dict)
+
+
+OUTCOMES = ("accepted", "set by hand", "skipped", "failed")
+
+
+def run_complete(args: argparse.Namespace) -> int:
+    from juju_radar.editors.lookup.client import ServiceError
+
+    site = open_site(args.root)
     try:
-        data = json.loads(lookup_path(site, key).read_text(encoding="utf-8"))
+        queue = entries_to_complete(site, args.keys, args.since, args.revisit)
+    except EditError as error:
+        return fail(f"{site.bibfiles[0]}: {error}")
+    tally: Counter[str] = Counter()
+    left = 0
+    with Lookups(site) as lookups:
+        for position, (key, cited_by) in enumerate(queue):
+            print(f"\n[{position + 1}/{len(queue)}]")
+            try:
+                outcome = complete_one(lookups, key, cited_by, args.yes_conclusive)
+            except ServiceError as error:
+                fail(f"lookup of '{key}' failed: {error}; stopped, what was written stays")
+                tally["failed"] += 1
+                left = len(queue) - position - 1
+                break
+            if outcome == "quit":
+                left = len(queue) - position
+                break
+            tally[outcome] += 1
+    counts = ", ".join(f"{tally[outcome]} {outcome}" for outcome in OUTCOMES)
+    print(f"radar refs complete: {counts}, {left} left", file=sys.stderr)
+    return EXIT_PROBLEMS if tally["failed"] else EXIT_OK
+
+
+def entries_to_complete(
+    site: Site, keys: list[str], since: dt.date | None, revisit: bool
+) -> list[tuple[str, list[Citing]]]:
+    """The entries to walk: ``keys`` as given, else those lacking an identifier (cited
+    on or after ``since``), the newest issue first, without those skipped before."""
+    text, _ = read_bib(site)
+    citing = citing_items(site)
+    if keys:
+        return chosen_entries(site, text, keys, citing)
+    skipped = {} if revisit else load_skipped(site)
+    queue, left_out = [], 0
+    for entry in citable_entries(text):
+        key = entry.key or ""
+        cited_by = citing.get(key.lower(), [])
+        if not lacks_identifier(entry) or not cited_since(cited_by, since):
+            continue
+        if skipped.get(key.lower()) == entry_digest(text, entry):
+            left_out += 1
+            continue
+        queue.append((key, cited_by))
+    if left_out:
+        print(
+            f"radar refs: note: {left_out} skipped before, left out "
+            f"(`--revisit` walks them too; {SKIPPED.as_posix()} lists them)",
+            file=sys.stderr,
+        )
+    return sorted(queue, key=lambda pair: -newest_issue(pair[1]).toordinal())
+
+
+def chosen_entries(
+    site: Site, text: str, keys: list[str], citing: dict[str, list[Citing]]
+) -> list[tuple[str, list[Citing]]]:
+    chosen = []
+    for key in dict.fromkeys(keys):
+        entry = find_entry(text, key)
+        if lacks_identifier(entry):
+            chosen.append((entry.key or key, citing.get(key.lower(), [])))
+        else:
+            print(
+                f"radar refs: note: {site.bibfiles[0]}:{entry.line}: '{entry.key}' has a "
+                "DOI, arXiv id, URL or ISBN already; left out",
+                file=sys.stderr,
+            )
+    return chosen
+
+
+def cited_since(cited_by: list[Citing], since: dt.date | None) -> bool:
+    return since is None or any(each.issued >= since for each in cited_by)
+
+
+def newest_issue(cited_by: list[Citing]) -> dt.date:
+    return max((each.issued for each in cited_by), default=dt.date.min)
+
+
+def complete_one(lookups: Lookups, key: str, cited_by: list[Citing], yes_conclusive: bool) -> str:
+    """Look entry ``key`` up, ask what to do and do it: one of :data:`OUTCOMES`, or
+    "quit". Raises ``ServiceError`` when a service fails."""
+    try:
+        text, entry = current_entry(lookups.site, key)
+    except EditError as error:
+        fail(str(error))
+        return "failed"
+    print_entry(lookups.site, entry, cited_by)
+    _, ranking = lookups.look_up(key)
+    print_candidates(ranking)
+    print(verdict(ranking))
+    if yes_conclusive and ranking.conclusive:
+        print("conclusive: accepting candidate 1")
+        answer = Answer("accept", 1)
+    else:
+        answer = ask_answer(len(ranking.candidates))
+    return carry_out(lookups, key, answer, entry_digest(text, entry))
+
+
+def verdict(ranking: Ranking) -> str:
+    if not ranking.candidates:
+        return "no candidate found"
+    return f"{'best match' if ranking.conclusive else 'inconclusive'}: {ranking.why}"
+
+
+def ask_answer(candidates: int) -> Answer:
+    """The editor's answer, asked again until it is one; the end of the input quits."""
+    choices = f"1-{candidates} accept, " if candidates > 1 else "1 accept, " if candidates else ""
+    prompt = f"{choices}s skip, q quit, or a DOI, arXiv id or URL: "
+    while True:
+        try:
+            text = input(prompt)
+        except EOFError:
+            print()
+            return Answer("quit")
+        answer = read_answer(text, candidates)
+        if answer is not None:
+            return answer
+        print(f"not an answer: '{text.strip()}'")
+
+
+def read_answer(text: str, candidates: int) -> Answer | None:
+    answer = text.strip()
+    if answer.lower() in ("s", "skip"):
+        return Answer("skip")
+    if answer.lower() in ("q", "quit"):
+        return Answer("quit")
+    if answer.isdigit():
+        return Answer("accept", int(answer)) if 1 <= int(answer) <= candidates else None
+    if is_doi(answer):
+        return Answer("set", values=identifier_fields(doi=answer))
+    if is_arxiv_id(answer):
+        return Answer("set", values=identifier_fields(arxiv=answer))
+    if web_url(answer):
+        return Answer("set", values=identifier_fields(url=answer))
+    return None
+
+
+def carry_out(lookups: Lookups, key: str, answer: Answer, digest: str) -> str:
+    if answer.action == "quit":
+        return "quit"
+    if answer.action == "skip":
+        remember_skipped(lookups.site, key, digest)
+        return "skipped"
+    if answer.action == "set":
+        status = write_entry(lookups.site, key, answer.values, None, None)
+        return "set by hand" if status == EXIT_OK else "failed"
+    try:
+        status = lookups.accept(key, answer.number, None)
+    except EditError as error:
+        status = fail(str(error))
+    except Refused as error:
+        status = fail(str(error), error.status)
+    return "accepted" if status == EXIT_OK else "failed"
+
+
+def load_skipped(site: Site) -> dict[str, str]:
+    try:
+        data = json.loads((site.root / SKIPPED).read_text(encoding="utf-8"))
     except (OSError, ValueError):
-        return None
-    return data if isinstance(data, dict) else None
+        return {}
+    return {str(key): str(digest) for key, digest in data.items()} if isinstance(data, dict) else {}
+
+
+def remember_skipped(site: Site, key: str, digest: str) -> None:
+    skipped = load_skipped(site) | {key.lower(): digest}
+    try:
+        atomic_write(site.root / SKIPPED, json.dumps(skipped, ensure_ascii=False, indent=1))
+    except OSError as error:
+        print(f"radar refs: note: the skip was not recorded: {error}", file=sys.stderr)

@@ -22,10 +22,12 @@ from docutils import nodes
 from pybtex.database import BibliographyData, Entry
 from pybtex.plugin import find_plugin
 
+from juju_radar.bib import archived as bibarchived
 from juju_radar.bib import check as bibcheck
 from juju_radar.bib import identifiers as bibidentifiers
 from juju_radar.bib import reader as bibreader
 from juju_radar.bib import style as bibstyle
+from juju_radar.bib.archived import archived_copy
 from juju_radar.bib.check import (
     IDENTIFIER_FIELDS,
     bib_entry_identifiers,
@@ -44,10 +46,15 @@ if TYPE_CHECKING:
 
 
 STYLE_DIGEST = digest(
-    source_digest(bibstyle, bibidentifiers, sys.modules[__name__]),
+    source_digest(bibstyle, bibidentifiers, bibarchived, sys.modules[__name__]),
     *(version(name) for name in ("pybtex", "pybtex-docutils", "docutils")),
 )
 SCANNER_DIGEST = source_digest(bibcheck, bibreader)
+
+# Robust Links (https://robustlinks.mementoweb.org/spec/): the day the page linked the
+# source, and the archived copy of it. The translator writes them as data- attributes.
+ROBUST_DATE = "versiondate"
+ROBUST_COPY = "versionurl"
 
 
 @dataclass(frozen=True, eq=False)  # hashed by identity: one object per file version
@@ -283,15 +290,28 @@ def citation_reference(keys: Sequence[str], numbers: dict[str, int]) -> nodes.in
     return marker
 
 
-def source_link(label: str, keys: Sequence[str], bibliography: Bibliography) -> nodes.reference:
+def source_link(
+    label: str, keys: Sequence[str], bibliography: Bibliography, version_date: str
+) -> list[nodes.Node]:
     """An item's source label: a link straight to the first of its references that has a
-    DOI, arXiv id or URL, else to the first one's entry in the page's bibliography."""
+    DOI, arXiv id or URL, else to the first one's entry in the page's bibliography. The
+    link carries Robust Links attributes (``version_date``: the issue's day) and, when
+    the entry records an archived copy, "存档" beside it links that copy."""
     for key in keys:
         entry = bibliography.data.entries.get(key)
-        url = source_url({n.lower(): v for n, v in entry.fields.items()}) if entry else None
+        fields = {n.lower(): v for n, v in entry.fields.items()} if entry else {}
+        url = source_url(fields) if entry else None
         if url is not None:
-            return nodes.reference("", label, refuri=url, classes=["radar-source-link"])
-    return nodes.reference("", label, refid=citation_id(keys[0]), classes=["radar-source-entry"])
+            link = nodes.reference("", label, refuri=url, classes=["radar-source-link"])
+            link[ROBUST_DATE] = version_date
+            copy = archived_copy(fields)
+            if copy is None:
+                return [link]
+            link[ROBUST_COPY] = copy.url
+            archived = nodes.reference("", "存档", refuri=copy.url, classes=["radar-archived"])
+            archived[ROBUST_DATE] = copy.date or version_date
+            return [link, nodes.Text(" "), archived]
+    return [nodes.reference("", label, refid=citation_id(keys[0]), classes=["radar-source-entry"])]
 
 
 @lru_cache(maxsize=1)

@@ -308,7 +308,8 @@ def cite_refs(context: RenderContext, keys: list[str]) -> list[nodes.Node]:
 
 
 def source(context: RenderContext, label: str, keys: list[str]) -> list[nodes.Node]:
-    return [source_link(label, keys, context.bibliography)]
+    version_date = context.issue.date.isoformat() if context.issue else ""
+    return source_link(label, keys, context.bibliography, version_date)
 
 
 def on_references_page(context: RenderContext, key: str) -> list[nodes.Node]:
