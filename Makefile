@@ -40,6 +40,8 @@ test: $(TEST_STAMP) $(AXE_STAMP)
 
 # The researchers' TeX tools (biber with biblatex, BibTeX with plainnat) reading every
 # BibTeX the site offers; they need Debian's TeX packages (README, "Prerequisites").
+# And Zotero's translation-server saving an issue page: tests/clients/zotero/setup.sh
+# builds it at pinned commits (git, node, npm; ZOTERO_MIRRORS names local clones).
 test-clients: $(TEST_STAMP)
 	$(BIN)/python -m pytest -q -m clients
 

@@ -37,7 +37,8 @@ DCMI_TYPE = "Text"  # https://www.dublincore.org/specifications/dublin-core/dcmi
 # Zotero's translators (zotero/translators 2814370, "Embedded Metadata.js"
 # processHighwireCreators) split a citation_author at its last space ("Radar, Juju")
 # unless it holds a comma; a trailing comma, which ZU.cleanAuthor trims, keeps the
-# whole name as one family name: the organisation, as written.
+# whole name as one family name: the organisation, as written. tests/test_zotero_client.py
+# checks it with translation-server itself (make test-clients).
 ORGANISATION_AS_AUTHOR = f"{PUBLISHER},"
 META = Markup('\n<meta name="{}" content="{}" />')
 SCHOLARLY_TYPES = frozenset({"article-journal", "article", "paper-conference"})

@@ -1,0 +1,166 @@
+"""An issue page as Zotero saves it: Zotero's own translation-server, with the
+translators, run here on the built page (``make test-clients``).
+
+``tests/clients/zotero/setup.sh`` assembles translation-server and zotero/translators at
+the commits it pins, from clones named by ``ZOTERO_MIRRORS`` (or from GitHub when that is
+unset), and installs its npm dependencies; it needs git, node and npm. The site and
+translation-server both listen on 127.0.0.1 only, and translation-server is given a proxy
+that goes nowhere for any other address, so the test reads nothing from the network.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+import shutil
+import socket
+import subprocess
+import threading
+import time
+import urllib.request
+from collections.abc import Iterator
+from dataclasses import dataclass
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import site_with_root, sphinx_build
+
+pytestmark = pytest.mark.clients
+
+SETUP = Path(__file__).resolve().parent / "clients" / "zotero" / "setup.sh"
+PAGE = "issues/2026/2026-09-08.html"
+TITLE = "让 AI 造一个客服，难在代码之外"
+ORGANISATION = "Juju Radar"
+# Where a request to any host but 127.0.0.1 would go: a port nothing listens on.
+NOWHERE = "http://127.0.0.1:9"
+
+
+class QuietHandler(SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+
+@dataclass(frozen=True)
+class Site:
+    address: str  # ends with "/"
+    outdir: Path
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory) -> Iterator[Site]:
+    """The fixture site, built for and served at its own address on 127.0.0.1."""
+    base = tmp_path_factory.mktemp("zotero-site")
+    outdir = base / "html"
+    handler = functools.partial(QuietHandler, directory=str(outdir))
+    with ThreadingHTTPServer(("127.0.0.1", 0), handler) as server:
+        address = f"http://127.0.0.1:{server.server_address[1]}/"
+        srcdir = site_with_root("completed-refs", base / "src")
+        sphinx_build(srcdir, outdir, "-D", f"radar_site_url={address}")
+        thread = threading.Thread(target=server.serve_forever, daemon=True)
+        thread.start()
+        yield Site(address, outdir)
+        server.shutdown()
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@pytest.fixture(scope="module")
+def translation_server(tmp_path_factory) -> Iterator[str]:
+    """Zotero's translation-server on 127.0.0.1; its address."""
+    for tool in ("git", "node", "npm"):
+        assert shutil.which(tool), f"{tool} is not installed ({SETUP.name} needs it)"
+    setup = subprocess.run(["bash", str(SETUP)], capture_output=True, text=True)
+    if setup.returncode != 0:
+        pytest.fail(
+            f"{SETUP} failed (set ZOTERO_MIRRORS to a folder of clones of the zotero "
+            f"repositories it names, or give it GitHub):\n{setup.stderr[-3000:]}"
+        )
+    folder = setup.stdout.strip().splitlines()[-1]
+    port = free_port()
+    env = {
+        **os.environ,
+        "NODE_CONFIG": json.dumps({"host": "127.0.0.1", "port": port}),
+        **dict.fromkeys(("HTTP_PROXY", "HTTPS_PROXY", "http_proxy", "https_proxy"), NOWHERE),
+        "NO_PROXY": "127.0.0.1",
+        "no_proxy": "127.0.0.1",
+    }
+    log = tmp_path_factory.mktemp("translation-server") / "server.log"
+    with log.open("w") as output:
+        server = subprocess.Popen(
+            ["node", "src/server.js"], cwd=folder, env=env, stdout=output, stderr=output
+        )
+    try:
+        wait_for(port, server, log)
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+
+
+def wait_for(port: int, server: subprocess.Popen[bytes], log: Path) -> None:
+    """Until translation-server answers on ``port`` (it loads the translators first)."""
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        if server.poll() is not None:
+            pytest.fail(f"translation-server stopped:\n{log.read_text()[-3000:]}")
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return
+        except OSError:
+            time.sleep(0.2)
+    pytest.fail(f"translation-server did not listen within 120 s:\n{log.read_text()[-3000:]}")
+
+
+def save(translation_server: str, url: str) -> list[dict[str, Any]]:
+    """The items Zotero makes of the page at ``url`` (``POST /web``)."""
+    request = urllib.request.Request(
+        f"{translation_server}/web",
+        data=url.encode(),
+        headers={"Content-Type": "text/plain"},
+    )
+    with urllib.request.urlopen(request, timeout=60) as response:
+        items: list[dict[str, Any]] = json.load(response)
+    return items
+
+
+def whole_name(creator: dict[str, str]) -> str | None:
+    """A creator's name when Zotero keeps it whole (one field, or a family name with no
+    given name); None when it has split it into given and family names."""
+    if "name" in creator:
+        return creator["name"]
+    return None if creator.get("firstName") else creator.get("lastName")
+
+
+def test_an_issue_is_one_newspaper_article_by_the_organisation(site, translation_server):
+    url = f"{site.address}{PAGE}"
+    (item,) = save(translation_server, url)
+    assert item["itemType"] == "newspaperArticle"
+    assert len(item["creators"]) == 1, item["creators"]
+    (creator,) = item["creators"]
+    assert creator["creatorType"] == "author"
+    assert whole_name(creator) == ORGANISATION, creator
+    assert item["title"] == TITLE
+    assert item["publicationTitle"] == ORGANISATION
+    assert item["date"].replace("/", "-") == "2026-09-08"
+    assert item["language"] == "zh-CN"
+    assert item["url"] == url
+
+
+def test_without_its_trailing_comma_the_organisation_becomes_a_person(site, translation_server):
+    """Why the page's ``citation_author`` is ``Juju Radar,``: the same page without the
+    comma comes back as a person, given name "Juju", family name "Radar". If a newer
+    translator keeps the name whole, ``ORGANISATION_AS_AUTHOR`` can lose its comma."""
+    page = (site.outdir / PAGE).read_text(encoding="utf-8")
+    tag = f'<meta name="citation_author" content="{ORGANISATION},"'
+    assert page.count(tag) == 1
+    without = page.replace(tag, f'<meta name="citation_author" content="{ORGANISATION}"')
+    (site.outdir / "without-comma.html").write_text(without, encoding="utf-8")
+    (item,) = save(translation_server, f"{site.address}without-comma.html")
+    assert item["creators"] == [{"firstName": "Juju", "lastName": "Radar", "creatorType": "author"}]
