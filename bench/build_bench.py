@@ -10,6 +10,8 @@ issues up):
   (the spare tree's first, no change) and a no-change rebuild;
 - adding one issue, editing a sentence of the newest issue (the build, and the preview
   when ``bench/preview_bench.py`` is there), editing one reference's title;
+- the content path of a daily push (what the deploy workflow runs for a content-only
+  change): a new issue, then ``radar check --quiet``, the build and ``radar links``;
 - for each: wall and CPU time (the build's processes), pages read and written, and peak
   memory summed over the build's processes (Rss, and Pss beside it; ``tree_memory.py``);
 - output size, first-visit bytes of an issue page in headless Chromium (raw and gzipped),
@@ -71,6 +73,7 @@ OPTIONAL_ROWS = (
     "edit-sentence",
     "preview",
     "edit-reference",
+    "content-path",
     "output",
     "search",
 )
@@ -270,6 +273,9 @@ def measure(
             result[key] = median_run([staged_build(srcdir, "auto")])
         if row == "edit-sentence" and "preview" in rows:
             result["edit_preview"] = measure_preview(srcdir)
+    if "content-path" in rows:
+        next_issue(srcdir)
+        result["content_path"] = content_path(srcdir)
     outdir = build / "html"
     if "output" in rows:
         result["output_mib"] = directory_size(outdir.resolve()) / 2**20
@@ -277,6 +283,22 @@ def measure(
     if "output" in rows or "search" in rows:
         result.update(browse(outdir, rows))
     return result
+
+
+def content_path(srcdir: Path) -> dict[str, float]:
+    """Seconds of each step the workflow's content path runs on a new issue, with the
+    build tree of the last deploy (this site's ``_build``) in place."""
+    radar = [sys.executable, "-m", "juju_radar"]
+    timings: dict[str, float] = {}
+    started = time.perf_counter()
+    subprocess.run([*radar, "check", "--quiet"], cwd=srcdir, check=True, capture_output=True)
+    timings["check"] = time.perf_counter() - started
+    timings["build"] = staged_build(srcdir, "auto").wall
+    started = time.perf_counter()
+    subprocess.run([*radar, "links", "_build/html"], cwd=srcdir, check=True, capture_output=True)
+    timings["links"] = time.perf_counter() - started
+    timings["total"] = sum(timings.values())
+    return timings
 
 
 def measure_preview(srcdir: Path, path: Path = PREVIEW_BENCH) -> dict[str, Any]:
@@ -378,6 +400,12 @@ def measure_rows(result: dict[str, Any]) -> dict[str, str]:
         rows["search index: bundle on disk (index part) / files"] = (
             f"{bundle['total'] / 2**20:.1f} MiB ({bundle['index'] / 2**20:.1f} MiB) / "
             f"{bundle['files']}"
+        )
+    if "content_path" in result:
+        path = result["content_path"]
+        rows["content-only push: a new issue, check + build + links"] = (
+            f"{path['total']:.1f} s (check {path['check']:.1f} s, build {path['build']:.1f} s, "
+            f"links {path['links']:.1f} s)"
         )
     if "first_visit" in result:
         visit = result["first_visit"]

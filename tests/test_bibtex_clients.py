@@ -52,12 +52,18 @@ def offered_bibtex(outdir: Path) -> dict[str, str]:
 
 
 def issue_cite_as(offered: dict[str, str]) -> str:
-    (text,) = [text for text in offered.values() if f"@misc{{{ISSUE_KEY}," in text]
+    """The page's cite-as block of the issue (its .cite.bib download holds it too)."""
+    (text,) = [
+        text
+        for where, text in offered.items()
+        if "#cite-" in where and f"@misc{{{ISSUE_KEY}," in text
+    ]
     return text
 
 
 def test_the_site_offers_the_downloads_and_the_cite_as_blocks(offered):
     assert "issues/2026/2026-09-08.bib" in offered
+    assert "issues/2026/2026-09-08.cite.bib" in offered
     assert sum("#cite-" in where for where in offered) >= 6  # the issue and its items
 
 

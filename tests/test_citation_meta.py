@@ -316,3 +316,36 @@ def test_the_bib_download_typesets_what_references_bib_wrote_as_text(built_seed_
     titles = [latex_text(entry.fields["title"]) for entry in entries.values()]
     assert titles == SEED_TITLES  # what a reader of the page sees, LaTeX decoded
     assert not any(bare_specials(entry.fields["title"]) for entry in entries.values())
+
+
+def test_the_issue_and_its_items_can_be_cited_from_downloads(completed_site):
+    section = soup_of(completed_site).select_one("#cite-this")
+    links = [link["href"] for link in section.select(".radar-cite-download a")]
+    assert links == ["2026-09-08.cite.bib", "2026-09-08.cite.ris", "2026-09-08.cite.csl.json"]
+    folder = completed_site / "issues/2026"
+    records = json.loads((folder / "2026-09-08.cite.csl.json").read_text(encoding="utf-8"))
+    schema = json.loads(CSL_SCHEMA.read_text(encoding="utf-8"))
+    jsonschema.validate(records, schema, cls=jsonschema.Draft7Validator)
+    issue, *items = records
+    assert issue == {
+        "id": "jujuradar-2026-09-08",
+        "type": "webpage",
+        "title": "让 AI 造一个客服，难在代码之外",
+        "author": [{"literal": "Juju Radar"}],
+        "issued": {"date-parts": [[2026, 9, 8]]},
+        "language": "zh-CN",
+        "URL": PAGE_URL,
+    }
+    anchors = [item.get("id") for item in soup_of(completed_site).select("section.radar-item")]
+    assert [item["URL"] for item in items] == [f"{PAGE_URL}#{anchor}" for anchor in anchors]
+    ris = rispy.loads((folder / "2026-09-08.cite.ris").read_text(encoding="utf-8"))
+    assert [record["id"] for record in ris] == [record["id"] for record in records]
+    assert ris[0]["authors"] == ["Juju Radar"] and ris[0]["urls"] == [PAGE_URL]
+    entries = parse_string((folder / "2026-09-08.cite.bib").read_text("utf-8"), "bibtex").entries
+    assert list(entries) == [record["id"] for record in records]
+    page_bibtex = cite_text(section.select_one(".radar-cite-bibtex"))
+    page_entry = parse_string(page_bibtex, "bibtex").entries["jujuradar-2026-09-08"]
+    download = entries["jujuradar-2026-09-08"]
+    assert dict(download.fields) == {
+        name: value for name, value in page_entry.fields.items() if name != "urldate"
+    }

@@ -116,16 +116,10 @@ def csl_render(style: str, item: dict) -> str:
 
 
 def csl_item(work: cite.ArchiveWork, accessed: dt.date) -> dict:
-    """The work as CSL-JSON: a web page by Juju Radar (no container title: the site's
-    name is its author's, which APA leaves out)."""
+    """The work as the .cite.csl.json download gives it, read on ``accessed``."""
     return {
-        "id": work.key,
-        "type": "webpage",
-        "title": work.title,
-        "author": [{"literal": cite.PUBLISHER}],
-        "issued": {"date-parts": [[work.date.year, work.date.month, work.date.day]]},
+        **cite.csl_record(work),
         "accessed": {"date-parts": [[accessed.year, accessed.month, accessed.day]]},
-        "URL": work.url,
     }
 
 

@@ -49,9 +49,19 @@ def edit(path: Path, old: str, new: str) -> None:
     path.write_text(text.replace(old, new, 1), encoding="utf-8")
 
 
+def append(path: Path, text: str) -> None:
+    path.write_text(path.read_text(encoding="utf-8") + text, encoding="utf-8")
+
+
 CHANGES: dict[str, Callable[[Path], None]] = {
     "add an issue": lambda src: shutil.copytree(
         ROOTS / "test-second-issue", src, dirs_exist_ok=True
+    ),
+    "list no earlier issue on the front page": lambda src: append(
+        src / "conf.py", "radar_front_page_issues = 0\n"
+    ),
+    "and ten again": lambda src: edit(
+        src / "conf.py", "radar_front_page_issues = 0", "radar_front_page_issues = 10"
     ),
     "change a topic": lambda src: edit(src / SECOND, ":topic: training", ":topic: 3d"),
     "change a score": lambda src: edit(src / SECOND, ":score: 9.5", ":score: 6"),
@@ -203,6 +213,7 @@ def test_adding_an_issue_updates_archive_home_and_topic_pages(tmp_path):
     sphinx_build(srcdir, outdir)
     home = page_text(outdir / "index.html")
     assert "最新一期 · 2026-09-09 · 第二期：评测之外的交付" in home
+    assert "2026-09-08 · 让 AI 造一个客服，难在代码之外" in home.split("近期各期")[1]
     archive = page_text(outdir / "issues/index.html")
     assert archive.index("2026-09-09") < archive.index("2026-09-08")
     agent = page_text(outdir / "topics/agent.html")

@@ -13,6 +13,7 @@ from juju_radar.model.issues import (
     Vocabulary,
     check_archive,
     date_from_path,
+    first_sentence,
     parse_issue,
     parse_score,
     split_emoji,
@@ -226,5 +227,23 @@ def test_the_bibtex_for_citing_an_issue_escapes_its_title_in_one_pass(vocab):
 
     issue, _ = parse_issue(page(item()), "issues/2026/2026-09-09.md", vocab)
     work = issue_work(dataclasses.replace(issue, title="C:\\x {a} 5%"), "https://e.org/")
-    expected = "  title        = {C:\\textbackslash{}x \\textbraceleft{}a\\textbraceright{} 5\\%},"
+    expected = (
+        "  title        = {{C:\\textbackslash{}x \\textbraceleft{}a\\textbraceright{} 5\\%}},"
+    )
     assert expected in bibtex(work, "2026-09-10").splitlines()
+
+
+@pytest.mark.parametrize(
+    ("text", "first"),
+    [
+        (
+            "给 AI 一道代码题，和交给它一个客户，是两回事。今天的一项评测……",
+            "给 AI 一道代码题，和交给它一个客户，是两回事。",
+        ),
+        ("他说：“够用了吗？”然后离开。", "他说：“够用了吗？”"),
+        ("GPT-5.1 is out. More soon.", "GPT-5.1 is out."),
+        ("没有句号的导语", "没有句号的导语"),
+    ],
+)
+def test_the_first_sentence_ends_at_its_stop_and_closing_quote(text, first):
+    assert first_sentence(text) == first

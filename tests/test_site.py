@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import re
 import runpy
+import shutil
 from pathlib import Path
 
 import pytest
 from bs4 import BeautifulSoup
-from conftest import SEED_EXPORT, SEED_SITE, page_text, sphinx_build
+from conftest import ROOTS, SEED_EXPORT, SEED_SITE, page_text, site_with_root, sphinx_build
 
 from juju_radar.editors.synth import SynthOptions, write_synthetic_archive
 from juju_radar.model.issues import vocabulary_from_config
@@ -229,3 +230,62 @@ def test_the_home_page_is_titled_once_and_other_pages_after_the_site(built_seed_
     assert soup(built_seed_site, "index.html").title.get_text() == "Juju Radar 归档"
     issue_title = soup(built_seed_site, ISSUE).title.get_text()
     assert issue_title == "让 AI 造一个客服，难在代码之外 — Juju Radar 归档"
+
+
+@pytest.fixture(scope="module")
+def four_issue_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Seed, second issue and two older years; the front page lists two recent issues."""
+    base = tmp_path_factory.mktemp("four-issues")
+    srcdir = site_with_root("years", base / "src")
+    shutil.copytree(ROOTS / "test-second-issue", srcdir, dirs_exist_ok=True)
+    sphinx_build(srcdir, base / "html", "-D", "radar_front_page_issues=2")
+    return base / "html"
+
+
+def test_the_front_page_lists_the_recent_issues_after_the_newest(four_issue_site):
+    home = soup(four_issue_site, "index.html")
+    assert home.select_one(".radar-latest .radar-issue-title")["href"].endswith("2026-09-09.html")
+    recent = home.select(".radar-recent .radar-recent-issue")
+    dates = [issue.select_one(".radar-date").get_text() for issue in recent]
+    assert dates == ["2026-09-08", "2025-03-11"]
+    seed = recent[0]
+    assert seed.select_one("a.radar-issue-title").get_text() == "让 AI 造一个客服，难在代码之外"
+    assert (
+        seed.select_one(".radar-lead").get_text()
+        == "给 AI 一道代码题，和交给它一个客户，是两回事。"
+    )
+    stories = seed.select(".radar-item-line")
+    assert [line.select_one("a.radar-item-title")["href"] for line in stories] == [
+        f"issues/2026/2026-09-08.html#{item}" for item in ITEM_IDS
+    ]
+    first = stories[0]
+    assert first.select_one(".radar-topic").get_text("") == "Agent"
+    assert first.select_one(".radar-verdict").get_text() == "建议深挖"
+
+
+def test_the_front_page_without_earlier_issues_says_so(built_seed_site):
+    home = soup(built_seed_site, "index.html")
+    assert home.select_one("#recent-issues .radar-empty").get_text() == "暂无更早的一期。"
+
+
+def test_the_front_page_links_every_feed_with_how_to_use_it(built_seed_site):
+    home = soup(built_seed_site, "index.html")
+    block = home.select_one("#subscribe .radar-subscribe")
+    assert "RSS 阅读器" in block.select_one(".radar-subscribe-howto").get_text()
+    feeds = [link["href"] for link in block.select("a.radar-feed-link")]
+    topics = [topic.key for topic in site_vocabulary().topics]
+    assert feeds == [f"feeds/{name}.atom.xml" for name in ["all", *topics]]
+    assert all((built_seed_site / feed).is_file() for feed in feeds)
+
+
+@pytest.mark.parametrize(
+    "page", ["index.html", "issues/index.html", "topics/agent.html", "best.html", ISSUE]
+)
+def test_no_page_has_a_documentation_pager(built_seed_site, page):
+    assert soup(built_seed_site, page).select(".prev-next-area, .prev-next-footer") == []
+
+
+def test_an_issue_page_keeps_its_previous_and_next_issue(four_issue_site):
+    nav = soup(four_issue_site, ISSUE).select_one(".radar-issue-nav")
+    assert nav.select_one("a.radar-prev")["href"].endswith("2025/2025-03-11.html")
+    assert nav.select_one("a.radar-next")["href"].endswith("2026-09-09.html")

@@ -81,10 +81,11 @@ def _url_escape(value: str) -> str:
     return URL_SPECIAL_RE.sub(lambda match: URL_ESCAPES[match.group()], value)
 
 
-def bibtex(work: ArchiveWork, accessed: str) -> str:
+def bibtex(work: ArchiveWork, accessed: str | None) -> str:
     """A ``@misc`` entry for biblatex (``date``, ``url``, ``urldate``) and for plain
     BibTeX styles (``year``). The title in double braces: BibTeX styles lower-case
-    titles, and these are the archive's own ("AI", "RISE")."""
+    titles, and these are the archive's own ("AI", "RISE"). Without ``accessed`` (a
+    file, read another day), no ``urldate``."""
     fields = [
         ("title", f"{{{latex_escape(work.title)}}}"),
         ("author", f"{{{PUBLISHER}}}"),  # an institution: braced, never split into names
@@ -94,9 +95,36 @@ def bibtex(work: ArchiveWork, accessed: str) -> str:
         ("langid", "chinese"),
     ]
     if work.url:
-        fields += [("url", _url_escape(work.url)), ("urldate", accessed)]
+        fields.append(("url", _url_escape(work.url)))
+    if work.url and accessed is not None:
+        fields.append(("urldate", accessed))
     body = ",\n".join(f"  {name:<12} = {{{value}}}" for name, value in fields)
     return f"@misc{{{work.key},\n{body},\n}}"
+
+
+# --- CSL-JSON -------------------------------------------------------------------------
+
+
+def csl_record(work: ArchiveWork) -> dict[str, object]:
+    """The work as CSL-JSON: a web page by Juju Radar (no container title: the site's
+    name is its author's, which APA leaves out). No access date: the reader's own."""
+    record: dict[str, object] = {
+        "id": work.key,
+        "type": "webpage",
+        "title": work.title,
+        "author": [{"literal": PUBLISHER}],
+        "issued": {"date-parts": [[work.date.year, work.date.month, work.date.day]]},
+        "language": LANGUAGE,
+    }
+    if work.url:
+        record["URL"] = work.url
+    return record
+
+
+def issue_works(issue: Issue, url: str) -> list[ArchiveWork]:
+    """The issue, then each of its items, as citable works (``url``: the issue's)."""
+    items = [item_work(issue, item, f"{url}#{item.id}" if url else "") for item in issue.items]
+    return [issue_work(issue, url), *items]
 
 
 # --- GB/T 7714-2025 ------------------------------------------------------------------

@@ -26,6 +26,9 @@ BIBTEX_SUFFIX = ".bib"
 RIS_SUFFIX = ".ris"
 CSL_JSON_SUFFIX = ".csl.json"
 DOWNLOAD_SUFFIXES = (BIBTEX_SUFFIX, RIS_SUFFIX, CSL_JSON_SUFFIX)
+# And for citing the issue and each of its items, in the same three formats.
+CITE_SUFFIXES = tuple(f".cite{suffix}" for suffix in DOWNLOAD_SUFFIXES)
+ALL_DOWNLOAD_SUFFIXES = DOWNLOAD_SUFFIXES + CITE_SUFFIXES
 
 # BibTeX entry type -> CSL type (CSL 1.0.2 item types); anything else is a "document",
 # or a "webpage" when it has a URL only, or an "article" (a preprint) with an arXiv id.

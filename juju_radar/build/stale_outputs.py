@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from juju_radar.bib.exchange import DOWNLOAD_SUFFIXES
+from juju_radar.bib.exchange import ALL_DOWNLOAD_SUFFIXES
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -33,5 +33,5 @@ def remove_stale_outputs(app: Sphinx, exception: Exception | None) -> None:
         if docname in app.env.found_docs:
             continue
         Path(app.outdir, app.builder.get_target_uri(docname)).unlink(missing_ok=True)
-        for suffix in DOWNLOAD_SUFFIXES:
+        for suffix in ALL_DOWNLOAD_SUFFIXES:
             Path(app.outdir, f"{docname}{suffix}").unlink(missing_ok=True)

@@ -46,6 +46,8 @@ ISSUE_DIRECTIVES = frozenset({"radar-item", "radar-closing"})
 SITE_DIRECTIVES = frozenset(
     {
         "radar-latest",
+        "radar-recent",
+        "radar-subscribe",
         "radar-archive",
         "radar-topic-index",
         "radar-topic",

@@ -37,6 +37,8 @@ RAW_HTML_RE = re.compile(
 )
 CODE_SPAN_RE = re.compile(r"(?<!\\)(`+)(?!`).+?(?<!`)\1(?!`)")  # `code` shows as written
 MARKDOWN_ESCAPE_RE = re.compile(r"\\([!-/:-@\[-`{-~])")
+# A sentence ends at 。！？ (or . ! ? before a space), with the closing quotes after it.
+SENTENCE_END_RE = re.compile(r"[。！？]+[”’」』）)]*|[.!?]+[\"')]*(?=\s)")
 # Chinese characters and full-width punctuation: what an editor's 字 count counts.
 CJK_RE = re.compile(
     "[\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef"
@@ -281,6 +283,12 @@ def misplaced_issue(path: str) -> Problem | None:
 def plain_text(markdown: str) -> str:
     """Editor text as readers see it: Markdown backslash escapes removed."""
     return MARKDOWN_ESCAPE_RE.sub(r"\1", markdown)
+
+
+def first_sentence(text: str) -> str:
+    """The text up to the end of its first sentence (all of it when it has no end)."""
+    end = SENTENCE_END_RE.search(text)
+    return text[: end.end()] if end else text
 
 
 def format_score(score: float) -> str:

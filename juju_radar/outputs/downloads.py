@@ -1,5 +1,6 @@
 """Per-issue downloads written beside each issue page: what it cites, as the entries of
-``references.bib`` (``.bib``), RIS (``.ris``) and CSL-JSON (``.csl.json``).
+``references.bib`` (``.bib``), RIS (``.ris``) and CSL-JSON (``.csl.json``); and how to
+cite the issue and each of its items, in the same three formats (``.cite.bib``...).
 
 Written with the page, and at the end of every build wherever one is missing: a page
 that was not rewritten still links its download (deleted output, an interrupted build).
@@ -11,8 +12,10 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from juju_radar.bib import cite_this as cite
 from juju_radar.bib.exchange import (
     BIBTEX_SUFFIX,
+    CITE_SUFFIXES,
     CSL_JSON_SUFFIX,
     DOWNLOAD_SUFFIXES,
     RIS_SUFFIX,
@@ -22,6 +25,7 @@ from juju_radar.bib.exchange import (
     ris_text,
 )
 from juju_radar.outputs.files import write_if_changed
+from juju_radar.outputs.siteurl import SiteUrl
 from juju_radar.sphinx_ext.bibliography import Bibliography, load_bibliography
 from juju_radar.sphinx_ext.collector import radar_data
 
@@ -37,6 +41,7 @@ def write_issue_bib(
     issue = radar_data(app.env).issues.get(pagename)
     if issue is None or app.builder.format != "html":
         return
+    _write_cite(app, issue, pagename)
     if not issue.citation_keys:
         for target in _targets(app, pagename):
             target.unlink(missing_ok=True)  # written when the issue still cited something
@@ -53,10 +58,14 @@ def write_missing_issue_bibs(app: Sphinx, exception: BaseException | None) -> No
         missing = not all(target.is_file() for target in _targets(app, docname))
         if issue.citation_keys and missing:
             _write(app, issue, docname)
+        if not all(target.is_file() for target in _targets(app, docname, CITE_SUFFIXES)):
+            _write_cite(app, issue, docname)
 
 
-def _targets(app: Sphinx, docname: str) -> list[Path]:
-    return [Path(app.outdir, f"{docname}{suffix}") for suffix in DOWNLOAD_SUFFIXES]
+def _targets(
+    app: Sphinx, docname: str, suffixes: tuple[str, ...] = DOWNLOAD_SUFFIXES
+) -> list[Path]:
+    return [Path(app.outdir, f"{docname}{suffix}") for suffix in suffixes]
 
 
 @lru_cache(maxsize=16384)
@@ -83,6 +92,28 @@ def _write(app: Sphinx, issue: Issue, docname: str) -> None:
         RIS_SUFFIX: ris_text(records),
         CSL_JSON_SUFFIX: csl_json(records),
     }
+    Path(app.outdir, docname).parent.mkdir(parents=True, exist_ok=True)
+    for suffix, text in texts.items():
+        write_if_changed(Path(app.outdir, f"{docname}{suffix}"), text)
+
+
+def _write_cite(app: Sphinx, issue: Issue, docname: str) -> None:
+    """The issue and its items as citable works, as the page's cite boxes give them."""
+    site = SiteUrl.from_config(app.config)
+    url = site.url(app.builder.get_target_uri(docname)) if site else ""
+    works = cite.issue_works(issue, url)
+    records = [cite.csl_record(work) for work in works]
+    texts = dict(
+        zip(
+            CITE_SUFFIXES,
+            (
+                "\n\n".join(cite.bibtex(work, None) for work in works) + "\n",
+                ris_text(records),
+                csl_json(records),
+            ),
+            strict=True,
+        )
+    )
     Path(app.outdir, docname).parent.mkdir(parents=True, exist_ok=True)
     for suffix, text in texts.items():
         write_if_changed(Path(app.outdir, f"{docname}{suffix}"), text)

@@ -31,6 +31,8 @@ CONFIG_VALUES: tuple[tuple[str, object, Literal["env", "html"], type | tuple[typ
     ("radar_verdicts", [], "env", list),
     ("radar_site_url", "", "html", str),
     ("radar_feed_limit", 50, "html", int),
+    # Issues the front page lists after the newest one (``render.recent_issues``).
+    ("radar_front_page_issues", 10, "html", int),
     # The first and last year an issue may be dated in.
     ("radar_date_span", DEFAULT_DATE_SPAN, "env", (tuple, list)),
     # How large the .bib files may be: entries, and characters in a field once @string
@@ -59,6 +61,10 @@ def add_config_values(app: Sphinx) -> None:
 def check_config(app: Sphinx, config: Config) -> None:
     config.radar_date_span = date_span(config.radar_date_span)
     bib_limits(config)
+    if config.radar_front_page_issues < 0:
+        from sphinx.errors import ConfigError
+
+        raise ConfigError("radar_front_page_issues must be 0 or more")
     for name in ("radar_topics", "radar_verdicts"):
         for entry in getattr(config, name):
             unknown = set(entry) - RECORD_KEYS
@@ -98,6 +104,12 @@ def add_theme_files(app: Sphinx, config: Config) -> None:
     config.html_static_path = [static, *config.html_static_path]
     if not config.html_favicon:  # without one every first visit asks for /favicon.ico: 404
         config.html_favicon = os.path.join(static, FAVICON)
+
+
+def no_documentation_pager(app: Sphinx, config: Config) -> None:
+    """An archive has no reading order: issue pages link their neighbouring issues
+    themselves, and listing pages need no "下一页" to the next page of the toctree."""
+    config.html_theme_options = {"show_prev_next": False, **config.html_theme_options}
 
 
 def exclude_non_site(app: Sphinx, config: Config) -> None:

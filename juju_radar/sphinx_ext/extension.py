@@ -64,6 +64,8 @@ LISTINGS = {
     "radar-topic-index": "topic-index",
     "radar-best": "best",
     "radar-references-index": "references-index",
+    "radar-recent": "recent",
+    "radar-subscribe": "subscribe",
 }
 
 
@@ -74,6 +76,7 @@ def setup_extension(app: Sphinx) -> None:
     app.connect("config-inited", config.check_config)
     app.connect("config-inited", config.add_theme_files)
     app.connect("config-inited", config.exclude_non_site)
+    app.connect("config-inited", config.no_documentation_pager)
     app.connect("config-inited", config.note_interface_translations)
     register_bib_style()
     staged = bool(os.environ.get(STAGED_BUILD_ENV))

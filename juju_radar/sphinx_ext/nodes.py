@@ -8,7 +8,7 @@ from docutils import nodes
 
 # Placeholders whose content depends on other issues: their pages are rewritten
 # whenever the published archive changes.
-LISTING_KINDS = {"latest", "archive", "topic-list", "topic-index", "best"}
+LISTING_KINDS = {"latest", "recent", "archive", "topic-list", "topic-index", "best"}
 # Placeholders of period pages (``paging``), rewritten when what they show changes,
 # with the attributes that say which period.
 PERIOD_KINDS = {

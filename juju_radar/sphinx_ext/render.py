@@ -13,13 +13,20 @@ from functools import partial
 from docutils import nodes
 
 from juju_radar.bib import cite_this as cite
-from juju_radar.bib.exchange import BIBTEX_SUFFIX, CSL_JSON_SUFFIX, DOWNLOAD_SUFFIXES, RIS_SUFFIX
+from juju_radar.bib.exchange import (
+    BIBTEX_SUFFIX,
+    CITE_SUFFIXES,
+    CSL_JSON_SUFFIX,
+    DOWNLOAD_SUFFIXES,
+    RIS_SUFFIX,
+)
 from juju_radar.model.archive import Archive, ItemRef, by_year, related
 from juju_radar.model.issues import (
     Issue,
     Topic,
     Verdict,
     Vocabulary,
+    first_sentence,
     format_score,
     plain_text,
 )
@@ -64,6 +71,7 @@ class RenderContext:
     bibliography: Bibliography
     preview: bool = False  # ``radar serve`` (``preview``): no charts
     text_read: int = 0  # of a page's text, what its readers take (``item_list_html``)
+    front_page_issues: int = 10  # ``radar_front_page_issues``
 
     def absolute(self, docname: str, anchor: str = "") -> str:
         """The public URL of a page, or "" while no site URL is configured."""
@@ -258,6 +266,52 @@ def latest_issue(context: RenderContext) -> list[nodes.Node]:
     return [box]
 
 
+def recent_issues(context: RenderContext) -> list[nodes.Node]:
+    """The issues before the newest: date, title, the lead's first sentence, the stories."""
+    earlier = context.archive.published[1 : 1 + context.front_page_issues]
+    if not earlier:
+        return [_empty("暂无更早的一期。")]
+    listing = nodes.container(classes=["radar-recent"])
+    listing.extend(issue_summary(context, issue) for issue in earlier)
+    more = nodes.paragraph(classes=["radar-more"])
+    more += internal_link(context.link("issues/index", ""), "全部往期：往期归档 →")
+    return [listing, more]
+
+
+def issue_summary(context: RenderContext, issue: Issue) -> nodes.container:
+    summary = nodes.container(classes=["radar-recent-issue"])
+    heading = nodes.paragraph(classes=["radar-recent-title"])
+    heading += [_date(issue.date), nodes.Text(" · ")]
+    heading += internal_link(context.link(issue.docname, ""), issue.title, ["radar-issue-title"])
+    summary += heading
+    if issue.lead:
+        lead = first_sentence(plain_text(issue.lead[0]))
+        summary += nodes.paragraph("", lead, classes=["radar-lead"])
+    refs = (ItemRef(issue, item) for item in issue.items)
+    summary += item_list(context, refs, with_date=False)
+    return summary
+
+
+FEED_READER_HOWTO = (
+    "在下面的链接上点右键、复制链接地址，粘贴到 Feedly、Inoreader 或 NetNewsWire "
+    "等 RSS 阅读器的“添加订阅”里，每出新的一期，阅读器就会自动收到其中的条目。"
+)
+
+
+def subscribe(context: RenderContext) -> list[nodes.Node]:
+    """The Atom feeds: all items, and one per topic (``outputs/feeds.py``)."""
+    feeds = [(ALL_FEED, "全部条目")]
+    feeds += [(topic.key, f"主题：{topic.label}") for topic in context.vocabulary.topics]
+    listing = nodes.bullet_list(classes=["radar-feed-list"])
+    for name, label in feeds:
+        line = nodes.paragraph("", "", *_feed_link(context, name, f"{label}（Atom）"))
+        listing += nodes.list_item("", line)
+    box = nodes.container(classes=["radar-subscribe"])
+    box += nodes.paragraph("", FEED_READER_HOWTO, classes=["radar-subscribe-howto"])
+    box += listing
+    return [box]
+
+
 def issue_header(context: RenderContext) -> list[nodes.Node]:
     issue = context.issue
     if issue is None:
@@ -333,22 +387,26 @@ def issue_bibliography(context: RenderContext) -> list[nodes.Node]:
     listing.extend(
         bibliography_nodes(keys, context.bibliography, partial(on_references_page, context))
     )
-    return [listing, issue_downloads(issue)]
+    return [listing, issue_downloads(issue, DOWNLOAD_SUFFIXES, "下载本期参考文献：", "bib")]
 
 
 DOWNLOAD_LABELS = {BIBTEX_SUFFIX: "BibTeX", RIS_SUFFIX: "RIS", CSL_JSON_SUFFIX: "CSL-JSON"}
 
 
-def issue_downloads(issue: Issue) -> nodes.paragraph:
-    """Links to the files of what the issue cites (``outputs/downloads.py``)."""
-    download = nodes.paragraph(classes=["radar-bib-download"])
-    download += nodes.Text("下载本期参考文献：")
+def issue_downloads(
+    issue: Issue, suffixes: tuple[str, ...], caption: str, kind: str
+) -> nodes.paragraph:
+    """Links to the files written beside the issue page (``outputs/downloads.py``)."""
+    download = nodes.paragraph(classes=[f"radar-{kind}-download"])
+    download += nodes.Text(caption)
     name = issue.docname.rsplit("/", 1)[-1]
-    for index, suffix in enumerate(DOWNLOAD_SUFFIXES):
+    for index, suffix in enumerate(suffixes):
         if index:
             download += nodes.Text(" · ")
         download += nodes.reference(
-            "", f"{DOWNLOAD_LABELS[suffix]}（{suffix}）", refuri=f"{name}{suffix}"
+            "",
+            f"{DOWNLOAD_LABELS[suffix.removeprefix('.cite')]}（{suffix}）",
+            refuri=f"{name}{suffix}",
         )
     return download
 
@@ -357,7 +415,9 @@ def issue_cite(context: RenderContext) -> list[nodes.Node]:
     issue = context.issue
     if issue is None:
         return []
-    return cite_boxes(cite.issue_work(issue, context.absolute(issue.docname)))
+    boxes = cite_boxes(cite.issue_work(issue, context.absolute(issue.docname)))
+    caption = "下载本期及其各条的引用："
+    return [*boxes, issue_downloads(issue, CITE_SUFFIXES, caption, "cite")]
 
 
 def item_extras(context: RenderContext, item_id: str) -> list[nodes.Node]:

@@ -73,6 +73,8 @@ RENDERERS: dict[str, Renderer] = {
     "topic-index": lambda context, node: render.topic_index(context),
     "archive": lambda context, node: render.archive_listing(context),
     "latest": lambda context, node: render.latest_issue(context),
+    "recent": lambda context, node: render.recent_issues(context),
+    "subscribe": lambda context, node: render.subscribe(context),
     "best": lambda context, node: render.best_items(context),
     "references": lambda context, node: render.references(context, node["selector"]),
     "references-index": lambda context, node: render.references_index(context),
@@ -146,6 +148,7 @@ class PlaceholderTransform(SphinxPostTransform):
             bibliography=load_bibliography(self.env),
             preview=is_preview(self.config),
             text_read=description_length(self.config),
+            front_page_issues=self.config.radar_front_page_issues,
         )
         for node in found:
             node.replace_self(RENDERERS[node["kind"]](context, node))

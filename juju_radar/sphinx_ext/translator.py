@@ -25,6 +25,8 @@ UNSEARCHABLE_DOCS = frozenset({"search"})
 IGNORED_CLASSES = frozenset(
     {
         "radar-latest",
+        "radar-recent",
+        "radar-subscribe",
         "radar-item-list",
         "radar-issue-list",
         "radar-topic-index",

@@ -95,3 +95,40 @@ document.addEventListener("DOMContentLoaded", () => {
   update();
   window.addEventListener("resize", update);
 });
+
+// Each story gets a "复制链接" button beside its category line: it copies the story's
+// address (the page's, with the story's #anchor) and says so in a toast.
+document.addEventListener("DOMContentLoaded", () => {
+  const stories = document.querySelectorAll("section.radar-item[id]");
+  if (!stories.length) return;
+  const toast = document.createElement("div");
+  toast.className = "radar-toast";
+  toast.setAttribute("role", "status");
+  document.body.append(toast);
+  let hiding;
+  const say = (text) => {
+    toast.textContent = text;
+    toast.classList.add("radar-toast-shown");
+    clearTimeout(hiding);
+    hiding = setTimeout(() => toast.classList.remove("radar-toast-shown"), 2500);
+  };
+  for (const story of stories) {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "radar-copy-link btn btn-sm";
+    button.textContent = "复制链接";
+    button.addEventListener("click", async () => {
+      const address = `${window.location.origin}${window.location.pathname}#${story.id}`;
+      try {
+        await navigator.clipboard.writeText(address);
+        say("已复制本条链接");
+      } catch {
+        window.history.replaceState(null, "", `#${story.id}`);
+        say("无法写入剪贴板：本条链接已在地址栏中");
+      }
+    });
+    const meta = story.querySelector(":scope > .radar-item-meta");
+    if (meta) meta.append(" ", button);
+    else story.querySelector(":scope > h2")?.after(button);
+  }
+});

@@ -31,7 +31,7 @@
     { key: "year", label: "年份" },
   ];
   const TEXT = {
-    placeholder: "搜索故事：中文、English 或混合，如“客服 Agent”",
+    placeholder: "搜索，如“客服 Agent”",
     prompt: "输入关键词开始搜索。",
     searching: "正在搜索……",
     failed: "搜索索引加载失败，请稍后重试。",
