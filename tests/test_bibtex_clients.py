@@ -165,3 +165,4 @@ def test_plainnat_prints_the_year_and_keeps_the_capitals(offered, tmp_path):
     issue = bbl[bbl.index(f"{{{ISSUE_KEY}}}") :].split(r"\bibitem")[0]
     assert "2026" in issue
     assert "让 AI 造一个客服" in issue  # not "ai": the title is protected
+    assert "RISE 论文" in bbl and "WorldSculpt 论文" in bbl  # the references' titles too

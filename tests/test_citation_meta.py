@@ -310,8 +310,9 @@ def test_citation_reference_carries_a_doi_with_a_semicolon_unaltered():
 def test_the_bib_download_typesets_what_references_bib_wrote_as_text(built_seed_site):
     text = (built_seed_site / f"{PAGE}.bib").read_text(encoding="utf-8")
     entries = parse_string(text, "bibtex").entries
+    # Escaped, and protected whole so that BibTeX styles keep its capitals.
     assert entries["taubench2026paper"].fields["title"] == (
-        "τ\\textasciicircum{}τ-Bench: 论文与完整实验"
+        "{τ\\textasciicircum{}τ-Bench: 论文与完整实验}"
     )
     titles = [latex_text(entry.fields["title"]) for entry in entries.values()]
     assert titles == SEED_TITLES  # what a reader of the page sees, LaTeX decoded

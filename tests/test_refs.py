@@ -176,7 +176,7 @@ def test_missing_lookup_accept_then_the_page_links_the_doi(
     assert record["title"] == TITLE
     download = parse_string(page.with_suffix(".bib").read_text("utf-8"), "bibtex")
     fields = download.entries["worldsculpt2026paper"].fields
-    assert (fields["title"], fields["doi"]) == (TITLE, DOI)
+    assert (fields["title"], fields["doi"]) == (f"{{{TITLE}}}", DOI)  # protected whole
     assert not {"radarlabel", "radarnote", "radarsource"} & {name.lower() for name in fields}
 
 

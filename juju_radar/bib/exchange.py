@@ -19,7 +19,7 @@ from pylatexenc.latex2text import LatexNodes2Text, MacroTextSpec, get_default_la
 from juju_radar.bib.check import VERBATIM_FIELDS
 from juju_radar.bib.identifiers import ARXIV_ABS, EDITORS_FIELDS
 from juju_radar.bib.reader import BibField, scan_entries
-from juju_radar.bib.typesetting import TEXT_ESCAPES, bare_specials, typesettable
+from juju_radar.bib.typesetting import typesettable
 
 # The files written beside an issue page: what it cites, in three formats.
 BIBTEX_SUFFIX = ".bib"
@@ -296,12 +296,12 @@ def ris_text(records: list[dict[str, Any]]) -> str:
     return rispy.dumps(ris, implementation=RisWriter) if ris else ""
 
 
+@lru_cache(maxsize=65536)
 def published_entry_text(entry_text: str) -> str:
     """An entry for the per-issue ``.bib`` download: as written, without the editors'
-    bookkeeping fields (:data:`~juju_radar.bib.identifiers.EDITORS_FIELDS`), and with what
-    LaTeX cannot typeset in a text field escaped (:mod:`juju_radar.bib.typesetting`)."""
-    if not _may_need_changes(entry_text):
-        return entry_text  # most entries: no need to scan them (5 s a clean build)
+    bookkeeping fields (:data:`~juju_radar.bib.identifiers.EDITORS_FIELDS`), with what
+    LaTeX cannot typeset in a text field escaped (:mod:`juju_radar.bib.typesetting`) and
+    the title protected whole, so that BibTeX styles keep its capitals ("RISE")."""
     (entry,) = scan_entries(entry_text) or (None,)
     if entry is None:
         return entry_text
@@ -311,19 +311,33 @@ def published_entry_text(entry_text: str) -> str:
             start, end = _whole_field_span(entry_text, bib_field)
             kept += [entry_text[position:start]]
             position = end
-        elif _is_escapable(entry_text, bib_field):
-            start, end = bib_field.value_span
-            kept += [entry_text[position : start + 1], typesettable(bib_field.value)]
-            position = end - 1
+        elif bib_field.name not in VERBATIM_FIELDS and _is_one_part(entry_text, bib_field):
+            value = published_value(bib_field.name, bib_field.value)
+            if value != bib_field.value:
+                start, end = bib_field.value_span
+                kept += [entry_text[position : start + 1], value]
+                position = end - 1
     kept.append(entry_text[position:])
     return "".join(kept)
 
 
-def _may_need_changes(entry_text: str) -> bool:
-    folded = entry_text.casefold()
-    return any(name in folded for name in EDITORS_FIELDS) or any(
-        c in entry_text for c in TEXT_ESCAPES
-    )
+def published_value(name: str, value: str) -> str:
+    text = typesettable(value)
+    if name == "title" and text.strip() and not _is_protected(text):
+        text = f"{{{text}}}"
+    return text
+
+
+def _is_protected(value: str) -> bool:
+    """Whether the whole value is one brace group (``{RISE 论文}``)."""
+    if not (value.startswith("{") and value.endswith("}")):
+        return False
+    depth = 0
+    for index, character in enumerate(value):
+        depth += {"{": 1, "}": -1}.get(character, 0)
+        if depth == 0 and index < len(value) - 1:
+            return False
+    return True
 
 
 def _whole_field_span(entry_text: str, bib_field: BibField) -> tuple[int, int]:
@@ -335,11 +349,8 @@ def _whole_field_span(entry_text: str, bib_field: BibField) -> tuple[int, int]:
     return start, bib_field.value_span[1] + (after.end() if after else 0)
 
 
-def _is_escapable(entry_text: str, bib_field: BibField) -> bool:
-    """A text field written as one braced or quoted part (no macros joined by ``#``)
-    that holds a bare special character."""
-    if bib_field.name in VERBATIM_FIELDS or not bare_specials(bib_field.value):
-        return False
+def _is_one_part(entry_text: str, bib_field: BibField) -> bool:
+    """A field written as one braced or quoted part (no macros joined by ``#``)."""
     start, end = bib_field.value_span
     written = entry_text[start:end]
     return written[:1] + written[-1:] in ("{}", '""') and written[1:-1] == bib_field.value
