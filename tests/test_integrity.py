@@ -304,3 +304,23 @@ def test_a_build_after_half_the_output_was_deleted_is_complete(tmp_path):
     sphinx_build(srcdir, outdir)
     assert all(path.is_file() for path in downloads)
     assert broken_links(outdir) == []
+
+
+def test_links_newer_than_checks_only_the_pages_a_build_wrote(tmp_path, capsys):
+    from juju_radar.editors import cli
+
+    outdir = tmp_path / "_build" / "html"
+    outdir.mkdir(parents=True)
+    (outdir / "old.html").write_text('<a href="gone-before.html">x</a>')
+    os.utime(outdir / "old.html", (1_000_000, 1_000_000))
+    stamp = tmp_path / "_build" / "stamp"
+    stamp.touch()
+    os.utime(stamp, (2_000_000, 2_000_000))
+    (outdir / "new.html").write_text('<a href="gone-now.html">y</a>')
+    root = ["--root", str(tmp_path), "links", "_build/html"]
+    assert cli.main([*root, "--newer-than", "_build/stamp"]) == 1
+    out, err = capsys.readouterr()
+    assert out == "new.html: gone-now.html [broken-link]\n"
+    assert err == "1 broken link in 1 page\n"
+    assert cli.main(root) == 1  # all pages
+    assert "old.html: gone-before.html" in capsys.readouterr().out

@@ -169,6 +169,11 @@ def build_parser() -> argparse.ArgumentParser:
     links.add_argument(
         "--strict", action="store_true", help="with --external: fail on a dead source"
     )
+    links.add_argument(
+        "--newer-than",
+        metavar="FILE",
+        help="check only the pages written after FILE was (touched before the build)",
+    )
     links.set_defaults(run=run_links)
 
     serve = commands.add_parser(
@@ -727,7 +732,7 @@ def check_summary(problems: list[Problem], issues: int) -> str:
 
 
 def run_links(args: argparse.Namespace) -> int:
-    from juju_radar.editors.site_links import broken_links, html_pages
+    from juju_radar.editors.site_links import broken_links, html_pages, pages_written_since
 
     if args.external:
         return run_external_links(args)
@@ -737,7 +742,9 @@ def run_links(args: argparse.Namespace) -> int:
     if not pages:
         print(f"radar: error: {outdir} holds no built pages: run make html", file=sys.stderr)
         return EXIT_USAGE
-    broken = broken_links(outdir)
+    if args.newer_than:
+        pages = pages_written_since(outdir, Path(args.root, args.newer_than))
+    broken = broken_links(outdir, pages)
     for line in broken:
         print(f"{line} [broken-link]")
     print(

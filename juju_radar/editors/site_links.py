@@ -57,8 +57,15 @@ def _target_file(outdir: Path, page: Path, path: str) -> Path:
     return Path(os.path.normpath(page.parent / unquote(path)))
 
 
-def broken_links(outdir: Path) -> list[str]:
-    """``PAGE: TARGET`` for every local link or asset that does not resolve."""
+def pages_written_since(outdir: Path, stamp: Path) -> list[Path]:
+    """The pages written after ``stamp`` was (a build writes every page it changes)."""
+    since = stamp.stat().st_mtime
+    return [page for page in html_pages(outdir) if page.stat().st_mtime >= since]
+
+
+def broken_links(outdir: Path, pages: list[Path] | None = None) -> list[str]:
+    """``PAGE: TARGET`` for every local link or asset of ``pages`` (all the site's by
+    default) that does not resolve."""
     cache: dict[Path, PageLinks] = {}
 
     def links_of(path: Path) -> PageLinks:
@@ -67,7 +74,7 @@ def broken_links(outdir: Path) -> list[str]:
         return cache[path]
 
     broken = []
-    for page in html_pages(outdir):
+    for page in html_pages(outdir) if pages is None else pages:
         for target in links_of(page).targets:
             parts = urlsplit(target)
             if parts.scheme or target.startswith("//"):
