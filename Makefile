@@ -12,6 +12,9 @@ TEST_STAMP    := $(VENV)/.installed
 # node_modules/.package-lock.json on every install, so it is the stamp).
 AXE_DIR       := tests/browser/axe
 AXE_STAMP     := $(AXE_DIR)/node_modules/.package-lock.json
+# Lighthouse for the performance, accessibility, best-practice and SEO scores, the same way.
+LIGHTHOUSE_DIR   := tests/browser/lighthouse
+LIGHTHOUSE_STAMP := $(LIGHTHOUSE_DIR)/node_modules/.package-lock.json
 
 .PHONY: html test test-fast test-clients check-content lint clean serve bench
 
@@ -32,10 +35,14 @@ $(AXE_STAMP): $(AXE_DIR)/package-lock.json
 	npm ci --prefix $(AXE_DIR) --no-audit --no-fund --loglevel=error
 	touch $@
 
+$(LIGHTHOUSE_STAMP): $(LIGHTHOUSE_DIR)/package-lock.json
+	npm ci --prefix $(LIGHTHOUSE_DIR) --no-audit --no-fund --loglevel=error
+	touch $@
+
 html: $(BUILD_STAMP)
 	$(BIN)/python -m juju_radar.build.staged $(SPHINXOPTS)
 
-test: $(TEST_STAMP) $(AXE_STAMP)
+test: $(TEST_STAMP) $(AXE_STAMP) $(LIGHTHOUSE_STAMP)
 	$(BIN)/python -m pytest -q -m "not clients"
 
 # The researchers' TeX tools (biber with biblatex, BibTeX with plainnat) reading every

@@ -37,7 +37,12 @@ def dry_run(target: str, folder: Path) -> list[str]:
 
 
 def test_make_html_installs_the_package_without_extras_and_make_test_adds_them(tmp_path):
-    for name in ("Makefile", "pyproject.toml", "tests/browser/axe/package-lock.json"):
+    for name in (
+        "Makefile",
+        "pyproject.toml",
+        "tests/browser/axe/package-lock.json",
+        "tests/browser/lighthouse/package-lock.json",
+    ):
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy(ROOT / name, tmp_path / name)
     html = dry_run("html", tmp_path)
@@ -47,6 +52,7 @@ def test_make_html_installs_the_package_without_extras_and_make_test_adds_them(t
     test = dry_run("test", tmp_path)
     assert any(line.endswith("-e '.[test]'") for line in test)
     assert any(line.startswith("npm ci --prefix tests/browser/axe") for line in test)
+    assert any(line.startswith("npm ci --prefix tests/browser/lighthouse") for line in test)
     project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
     assert not requirement_names(project["dependencies"]) & TEST_TOOLS
     assert requirement_names(project["optional-dependencies"]["test"]) >= TEST_TOOLS

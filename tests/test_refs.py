@@ -94,7 +94,7 @@ def test_missing_lookup_accept_then_the_page_links_the_doi(
         "a", string="WorldSculpt 论文"
     )
     assert label["href"] == "#cite-worldsculpt2026paper", "no identifier yet: its entry"
-    assert "待编辑补全" in soup.find(id="cite-worldsculpt2026paper").get_text()
+    assert "原文未附链接" in soup.find(id="cite-worldsculpt2026paper").get_text()
 
     assert radar(site, "refs", "lookup", "worldsculpt2026paper", "--format", "json") == 0
     found = json.loads(capsys.readouterr().out)
@@ -151,9 +151,9 @@ def test_missing_lookup_accept_then_the_page_links_the_doi(
     assert f"DOI：{DOI}；arXiv 编号：2609.01234" in text
     assert entry_node.find("a", href=f"https://doi.org/{DOI}").get_text() == DOI
     assert entry_node.find("a", href="https://arxiv.org/abs/2609.01234") is not None
-    assert "URL" not in text and "待编辑补全" not in text
+    assert "URL" not in text and "原文未附链接" not in text
     assert TITLE in text and LABEL not in text, "the work's own title, not the editors' label"
-    assert "待编辑补全" in soup.find(id="cite-worldsculpt2026code").get_text()
+    assert "原文未附链接" in soup.find(id="cite-worldsculpt2026code").get_text()
     on_references = entry_node.select_one(".radar-on-references-page a")
     assert on_references["href"] == "../../references/2026-09.html#cite-worldsculpt2026paper"
     assert on_references.get_text() == "在参考文献页查看（被 1 条引用）"

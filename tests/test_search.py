@@ -30,6 +30,7 @@ from juju_radar.outputs.search.records import (
     run_pagefind,
     section_spans,
     update_record_site,
+    with_topic_terms,
     without_ignored,
 )
 
@@ -138,6 +139,19 @@ def test_an_issue_record_holds_its_bibliography(built_seed_site: Path) -> None:
     assert issue["filters"] == {}, "topic, verdict and year count stories"
     references_pages = [r for r in pagefind_records(built_seed_site) if "references" in r["url"]]
     assert all("RISE 论文" not in plain(r["content"]) for r in references_pages)
+
+
+def test_the_missing_identifier_mark_and_its_explanation_are_not_indexed(
+    built_seed_site: Path,
+) -> None:
+    """The seed's entries have no address: the page marks each and explains the mark once,
+    and neither is a word of the work, so no record holds them."""
+    issue_page = (built_seed_site / ISSUE_HTML).read_text(encoding="utf-8")
+    assert issue_page.count("（原文未附链接）") >= 2 and issue_page.count("待编辑补全") == 1
+    for record in pagefind_records(built_seed_site):
+        content = plain(record["content"])
+        assert "待编辑补全" not in content and "原文未附链接" not in content, record["url"]
+        assert "来源未给出" not in content, record["url"]
 
 
 def test_records_leave_out_permalinks_listings_and_the_search_page(built_seed_site: Path) -> None:
@@ -377,3 +391,27 @@ def test_records_leave_out_what_pagefind_ignores() -> None:
     assert without_ignored(body) == (
         '<section><p>kept</p><p>also kept</p><span data-pagefind-ignore="">unclosed</section>'
     )
+
+
+def test_stories_index_their_topic_names_in_the_lead(built_seed_site: Path) -> None:
+    """The topic's label, English label and aliases (conf.py) are indexed with each story
+    of the topic, right after its meta line; ``lead`` counts the characters before the
+    story's text, which search.js leaves out of the excerpt."""
+    stories = stories_by_link(built_seed_site)
+    agent = stories[f"{ISSUE_HTML}#tau-bench-customer-service"]
+    content = plain(agent["content"])
+    assert "9/10｜建议深挖。 Agent 智能体 Agents。 Sierra" in content
+    lead = int(agent["meta"]["lead"])
+    assert re.sub(r"\s", "", content)[lead:].startswith("Sierra与普林斯顿大学")
+    training = plain(stories[f"{ISSUE_HTML}#rise-self-extrapolation"]["content"])
+    assert "模型训练 Training 训练 Model training。" in training
+    assert "智能体" not in training and "Model training" not in content
+
+
+def test_topic_names_follow_the_meta_line() -> None:
+    body = (
+        '<section><h2>标题</h2>\n<p class="radar-item-meta">A · 9/10</p>\n<p>正文。</p></section>'
+    )
+    html_text, lead = with_topic_terms(body, ["A", "甲 乙"])
+    assert html_text.index("甲 乙。") < html_text.index("正文")
+    assert lead == len("标题A·9/10A甲乙。")

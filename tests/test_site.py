@@ -125,9 +125,12 @@ def test_references_page_lists_each_entry_once_with_cited_by(built_seed_site):
     assert parts == ["text", "radar-missing-identifier", "radar-cited-by"], (
         "the missing-identifier notice sits under the entry it is about, before its citers"
     )
-    assert entry.select_one(".radar-missing-identifier").get_text() == (
-        "来源未给出 DOI、arXiv 编号或网址，待编辑补全。"
-    )
+    assert entry.select_one(".radar-missing-identifier").get_text() == "（原文未附链接）"
+    explained = page.select(".radar-missing-identifier-explained")
+    assert [p.get_text() for p in explained] == [
+        "标有“原文未附链接”的条目：来源未给出 DOI、arXiv 编号或网址，待编辑补全。"
+    ], "the mark is explained once, under the list"
+    assert "待编辑补全" not in entry.get_text()
     assert page.select_one(".radar-more a")["href"] == "../references.html"
 
 

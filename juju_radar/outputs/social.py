@@ -76,14 +76,31 @@ def page_description(app: Sphinx, pagename: str, meta: dict[str, Any]) -> str:
     return shorten(str(meta.get("description", "")))
 
 
+def topic_description(app: Sphinx, pagename: str) -> str:
+    """A topic page's topic, as the vocabulary describes it, or ""."""
+    if not pagename.startswith(TOPIC_PAGE_PREFIX):
+        return ""
+    topic = vocabulary(app.config).topic(pagename.removeprefix(TOPIC_PAGE_PREFIX))
+    return shorten(topic.description) if topic is not None else ""
+
+
 def describe_page(
     app: Sphinx, pagename: str, templatename: str, context: dict[str, Any], doctree: Any
 ) -> None:
     """``og:description`` and ``description`` from the page's own summary, when it has
-    one; otherwise opengraph takes the start of the page text."""
+    one; otherwise opengraph takes the start of the page text (and a topic page's
+    ``description`` is its topic's)."""
     meta = context.get("meta") or {}
     description = page_description(app, pagename, meta)
-    if not description or "metatags" not in context:
+    if "metatags" not in context:
+        return
+    if not description:
+        # Search engines read ``description``; a topic page's link previews keep the
+        # start of its text (its items), its search snippet says what the topic is.
+        if topic := topic_description(app, pagename):
+            context["metatags"] += str(
+                Markup('\n<meta name="description" content="{}" />').format(topic)
+            )
         return
     # A copy: context["meta"] is the environment's own metadata of the page.
     context["meta"] = {**meta, "og:description": description}

@@ -347,7 +347,7 @@ def bibliography_nodes(
             citation += nodes.paragraph("", f"{key}（references.bib 中没有这条文献）")
         else:
             citation += bibliography.formatted(key)
-        if entry is not None and not any(name in entry.fields for name in IDENTIFIER_FIELDS):
+        if lacks_identifier(bibliography, key):
             citation += missing_identifier_note()  # right under the entry it is about
         if annotate is not None:
             citation += annotate(key)
@@ -355,7 +355,32 @@ def bibliography_nodes(
     return result
 
 
+# One short mark per entry without an identifier; the explanation is said once, under the
+# list. Neither is indexed for search (``translator.IGNORED_CLASSES``): it is not the work.
+MISSING_IDENTIFIER_MARK = "（原文未附链接）"
+MISSING_IDENTIFIER_EXPLANATION = (
+    f"标有“{MISSING_IDENTIFIER_MARK.strip('（）')}”的条目：来源未给出 DOI、arXiv 编号或网址，"
+    "待编辑补全。"
+)
+
+
+def lacks_identifier(bibliography: Bibliography, key: str) -> bool:
+    entry = bibliography.data.entries.get(key)
+    return entry is not None and not any(name in entry.fields for name in IDENTIFIER_FIELDS)
+
+
 def missing_identifier_note() -> nodes.paragraph:
-    return nodes.paragraph(
-        "", "来源未给出 DOI、arXiv 编号或网址，待编辑补全。", classes=["radar-missing-identifier"]
-    )
+    return nodes.paragraph("", MISSING_IDENTIFIER_MARK, classes=["radar-missing-identifier"])
+
+
+def missing_identifier_explanation(
+    keys: Sequence[str], bibliography: Bibliography
+) -> list[nodes.Node]:
+    """The explanation of the mark, once under a list that has at least one marked entry."""
+    if not any(lacks_identifier(bibliography, key) for key in keys):
+        return []
+    return [
+        nodes.paragraph(
+            "", MISSING_IDENTIFIER_EXPLANATION, classes=["radar-missing-identifier-explained"]
+        )
+    ]

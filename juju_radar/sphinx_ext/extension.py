@@ -21,6 +21,7 @@ from juju_radar.sphinx_ext import (
     content,
     csp,
     drafts,
+    page_assets,
     page_description,
     paging,
     safety,
@@ -121,6 +122,8 @@ def setup_extension(app: Sphinx) -> None:
     app.connect("html-page-context", safety.escape_theme_text, priority=900)
     # After every other handler: the policy allows the inline code they leave.
     app.connect("html-page-context", csp.add_policy, priority=990)
+    # After the handlers that add files to a page, before the policy is written.
+    app.connect("html-page-context", page_assets.keep_used_assets, priority=980)
     app.add_post_transform(safety.UnsafeLinkTransform)
     app.connect("builder-inited", checks.refuse_unreadable_bib, priority=400)
     app.connect("env-check-consistency", checks.check_archive_consistency)

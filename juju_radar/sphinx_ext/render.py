@@ -37,6 +37,7 @@ from juju_radar.sphinx_ext.bibliography import (
     citation_id,
     citation_numbers,
     citation_reference,
+    missing_identifier_explanation,
     source_link,
 )
 from juju_radar.sphinx_ext.cite_as import cite_boxes, cite_disclosure
@@ -387,7 +388,11 @@ def issue_bibliography(context: RenderContext) -> list[nodes.Node]:
     listing.extend(
         bibliography_nodes(keys, context.bibliography, partial(on_references_page, context))
     )
-    return [listing, issue_downloads(issue, DOWNLOAD_SUFFIXES, "下载本期参考文献：", "bib")]
+    return [
+        listing,
+        *missing_identifier_explanation(keys, context.bibliography),
+        issue_downloads(issue, DOWNLOAD_SUFFIXES, "下载本期参考文献：", "bib"),
+    ]
 
 
 DOWNLOAD_LABELS = {BIBTEX_SUFFIX: "BibTeX", RIS_SUFFIX: "RIS", CSL_JSON_SUFFIX: "CSL-JSON"}
@@ -468,7 +473,7 @@ def references(context: RenderContext, selector: str) -> list[nodes.Node]:
             lambda key: [cited_by(cited_by_key.get(key, []), context.link)],
         )
     )
-    return [back, listing]
+    return [back, listing, *missing_identifier_explanation(keys, context.bibliography)]
 
 
 def references_index(context: RenderContext) -> list[nodes.Node]:

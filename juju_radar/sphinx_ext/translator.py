@@ -46,6 +46,9 @@ IGNORED_CLASSES = frozenset(
         "radar-reference-months",
         "radar-years",
         "radar-more",
+        # The bibliography's "no link given" mark and its explanation: not the work's words.
+        "radar-missing-identifier",
+        "radar-missing-identifier-explained",
     }
 )
 

@@ -12,7 +12,8 @@ searches meet stories of both, issue records, topic pages and listings), served 
 4. the reading layout (punctuation, no broken verdicts or dates, one search box, the
    sidebar's current month, one viewport tag, a favicon, lengths explained);
 5. a first visit of an issue page is at most 150 KB gzipped;
-6. axe-core finds no serious or critical violation; search works from the keyboard;
+6. axe-core finds no serious or critical violation, in the light and the dark theme;
+   search works from the keyboard;
 7. each item heading's emoji is drawn with a glyph.
 """
 
@@ -349,14 +350,19 @@ def test_a_first_visit_of_an_issue_page_is_at_most_150_kb(
 
 
 @widths
+@pytest.mark.parametrize("scheme", ["light", "dark"])
 @pytest.mark.parametrize("path", AXE_PAGES)
 def test_axe_finds_no_serious_or_critical_violation(
-    reader: Any, archive: tuple[str, Path], path: str
+    reader: Any, archive: tuple[str, Path], path: str, scheme: str
 ) -> None:
+    """In the light and the dark theme: the theme follows the reader's system setting
+    (``prefers-color-scheme``) into ``data-theme``, which its colours depend on."""
     if not AXE.is_file():
         pytest.fail(f"axe-core is not installed: make test installs it into {AXE.parents[2]}")
     base, _ = archive
+    reader.emulate_media(color_scheme=scheme)
     open_page(reader, base + path)
+    assert reader.evaluate("document.documentElement.dataset.theme") == scheme
     if path.startswith("search.html"):
         reader.wait_for_selector(".radar-search-result")
     # Evaluated, not added as an inline <script>: the page's policy would not run that.

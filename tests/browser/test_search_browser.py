@@ -83,8 +83,11 @@ def results(page: Any, scope: str) -> list[dict[str, Any]]:
             issue: item.querySelector('.radar-search-result-issue')?.textContent,
             topic: item.querySelector('.radar-search-result-topic')?.textContent,
             verdict: item.querySelector('.radar-search-result-verdict')?.textContent,
-            marks: Array.from(item.querySelectorAll('.radar-search-result-excerpt mark'),
+            // The words marked in the title (a match in the heading) and in the excerpt.
+            marks: Array.from(item.querySelectorAll('.radar-search-result-title mark,'
+                                                    + ' .radar-search-result-excerpt mark'),
                               mark => mark.textContent),
+            excerpt: item.querySelector('.radar-search-result-excerpt').textContent,
         }))""",
     )
 
@@ -97,7 +100,7 @@ def assert_story_first(found: list[dict[str, Any]], item_id: str, link_prefix: s
     assert first["title"] == title
     assert (first["date"], first["issue"]) == (SEED_DATE, SEED_ISSUE_TITLE)
     assert (first["topic"], first["verdict"]) == (topic, verdict)
-    assert first["marks"], "the excerpt highlights no matched word"
+    assert first["marks"], "the result highlights no matched word"
 
 
 @pytest.fixture(scope="module")
@@ -289,3 +292,66 @@ def test_page_runs_without_script_errors(page: Any, site_url: str, path: str) ->
     assert page.script_errors == []
     assert not [url for url in requested if url.split("?")[0].endswith(SPHINX_SEARCH_FILES)]
     assert all(url.startswith(site_url) for url in requested), "a request left the sub-path"
+
+
+def search_for(page: Any, query: str) -> list[dict[str, Any]]:
+    page.fill(".radar-search-page input[name=q]", query)
+    wait_for_results(page, ".radar-search-page", query)
+    return results(page, ".radar-search-page")
+
+
+def story_links(found: list[dict[str, Any]]) -> list[str]:
+    return [r["href"] for r in found if "#" in r["href"] and r["topic"]]
+
+
+# Excerpts start at a sentence or clause boundary and never repeat the lines shown above
+# them: what Pagefind's own excerpts did ("顿大学，……", "：让编程智能体……", the heading).
+EXCERPT_STARTS = [
+    ("普林斯顿大学", "Sierra 与普林斯顿大学的"),
+    ("客服", "把“开发一个客服 Agent”本身做成了测试。"),  # after "，"
+    ("衰老时钟", None),
+    ("逐词反馈", None),
+]
+
+
+@pytest.mark.parametrize(("query", "start"), EXCERPT_STARTS, ids=[q for q, _ in EXCERPT_STARTS])
+def test_excerpts_start_at_a_clause_and_skip_the_heading(
+    search_page: Any, query: str, start: str | None
+) -> None:
+    found = search_for(search_page, query)
+    stories = [r for r in found if r["topic"]]
+    assert stories
+    for result in stories:
+        excerpt = result["excerpt"]
+        assert not re.match(r"[\s，。、；：！？,.;:!?）」”]", excerpt), excerpt
+        heading = result["title"].split(" ", 1)[-1]
+        assert heading[:6] not in excerpt[: len(heading) + 4], (result["title"], excerpt)
+        assert "｜" not in excerpt and result["verdict"] not in excerpt[:12], excerpt
+        assert not excerpt.startswith("顿"), excerpt
+    if start is not None:
+        assert stories[0]["excerpt"].startswith(start), stories[0]["excerpt"]
+    assert search_page.script_errors == []
+
+
+def test_a_highlight_covers_whole_words(search_page: Any) -> None:
+    """Pagefind segments 普林斯顿 as 普林斯 + 顿; the excerpt marks the query as one word."""
+    found = search_for(search_page, "普林斯顿大学")
+    assert found[0]["marks"] and set(found[0]["marks"]) == {"普林斯顿大学"}, found[0]["marks"]
+    found = search_for(search_page, "智能体")
+    assert all(mark == "智能体" for r in found for mark in r["marks"]), [r["marks"] for r in found]
+
+
+def test_topic_names_find_the_topic_stories(search_page: Any) -> None:
+    """Topic label, English label and aliases (conf.py) are synonyms of one another."""
+    agent = f"./{ISSUE_PAGE}#tau-bench-customer-service"
+    by_name = {
+        name: story_links(search_for(search_page, name)) for name in ("智能体", "Agent", "Agents")
+    }
+    assert all(links and links[0] == agent for links in by_name.values()), by_name
+    assert len({tuple(sorted(links)) for links in by_name.values()}) == 1, by_name
+    training = story_links(search_for(search_page, "训练"))
+    assert training[0] == f"./{ISSUE_PAGE}#rise-self-extrapolation", training
+    assert story_links(search_for(search_page, "Model training")) == [
+        f"./{ISSUE_PAGE}#rise-self-extrapolation"
+    ]
+    assert search_page.script_errors == []

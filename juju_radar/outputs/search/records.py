@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from juju_radar.build.cache import digest
-from juju_radar.model.issues import Issue, Vocabulary
+from juju_radar.model.issues import Issue, Topic, Vocabulary
 
 # Weight of everything that is not a story: it summarises stories or lists sources.
 SUMMARY_WEIGHT = "0.3"
@@ -132,14 +132,18 @@ def issue_records(issue: Issue, page_html: str, link: str, vocab: Vocabulary) ->
         if span is None:
             continue
         topic = vocab.topic_by_key(item.topic)
+        body_html, lead = with_topic_terms(
+            searchable_html(page_html[span.start : span.end]), topic_terms(topic)
+        )
         records.append(
             SearchRecord(
                 kind="story",
                 link=f"{link}#{item.id}",
                 title=item.heading,
-                body_html=searchable_html(page_html[span.start : span.end]),
+                body_html=body_html,
                 meta={
                     **issue_meta,
+                    LEAD_META: str(lead),
                     "topic": topic.label,
                     **({"topic_en": topic.english_beside} if topic.english_beside else {}),
                     "verdict": vocab.verdict_by_key(item.verdict).label,
@@ -154,8 +158,57 @@ def issue_records(issue: Issue, page_html: str, link: str, vocab: Vocabulary) ->
     rest = "".join(cut(page_html, body, stories.values()) for body in bodies)
     if rest:
         # No filters: it is no story, and the filters count stories.
-        records.append(SearchRecord("issue", link, issue.title, searchable_html(rest), issue_meta))
+        body_html = searchable_html(rest)
+        records.append(
+            SearchRecord(
+                "issue", link, issue.title, body_html, issue_meta | heading_lead(body_html)
+            )
+        )
     return records
+
+
+# A story's topic is found by any of its names: the label, the English label and the
+# aliases of the vocabulary are indexed with the story, in a block after its meta line
+# (``<p class="radar-item-meta">``). The result shows the topic in its own line and the
+# excerpt starts after the "lead" (heading, meta line, these names): its length, in
+# characters other than white space, is the record's ``lead`` metadata (search.js).
+LEAD_META = "lead"
+TERMS_CLASS = "radar-topic-terms"
+TERMS_WEIGHT = "3"  # a story of the topic ranks above one that mentions its name
+ITEM_META_END_RE = re.compile(r'<p class="radar-item-meta"[^>]*>.*?</p>', re.DOTALL)
+HEADING_END_RE = re.compile(r"</h[1-6]>")
+TAG_RE = re.compile(r"<[^>]*>")
+
+
+def topic_terms(topic: Topic) -> list[str]:
+    """The topic's names, each once (case aside), in the vocabulary's order."""
+    terms: dict[str, str] = {}
+    for name in (topic.label, topic.label_en, *topic.aliases):
+        terms.setdefault(name.casefold(), name)
+    return list(terms.values())
+
+
+def with_topic_terms(body_html: str, terms: list[str]) -> tuple[str, int]:
+    """The story's HTML with its topic's names after the meta line, and its lead length."""
+    meta_line = ITEM_META_END_RE.search(body_html) or HEADING_END_RE.search(body_html)
+    position = meta_line.end() if meta_line else 0
+    names = html.escape(" ".join(terms))
+    block = f'\n<p class="{TERMS_CLASS}" data-pagefind-weight="{TERMS_WEIGHT}">{names}。</p>'
+    result = body_html[:position] + block + body_html[position:]
+    return result, lead_length(result[: position + len(block)])
+
+
+def heading_lead(body_html: str) -> dict[str, str]:
+    """The ``lead`` of a record that opens with its heading (the result's title)."""
+    heading = HEADING_END_RE.search(body_html)
+    if heading is None or lead_length(body_html[: heading.start()].split("<h", 1)[0]):
+        return {}
+    return {LEAD_META: str(lead_length(body_html[: heading.end()]))}
+
+
+def lead_length(lead_html: str) -> int:
+    """Characters other than white space of the text of ``lead_html``."""
+    return len(re.sub(r"\s", "", html.unescape(TAG_RE.sub("", lead_html))))
 
 
 def page_record(title: str, page_html: str, link: str) -> SearchRecord | None:
@@ -163,7 +216,8 @@ def page_record(title: str, page_html: str, link: str) -> SearchRecord | None:
     if not bodies:
         return None
     body = "".join(page_html[span.start : span.end] for span in bodies)
-    return SearchRecord("page", link, title, searchable_html(body))
+    body_html = searchable_html(body)
+    return SearchRecord("page", link, title, body_html, heading_lead(body_html))
 
 
 PageStamp = tuple[object, ...]  # what a page's records are made from, short of its text

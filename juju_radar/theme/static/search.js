@@ -100,15 +100,125 @@
     return node;
   }
 
-  /** Pagefind's excerpt as text nodes and <mark> elements only. */
-  function excerptNodes(excerpt) {
-    const parsed = new DOMParser().parseFromString(`<p>${excerpt || ""}</p>`, "text/html");
+  /** The excerpt of a result from its words as Pagefind segmented them (raw_content,
+   *  split at U+200B) and the words the query matched (locations), as text nodes and
+   *  <mark> elements:
+   *  - it starts after the record's lead (a story's heading, meta line and topic names,
+   *    `lead` characters, records.py), which the result shows above it;
+   *  - it starts at a sentence or clause boundary before the first match, or at the
+   *    match itself when the clause began too far back, never on punctuation;
+   *  - adjacent matched words are one mark, so a word segmented in two ("智能", "体")
+   *    is highlighted whole, and so is a word of the query Pagefind matched in part
+   *    (普林斯顿大学: "普林斯" and "大学" matched, "顿" between them is marked too). */
+  function excerptNodes(data, query) {
+    const raw = data.raw_content;
+    if (typeof raw !== "string") return [document.createTextNode(data.plain_excerpt || "")];
+    const words = raw.split("\u200B").map((word) => word.replace(/&lt;/g, "<").replace(/&gt;/g, ">"));
+    const lead = leadWords(words, Number((data.meta || {}).lead) || 0);
+    const matched = wholeMatches(words, data.locations || [], query);
+    data.leadMatches = [...matched].filter((at) => at < lead).map((at) => words[at].trim())
+      .filter((word) => word && !PUNCTUATION_ONLY.test(word));
+    const anchor = (data.locations || []).filter((at) => at >= lead).sort((a, b) => a - b)[0];
+    let start = anchor === undefined ? lead : clauseStart(words, anchor, lead);
+    while (start < words.length - 1 && PUNCTUATION_ONLY.test(words[start])) start += 1;
+    const end = excerptEnd(words, start);
     const nodes = [];
-    parsed.body.firstChild.childNodes.forEach((child) => {
-      if (child.nodeName === "MARK") nodes.push(element("mark", "", child.textContent));
-      else nodes.push(document.createTextNode(child.textContent));
-    });
+    let text = "";
+    let mark = null;
+    const flush = () => { if (text) nodes.push(document.createTextNode(text)); text = ""; };
+    for (let at = start; at < end; at += 1) {
+      const word = at === start ? words[at].trimStart() : words[at];
+      if (matched.has(at)) {
+        flush();
+        if (!mark) nodes.push((mark = element("mark", "", "")));
+        mark.textContent += word;
+      } else {
+        mark = null;
+        text += word;
+      }
+    }
+    if (end < words.length) {
+      text = text.trimEnd();
+      if (!SENTENCE_END.test(text || (mark ? mark.textContent : ""))) {
+        text = `${text.replace(/[，、；：,;:]$/, "")}……`;
+      }
+    }
+    flush();
     return nodes;
+  }
+
+  /** The matched words, with each run of words around a match that together spell a
+   *  part of a query word (the segmenter splits the page's text and the query alike). */
+  function wholeMatches(words, locations, query) {
+    const matched = new Set(locations);
+    const terms = (query || "").toLowerCase().split(/\s+/).filter(Boolean);
+    const within = (from, to) => {
+      const text = words.slice(from, to).join("").trim().toLowerCase();
+      return text && terms.some((term) => term.includes(text));
+    };
+    locations.forEach((at) => {
+      let from = at;
+      let to = at + 1;
+      while (from > 0 && to - from < RUN_WORDS && within(from - 1, to)) from -= 1;
+      while (to < words.length && to - from < RUN_WORDS && within(from, to + 1)) to += 1;
+      for (let word = from; word < to; word += 1) matched.add(word);
+    });
+    return matched;
+  }
+
+  /** The title with the words the query matched in the record's lead marked (the
+   *  excerpt leaves the heading out, so a query matching only the heading shows here). */
+  function titleNodes(title, matchedWords) {
+    const words = [...new Set(matchedWords || [])].filter((word) => title.includes(word));
+    if (!words.length) return [document.createTextNode(title)];
+    words.sort((a, b) => b.length - a.length);
+    const pattern = new RegExp(`(?:${words.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|")})+`, "g");
+    const nodes = [];
+    let position = 0;
+    for (const found of title.matchAll(pattern)) {
+      if (found.index > position) nodes.push(document.createTextNode(title.slice(position, found.index)));
+      nodes.push(element("mark", "", found[0]));
+      position = found.index + found[0].length;
+    }
+    if (position < title.length) nodes.push(document.createTextNode(title.slice(position)));
+    return nodes;
+  }
+
+  const SENTENCE_END = /[。！？!?]$/;
+  const CLAUSE_END = /[。！？；，：、!?;:,.…]\s*$/;
+  const PUNCTUATION_ONLY = /^[\s\p{P}]*$/u;
+  const RUN_WORDS = 12; // the longest run of words one query word may span
+  const CLAUSE_REACH = 24; // words back from the first match to look for a boundary
+  const EXCERPT_CHARS = 72;
+
+  /** The number of leading words that hold the first `chars` characters (no spaces). */
+  function leadWords(words, chars) {
+    let count = 0;
+    let at = 0;
+    while (at < words.length && count < chars) {
+      count += words[at].replace(/\s/g, "").length;
+      at += 1;
+    }
+    return at;
+  }
+
+  function clauseStart(words, anchor, lead) {
+    for (let at = anchor; at > lead && anchor - at < CLAUSE_REACH; at -= 1) {
+      if (CLAUSE_END.test(words[at - 1])) return at;
+    }
+    return anchor - lead < CLAUSE_REACH ? lead : anchor;
+  }
+
+  /** Past EXCERPT_CHARS characters, the excerpt ends with the clause it is in. */
+  function excerptEnd(words, start) {
+    let chars = 0;
+    for (let at = start; at < words.length; at += 1) {
+      chars += words[at].length;
+      if (chars >= EXCERPT_CHARS && (CLAUSE_END.test(words[at]) || chars >= EXCERPT_CHARS * 1.5)) {
+        return at + 1;
+      }
+    }
+    return words.length;
   }
 
   function englishLabel(text) {
@@ -175,11 +285,12 @@
     const meta = data.meta || {};
     const item = element("li", "radar-search-result");
     item.dataset.kind = meta.kind || "page";
-    const link = element("a", "radar-search-result-title", meta.title || data.url);
+    const link = element("a", "radar-search-result-title");
     link.href = resultUrl(meta.link || "", query);
-    item.append(link, resultMeta(meta));
     const excerpt = element("p", "radar-search-result-excerpt");
-    excerpt.append(...excerptNodes(data.excerpt));
+    excerpt.append(...excerptNodes(data, query));
+    link.append(...titleNodes(meta.title || data.url, data.leadMatches));
+    item.append(link, resultMeta(meta));
     item.append(excerpt);
     return item;
   }
@@ -271,6 +382,7 @@
     const panel = element("div", "radar-search-popup");
     const view = resultsView(panel);
     const more = element("a", "radar-search-more", TEXT.all);
+    more.href = searchPageUrl(""); // an anchor with an href, even while hidden (Lighthouse)
     more.hidden = true;
     panel.append(more);
     dialog.append(panel);

@@ -1,0 +1,69 @@
+"""Each page loads only the styles and scripts it uses.
+
+Sphinx gives every page the same files: ``pygments.css`` (highlighted code), its
+``doctools.js`` and ``sphinx_highlight.js`` (its own search's ``?highlight=``, which the
+site replaces with Pagefind's), and every extension's files (``stats.css`` for the
+statistics page's charts). At ``html-page-context`` the page's ``css_files`` and
+``script_files`` (the template's lists, public since Sphinx 1.0) are replaced by copies
+without the files whose classes its body does not use; the builder's own lists are
+untouched, so the next page starts from all of them again.
+"""
+
+from __future__ import annotations
+
+from html.parser import HTMLParser
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from sphinx.application import Sphinx
+
+# A style sheet, and the classes of which one in a page's body makes the page load it.
+STYLES_BY_CLASS: dict[str, frozenset[str]] = {
+    "_static/pygments.css": frozenset({"highlight"}),
+    "_static/stats.css": frozenset({"radar-chart", "radar-chart-figure", "radar-stats-table"}),
+}
+# Scripts nothing on the site calls (the theme reads only ``documentation_options.js``).
+UNUSED_SCRIPTS = frozenset({"_static/doctools.js", "_static/sphinx_highlight.js"})
+
+
+class ClassReader(HTMLParser):
+    """Collects the names in every ``class`` attribute of the HTML it is fed."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.classes: set[str] = set()
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        for name, value in attrs:
+            if name == "class" and value:
+                self.classes.update(value.split())
+
+
+def classes_used(html: str) -> set[str]:
+    """Every class named by a ``class`` attribute of ``html``."""
+    reader = ClassReader()
+    reader.feed(html)
+    reader.close()
+    return reader.classes
+
+
+def asset_name(asset: Any) -> str:
+    return str(getattr(asset, "filename", asset) or "")
+
+
+def keep_used_assets(
+    app: Sphinx, pagename: str, templatename: str, context: dict[str, Any], doctree: Any
+) -> None:
+    """Leave out of the page the style sheets its body has no class of, and the scripts
+    no page uses."""
+    if "css_files" not in context or "script_files" not in context:
+        return
+    used = classes_used(str(context.get("body", "")))
+    context["css_files"] = [
+        style
+        for style in context["css_files"]
+        if asset_name(style) not in STYLES_BY_CLASS or used & STYLES_BY_CLASS[asset_name(style)]
+    ]
+    context["script_files"] = [
+        script for script in context["script_files"] if asset_name(script) not in UNUSED_SCRIPTS
+    ]
