@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import watch_errors
+from conftest import site_with_root, sphinx_build, watch_errors
 
 from .site_server import serve
 
@@ -33,6 +33,16 @@ def site_url(built_seed_site: Path) -> Iterator[str]:
     """The seed site's base URL, ``http://127.0.0.1:PORT/archive/``."""
     with serve(built_seed_site) as base:
         yield base
+
+
+@pytest.fixture(scope="session")
+def two_issue_site_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The base URL of the seed site with the second issue (two on the front page)."""
+    base = tmp_path_factory.mktemp("two-issue-site")
+    outdir = base / "html"
+    sphinx_build(site_with_root("second-issue", base / "src"), outdir)
+    with serve(outdir) as url:
+        yield url
 
 
 @pytest.fixture(scope="session")

@@ -12,13 +12,11 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import pytest
-from conftest import ROOT, site_with_root, sphinx_build
-
-from .site_server import serve
+from conftest import ROOT
 
 pytestmark = pytest.mark.browser
 
@@ -40,16 +38,7 @@ PERFORMANCE_FLOOR = 90
 
 
 @pytest.fixture(scope="module")
-def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    base = tmp_path_factory.mktemp("lighthouse-site")
-    outdir = base / "html"
-    sphinx_build(site_with_root("second-issue", base / "src"), outdir)
-    with serve(outdir) as url:
-        yield url
-
-
-@pytest.fixture(scope="module")
-def reports(served: str) -> Callable[[str], dict[str, Any]]:
+def reports(two_issue_site_url: str) -> Callable[[str], dict[str, Any]]:
     """Lighthouse's report of each page, run once (a run takes about 15 s)."""
     if not LIGHTHOUSE.is_file():
         pytest.fail(
@@ -59,7 +48,7 @@ def reports(served: str) -> Callable[[str], dict[str, Any]]:
 
     def report(path: str) -> dict[str, Any]:
         if path not in cache:
-            cache[path] = run_lighthouse(served + path)
+            cache[path] = run_lighthouse(two_issue_site_url + path)
         return cache[path]
 
     return report

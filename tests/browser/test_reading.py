@@ -19,9 +19,6 @@ from contextlib import contextmanager
 from typing import Any
 
 import pytest
-from conftest import site_with_root, sphinx_build
-
-from .site_server import serve
 
 pytestmark = pytest.mark.browser
 
@@ -116,13 +113,9 @@ def illegible(tab: Any, selector: str) -> list[tuple[str, float]]:
 
 
 @pytest.fixture(scope="module")
-def archive(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """The base URL of the seed site with the second issue (two issues on the front page)."""
-    base = tmp_path_factory.mktemp("reading-site")
-    outdir = base / "html"
-    sphinx_build(site_with_root("second-issue", base / "src"), outdir)
-    with serve(outdir) as url:
-        yield url
+def archive(two_issue_site_url: str) -> str:
+    """The seed site with the second issue (two issues on the front page)."""
+    return two_issue_site_url
 
 
 @contextmanager
