@@ -23,6 +23,7 @@ from importlib.metadata import version
 import httpx
 
 from juju_radar.bib.archived import ARCHIVE_DATE_FIELD, ARCHIVE_URL_FIELD
+from juju_radar.editors.lookup.client import env_seconds
 
 DEFAULT_ARCHIVE_URL = "https://web.archive.org"
 
@@ -45,19 +46,13 @@ class ArchiveSettings:
     def from_environment(cls, environ: Mapping[str, str] | None = None) -> ArchiveSettings:
         env = os.environ if environ is None else environ
 
-        def seconds(name: str, default: float) -> float:
-            try:
-                return max(0.0, float(env[name]))
-            except (KeyError, ValueError):
-                return default
-
         return cls(
             base_url=(env.get("RADAR_ARCHIVE_URL") or DEFAULT_ARCHIVE_URL).rstrip("/"),
             access_key=env.get("RADAR_ARCHIVE_ACCESS_KEY", ""),
             secret_key=env.get("RADAR_ARCHIVE_SECRET_KEY", ""),
-            interval=seconds("RADAR_ARCHIVE_INTERVAL", cls.interval),
-            poll=seconds("RADAR_ARCHIVE_POLL", cls.poll),
-            wait=seconds("RADAR_ARCHIVE_WAIT", cls.wait),
+            interval=env_seconds(env, "RADAR_ARCHIVE_INTERVAL", cls.interval),
+            poll=env_seconds(env, "RADAR_ARCHIVE_POLL", cls.poll),
+            wait=env_seconds(env, "RADAR_ARCHIVE_WAIT", cls.wait),
         )
 
 

@@ -26,7 +26,7 @@ import httpx
 
 from juju_radar.bib.identifiers import normalize_doi
 from juju_radar.bib.reader import citable_entries
-from juju_radar.editors.lookup.client import DEFAULT_DOI_URL
+from juju_radar.editors.lookup.client import DEFAULT_DOI_URL, env_seconds
 
 DEFAULT_INTERVAL = 1.0
 """Seconds between two requests to one host."""
@@ -70,10 +70,7 @@ class LinkSettings:
     @classmethod
     def from_environment(cls, environ: Mapping[str, str] | None = None) -> LinkSettings:
         env = os.environ if environ is None else environ
-        try:
-            interval = max(0.0, float(env.get("RADAR_LINKS_INTERVAL", DEFAULT_INTERVAL)))
-        except ValueError:
-            interval = DEFAULT_INTERVAL
+        interval = env_seconds(env, "RADAR_LINKS_INTERVAL", DEFAULT_INTERVAL)
         return cls(doi_url=env.get("RADAR_DOI_URL") or DEFAULT_DOI_URL, interval=interval)
 
 

@@ -47,22 +47,24 @@ class Settings:
         ``RADAR_CONTACT_EMAIL`` or conf.py's ``radar_contact_email``."""
         env = os.environ if environ is None else environ
 
-        def number(name: str, default: float) -> float:
-            try:
-                return max(0.0, float(env[name]))
-            except (KeyError, ValueError):
-                return default
-
         return cls(
             crossref_url=env.get("RADAR_CROSSREF_URL") or DEFAULT_CROSSREF_URL,
             arxiv_url=env.get("RADAR_ARXIV_URL") or DEFAULT_ARXIV_URL,
             doi_url=env.get("RADAR_DOI_URL") or DEFAULT_DOI_URL,
             contact_email=env.get("RADAR_CONTACT_EMAIL")
             or str(config.get("radar_contact_email") or ""),
-            timeout=number("RADAR_HTTP_TIMEOUT", cls.timeout),
-            retries=int(number("RADAR_HTTP_RETRIES", cls.retries)),
-            backoff=number("RADAR_HTTP_BACKOFF", cls.backoff),
+            timeout=env_seconds(env, "RADAR_HTTP_TIMEOUT", cls.timeout),
+            retries=int(env_seconds(env, "RADAR_HTTP_RETRIES", cls.retries)),
+            backoff=env_seconds(env, "RADAR_HTTP_BACKOFF", cls.backoff),
         )
+
+
+def env_seconds(env: Mapping[str, str], name: str, default: float) -> float:
+    """A non-negative number from the environment, or ``default`` when unset or unreadable."""
+    try:
+        return max(0.0, float(env[name]))
+    except (KeyError, ValueError):
+        return default
 
 
 class Client:
