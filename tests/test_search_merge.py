@@ -17,14 +17,15 @@ from typing import Any
 import pytest
 from conftest import site_with_root, sphinx_build
 
+from juju_radar.outputs.search import index
 from juju_radar.outputs.search.bundle import (
     bundle_is_complete,
     bundle_language,
     read_data,
     remove_unreferenced_files,
 )
-from juju_radar.outputs.search.jobs import index_piece
-from juju_radar.outputs.search.merge import merge_bundles
+from juju_radar.outputs.search.jobs import index_piece, merge_part
+from juju_radar.outputs.search.merge import WRITTEN_FOR_PAGEFIND, merge_bundles, mergeable
 
 
 @pytest.fixture(scope="module")
@@ -133,3 +134,37 @@ def test_a_bundle_missing_a_file_or_holding_a_stray_one_is_not_complete(
     assert not stray.exists() and bundle_is_complete(bundle)
     next((bundle / "fragment").iterdir()).unlink()
     assert not bundle_is_complete(bundle)
+
+
+def test_pieces_of_another_pagefind_format_are_indexed_whole_not_merged(
+    built: Path, tmp_path: Path
+) -> None:
+    names = ["stories-2024", "stories-2025"]
+    pieces = [tmp_path / "pieces" / name for name in names]
+    for name, piece in zip(names, pieces, strict=True):
+        shutil.copytree(built / "radar-search-pieces" / name, piece)
+    assert mergeable(pieces)
+    entry_file = pieces[1] / "pagefind-entry.json"
+    entry = json.loads(entry_file.read_text(encoding="utf-8"))
+    assert entry["version"] == WRITTEN_FOR_PAGEFIND
+    entry_file.write_text(json.dumps({**entry, "version": "9.0.0"}), encoding="utf-8")
+    assert not mergeable(pieces)
+    merge_part(tmp_path / "part", pieces, built / "radar-search-records")
+    part = read_bundle(tmp_path / "part")
+    assert same_search(part, read_bundle(index_together(built, names, tmp_path / "whole")))
+    # Pagefind's own fragment names, not the merge's shorter ones.
+    merge_bundles(pieces[:1], tmp_path / "merged")
+    assert min(map(len, part["names"])) > max(map(len, read_bundle(tmp_path / "merged")["names"]))
+    assert bundle_is_complete(tmp_path / "part")
+    assert not list(tmp_path.glob("**/*.whole")), "the records indexed together are removed"
+
+
+def test_another_pagefind_makes_every_piece_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    index.code_version.cache_clear()
+    now = index.code_version()
+    monkeypatch.setattr(index, "pagefind_version", lambda: "9.0.0")
+    index.code_version.cache_clear()
+    try:
+        assert index.code_version() != now
+    finally:
+        index.code_version.cache_clear()

@@ -6,18 +6,20 @@ from __future__ import annotations
 import os
 import re
 import subprocess
+import sys
 import tomllib
 from types import SimpleNamespace
 
 from conftest import ROOT, copy_site, sphinx_build
 from test_incremental import differences
 
-from juju_radar.build import sphinx_internals
+from juju_radar.build import internals_guard
 from juju_radar.build.builder import StagedStockHTMLBuilder, StockHTMLBuilder, html_builder
+from juju_radar.build.internals_guard import STOCK_BUILDER_ENV
 from juju_radar.build.sphinx_internals import (
     SERIAL_READ_BELOW,
-    STOCK_BUILDER_ENV,
     FastHTMLBuilder,
+    StagedFastHTMLBuilder,
     read_few_pages_serially,
     restore_parallel,
 )
@@ -31,15 +33,48 @@ def pinned(package: str) -> str:
 
 
 def test_the_pinned_sphinx_is_the_version_the_workarounds_were_written_for():
-    assert pinned("sphinx") == sphinx_internals.WRITTEN_FOR_SPHINX
+    assert pinned("sphinx") == internals_guard.WRITTEN_FOR_SPHINX
 
 
 def test_another_sphinx_gets_the_stock_builder(monkeypatch):
     assert html_builder(staged=False) is FastHTMLBuilder
-    monkeypatch.setattr(sphinx_internals, "WRITTEN_FOR_SPHINX", "8.2.3")
+    assert html_builder(staged=True) is StagedFastHTMLBuilder
+    monkeypatch.setattr(internals_guard, "WRITTEN_FOR_SPHINX", "8.2.3")
     assert html_builder(staged=False) is StockHTMLBuilder
     assert html_builder(staged=True) is StagedStockHTMLBuilder
-    assert "is not 8.2.3" in sphinx_internals.fallback_notice()
+    assert "is not 8.2.3" in internals_guard.fallback_notice()
+
+
+# A private name the workarounds import (``bold``), renamed away as an upgrade of Sphinx
+# could: Sphinx's own modules, which imported it first, keep working.
+BREAK_A_PRIVATE_NAME = """
+import importlib, pathlib, runpy, sphinx
+root = pathlib.Path(sphinx.__file__).parent
+for path in sorted(root.rglob("*.py")):  # Sphinx's modules that import it, first
+    if "colour import" in path.read_text(encoding="utf-8"):
+        parts = path.relative_to(root.parent).with_suffix("").parts
+        importlib.import_module(".".join(parts[:-1] if parts[-1] == "__init__" else parts))
+import sphinx._cli.util.colour as colour
+del colour.bold
+runpy.run_module("juju_radar.build.sphinxbuild", run_name="__main__")
+"""
+
+
+def test_a_private_name_that_no_longer_imports_turns_the_workarounds_off(tmp_path):
+    """On the very Sphinx they were written for: the extension loads, Sphinx's own
+    builder builds the same site, and one line says why."""
+    srcdir = copy_site(tmp_path / "src")
+    env = dict(os.environ, SOURCE_DATE_EPOCH="1788000000")
+    sphinx_build(srcdir, tmp_path / "fast", "-j", "2", env=env)
+    command = sphinx_command(srcdir, tmp_path / "stock", tmp_path / "stock.doctrees", "-j", "2")
+    assert command[1:3] == ["-m", "juju_radar.build.sphinxbuild"]
+    broken = [sys.executable, "-c", BREAK_A_PRIVATE_NAME, *command[3:]]
+    result = subprocess.run(broken, capture_output=True, text=True, env=env)
+    assert result.returncode == 0, result.stderr
+    notice = [line for line in result.stdout.splitlines() if "Sphinx's own builder" in line]
+    assert len(notice) == 1
+    assert "ImportError: cannot import name 'bold'" in notice[0]
+    assert differences(tmp_path / "fast", tmp_path / "stock") == []
 
 
 def test_the_stock_builder_builds_the_same_site_and_says_so_once(tmp_path):
@@ -98,6 +133,22 @@ def test_the_pinned_sphinxcontrib_bibtex_is_the_one_the_stored_parse_was_written
     from juju_radar.sphinx_ext import stored_bibdata
 
     assert pinned("sphinxcontrib-bibtex") == stored_bibdata.WRITTEN_FOR_BIBTEX
+
+
+def test_another_pybtex_parses_the_bib_again(monkeypatch):
+    """The stored parse is pybtex's objects: another pybtex must not unpickle them."""
+    from sphinxcontrib.bibtex.bibfile import BibData, BibFile
+
+    from juju_radar.sphinx_ext import stored_bibdata
+
+    bibfile = BibFile(mtime=1.0, keys={"a": None})
+    bibdata = BibData("utf-8", {ROOT / "references.bib": bibfile}, None)
+    before = stored_bibdata.parse_key(bibdata)
+    installed = stored_bibdata.version
+    monkeypatch.setattr(
+        stored_bibdata, "version", lambda name: "0.1" if name == "pybtex" else installed(name)
+    )
+    assert stored_bibdata.parse_key(bibdata) != before
 
 
 def _code_page(setting: str | None) -> object:

@@ -1,11 +1,11 @@
-"""The html builder of the archive: the fast parallel one, or Sphinx's own when the
-installed Sphinx is not the version the fast one was written for."""
+"""The html builder of the archive: the fast parallel one, or Sphinx's own where the
+workarounds of its internals may not run (``internals_guard``)."""
 
 from __future__ import annotations
 
 from sphinx.builders.html import StandaloneHTMLBuilder
 
-from juju_radar.build.sphinx_internals import FastHTMLBuilder, supported
+from juju_radar.build.internals_guard import internals
 
 
 class StockHTMLBuilder(StandaloneHTMLBuilder):
@@ -19,11 +19,11 @@ class StagedStockHTMLBuilder(StockHTMLBuilder):
     epilog = ""
 
 
-class StagedFastHTMLBuilder(FastHTMLBuilder):
-    epilog = StagedStockHTMLBuilder.epilog
-
-
 def html_builder(staged: bool) -> type[StandaloneHTMLBuilder]:
-    if supported():
-        return StagedFastHTMLBuilder if staged else FastHTMLBuilder
-    return StagedStockHTMLBuilder if staged else StockHTMLBuilder
+    fast = internals()
+    if fast is None:
+        return StagedStockHTMLBuilder if staged else StockHTMLBuilder
+    builder: type[StandaloneHTMLBuilder] = (
+        fast.StagedFastHTMLBuilder if staged else fast.FastHTMLBuilder
+    )
+    return builder

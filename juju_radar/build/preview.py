@@ -69,7 +69,7 @@ class PreviewSession:
     def build(self, changed: Sequence[Path] = ()) -> bool:
         """Build what ``changed`` (or anything since the last session) changed; False when
         the build failed."""
-        from juju_radar.build.sphinx_internals import start_another_build
+        from juju_radar.build.internals_guard import start_another_build
         from juju_radar.sphinx_ext.preview import check_again, start_deferring
 
         with self.lock:

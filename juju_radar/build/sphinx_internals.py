@@ -36,14 +36,15 @@ written for.
   parallel from ``app.parallel`` after ``env-before-read-docs``, and to write in parallel
   from it after ``env-updated``; ``read_few_pages_serially`` relies on that order.
 
-On any other Sphinx version none of this is used: the build runs Sphinx's own builder
-and reading (slower, same output) and says so once.
+Every private name is imported when the module loads, and only ``internals_guard``
+imports this module, on the Sphinx version it was written for:
+on any other none of this is used, and the build runs Sphinx's own builder and reading
+(slower, same output) and says so once.
 """
 
 from __future__ import annotations
 
 import math
-import os
 import pickle
 import sys
 from collections import deque
@@ -51,10 +52,10 @@ from contextlib import nullcontext
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-import sphinx
+import sphinx._cli.util.errors as errors
 from sphinx._cli.util.colour import bold
 from sphinx.builders.html import StandaloneHTMLBuilder
-from sphinx.environment import BuildEnvironment
+from sphinx.environment import BuildEnvironment, _differing_config_keys
 from sphinx.locale import __
 from sphinx.transforms.post_transforms.code import (
     HighlightLanguageTransform,
@@ -81,30 +82,12 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 
-WRITTEN_FOR_SPHINX = "9.0.4"
-# Set to build with Sphinx's own builder whatever the version (to compare, or to debug).
-STOCK_BUILDER_ENV = "RADAR_STOCK_BUILDER"
 SERIAL_READ_BELOW = 8
 SAVED_PARALLEL = "_radar_parallel"
 SAVED_OLD_CONFIG = "_radar_old_config"
 SPHINX_CONFIG_STATUS = BuildEnvironment._config_status  # before any build replaced it
 
 HandedBack = tuple[list[str], dict[str, str], Additions]
-
-
-def supported() -> bool:
-    """Whether the installed Sphinx is the one these workarounds were written for."""
-    return sphinx.__version__ == WRITTEN_FOR_SPHINX and not os.environ.get(STOCK_BUILDER_ENV)
-
-
-def fallback_notice() -> str:
-    if os.environ.get(STOCK_BUILDER_ENV):
-        return f"juju_radar: {STOCK_BUILDER_ENV} is set: building with Sphinx's own builder"
-    return (
-        f"juju_radar: Sphinx {sphinx.__version__} is not {WRITTEN_FOR_SPHINX}, the version "
-        "its fast parallel builder was written for: building with Sphinx's own (slower, "
-        "same output)"
-    )
 
 
 class FastHTMLBuilder(StandaloneHTMLBuilder):
@@ -250,6 +233,12 @@ class FastHTMLBuilder(StandaloneHTMLBuilder):
         self.write_doc(docname, doctree)
 
 
+class StagedFastHTMLBuilder(FastHTMLBuilder):
+    """For ``make html``, which builds into a spare tree: no closing line naming it."""
+
+    epilog = ""
+
+
 def reuse_formatters(highlighter: PygmentsBridge) -> None:
     """One Pygments formatter per set of options: Sphinx makes one for every code block
     (``PygmentsBridge.get_formatter``), which works out its whole style sheet each time:
@@ -328,11 +317,7 @@ def restore_parallel(app: Sphinx, env: BuildEnvironment) -> None:
 
 
 def report_crashes_as_one_line(srcdir: Path) -> None:
-    """Replace Sphinx's crash report with ``crash.report`` (on the Sphinx it was written
-    for; another keeps its own report)."""
-    if not supported():
-        return
-    import sphinx._cli.util.errors as errors
+    """Replace Sphinx's crash report with ``crash.report``."""
 
     def handle_exception(
         exception: BaseException, /, *, stderr: Any = sys.stderr, **_: Any
@@ -358,8 +343,6 @@ def defer_config_report(app: Sphinx) -> None:
 def report_config_changes(app: Sphinx) -> None:
     """After the theme completed the configuration: what really differs from the last
     build's, in Sphinx's words."""
-    from sphinx.environment import _differing_config_keys
-
     old = getattr(app, SAVED_OLD_CONFIG, None)
     if hasattr(app, SAVED_OLD_CONFIG):
         delattr(app, SAVED_OLD_CONFIG)
@@ -377,10 +360,7 @@ def report_config_changes(app: Sphinx) -> None:
 
 
 def connect(app: Sphinx) -> None:
-    """Connect the event-order workarounds; on another Sphinx, say once that none is used."""
-    if not supported():
-        logger.info(fallback_notice())
-        return
+    """Connect the event-order workarounds."""
     defer_config_report(app)
     highlight_in_one_pass(app)
     app.connect("builder-inited", report_config_changes, priority=990)

@@ -12,8 +12,8 @@ from pathlib import Path
 
 from sphinx.cmd.build import main
 
+from juju_radar.build.internals_guard import report_crashes_as_one_line
 from juju_radar.build.memory import defer_collection_until_reading
-from juju_radar.build.sphinx_internals import report_crashes_as_one_line
 
 
 def source_dir(argv: list[str]) -> Path:

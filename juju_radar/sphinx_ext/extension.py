@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from juju_radar.bib.style import register as register_bib_style
 from juju_radar.build import cache as buildcache
-from juju_radar.build import memory, quiet, sphinx_internals
+from juju_radar.build import internals_guard, memory, quiet
 from juju_radar.build import stale_outputs as integrity
 from juju_radar.build.builder import html_builder
 from juju_radar.build.staged import STAGED_BUILD_ENV
@@ -104,7 +104,7 @@ def setup_extension(app: Sphinx) -> None:
     app.connect("builder-inited", buildcache.start_build, priority=100)
     app.connect("env-before-read-docs", bibliography.load_before_reading)
     stored_bibdata.setup(app)
-    sphinx_internals.connect(app)
+    internals_guard.connect(app)
     freeze_survivors = deferred_in_preview(memory.freeze_survivors)
     app.connect("env-before-read-docs", freeze_survivors, priority=950)
     app.connect("env-updated", memory.freeze_before_writers, priority=950)

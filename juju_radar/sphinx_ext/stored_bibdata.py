@@ -27,6 +27,7 @@ if TYPE_CHECKING:
 
 PARSED_BIB = "parsed-bib"
 WRITTEN_FOR_BIBTEX = "2.7.0"
+PARSERS = ("pybtex", "sphinxcontrib-bibtex")
 
 
 class StoredBibData(BibData):
@@ -56,12 +57,14 @@ def stored_bibdata(
 
 
 def parse_key(bibdata: BibData) -> str:
-    """Changes whenever sphinxcontrib-bibtex would parse the files again."""
+    """Changes whenever sphinxcontrib-bibtex would parse the files again, and with the
+    parser: the cached parse is pybtex's objects, pickled."""
     files = (
         f"{path}\0{bibfile.mtime!r}\0{len(bibfile.keys)}"
         for path, bibfile in bibdata.bibfiles.items()
     )
-    return digest(bibdata.encoding, *files)
+    parsers = (f"{name} {version(name)}" for name in PARSERS)
+    return digest(bibdata.encoding, *parsers, *files)
 
 
 def _domain_data(env: BuildEnvironment) -> dict[str, Any]:

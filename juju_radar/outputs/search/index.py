@@ -37,6 +37,7 @@ from juju_radar.outputs.search.records import (
     link_period,
     page_records,
     page_stamp,
+    pagefind_version,
     read_manifest,
     record_documents,
     record_files,
@@ -123,10 +124,12 @@ def piece_states(state: IndexState) -> dict[str, str]:
 
 @functools.cache
 def code_version() -> str:
-    """Changes with the code that makes pieces and parts, which then are made again."""
+    """Changes with the code that makes pieces and parts, and with Pagefind, whose
+    bundles they are: after either changes, every piece and part is made again."""
     from juju_radar.outputs.search import bundle, jobs, merge, parts, records
 
-    return source_digest(bundle, jobs, merge, parts, records, sys.modules[__name__])
+    code = source_digest(bundle, jobs, merge, parts, records, sys.modules[__name__])
+    return digest(code, pagefind_version())
 
 
 def pages_digest(lang: str, stamps: dict[str, PageStamp | None]) -> str:
@@ -320,7 +323,13 @@ class IndexUpdate:
         self.save_state(IndexState(code_version(), None, new.periods, dict(self.old.parts)))
         self.report.parts_merged.append(part)
         after = [indexing[name] for name in pieces if name in indexing]
-        command = job_command("merge", bundle, *(self.folders.piece(name) for name in pieces))
+        command = job_command(
+            "merge",
+            "--record-sites",
+            self.folders.record_sites,
+            bundle,
+            *(self.folders.piece(name) for name in pieces),
+        )
 
         def merge() -> str | None:
             # Its pieces' jobs run on the indexers' workers, never waiting for a merge.

@@ -10,6 +10,7 @@ it so and reports its failure.
 from __future__ import annotations
 
 import argparse
+import os
 import shutil
 import subprocess
 import sys
@@ -17,10 +18,11 @@ from collections.abc import Callable
 from pathlib import Path
 
 from juju_radar.outputs.search.bundle import bundle_is_complete
-from juju_radar.outputs.search.merge import merge_bundles
+from juju_radar.outputs.search.merge import merge_bundles, mergeable
 
 # In a piece's bundle, the digest of the records it was indexed from.
 PIECE_STATE = "radar-records.digest"
+IGNORED = shutil.ignore_patterns("*.json")
 
 
 def piece_state(bundle: Path) -> str | None:
@@ -37,20 +39,42 @@ def index_piece(record_site: Path, bundle: Path, state: str) -> None:
     Pagefind writes it: only the merge reads it, and puts its pages in a stable order.
     The bundle is written whole in a folder beside it and then put in its place, so that
     no failure leaves half of one, or one that says it holds other records."""
-    from juju_radar.outputs.search.records import run_pagefind
 
     def write(fresh: Path) -> None:
-        result = run_pagefind(record_site, fresh)
-        if result.returncode != 0:
-            said = result.stderr.strip()
-            raise RuntimeError(f"pagefind exited with {result.returncode}: {said}")
+        pagefind(record_site, fresh)
         (fresh / PIECE_STATE).write_text(state, encoding="utf-8")
 
     replace_whole(bundle, write)
 
 
-def merge_part(bundle: Path, pieces: list[Path]) -> None:
-    replace_whole(bundle, lambda fresh: merge_bundles(pieces, fresh))
+def pagefind(record_site: Path, bundle: Path) -> None:
+    from juju_radar.outputs.search.records import run_pagefind
+
+    result = run_pagefind(record_site, bundle)
+    if result.returncode != 0:
+        said = result.stderr.strip()
+        raise RuntimeError(f"pagefind exited with {result.returncode}: {said}")
+
+
+def merge_part(bundle: Path, pieces: list[Path], record_sites: Path) -> None:
+    """Merge ``pieces`` into ``bundle``; pieces in a format the merge was not written
+    for are not merged: Pagefind indexes their records (``record_sites``/piece) whole."""
+    if mergeable(pieces):
+        replace_whole(bundle, lambda fresh: merge_bundles(pieces, fresh))
+    else:
+        index_whole(bundle, [record_sites / piece.name for piece in pieces])
+
+
+def index_whole(bundle: Path, sites: list[Path]) -> None:
+    """Index the records of all ``sites`` at once, as one piece."""
+    together = sites[0].with_name(f"{bundle.name}.whole")
+    shutil.rmtree(together, ignore_errors=True)
+    for site in sites:  # Pagefind reads the records (HTML), not the sites' manifests
+        shutil.copytree(site, together, ignore=IGNORED, dirs_exist_ok=True, copy_function=os.link)
+    try:
+        replace_whole(bundle, lambda fresh: pagefind(together, fresh))
+    finally:
+        shutil.rmtree(together, ignore_errors=True)
 
 
 def replace_whole(bundle: Path, write: Callable[[Path], None]) -> None:
@@ -83,13 +107,14 @@ def main(argv: list[str] | None = None) -> int:
     index.add_argument("bundle", type=Path)
     index.add_argument("state")
     merge = steps.add_parser("merge")
+    merge.add_argument("--record-sites", type=Path, required=True)
     merge.add_argument("bundle", type=Path)
     merge.add_argument("pieces", type=Path, nargs="+")
     args = parser.parse_args(argv)
     if args.step == "index":
         index_piece(args.record_site, args.bundle, args.state)
     else:
-        merge_part(args.bundle, args.pieces)
+        merge_part(args.bundle, args.pieces, args.record_sites)
     return 0
 
 

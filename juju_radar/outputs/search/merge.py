@@ -46,6 +46,10 @@ from juju_radar.outputs.search.bundle import (
     renumbered,
 )
 
+# The bundle format (Pagefind's version, in each bundle's entry and metadata) this merge
+# reads and writes; its encoding changed as recently as 1.5 (January 2026). Pieces of
+# another version are not merged: their part is indexed whole (``jobs.merge_part``).
+WRITTEN_FOR_PAGEFIND = "1.5.2"
 # In Pagefind's unit (a page's locations of the word, plus one), as PAGEFIND_UNSTABLE_
 # INDEX_CHUNK_SIZE; Pagefind's default is 20,000. At 3,650 issues 4,000 took a first
 # query from 104 KB of word index to 27 KB, for 13 KB more of metadata.
@@ -84,6 +88,15 @@ def read_pieces(bundles: list[Path]) -> list[Piece]:
     if len({piece.language for piece in pieces}) > 1:
         raise ValueError("the pieces are indexed in different languages")
     return pieces
+
+
+def mergeable(bundles: list[Path]) -> bool:
+    """Whether every bundle is in the format this merge was written for."""
+    for bundle in bundles:
+        entry, _, meta = read_meta(bundle)
+        if entry.get("version") != WRITTEN_FOR_PAGEFIND or meta[0] != WRITTEN_FOR_PAGEFIND:
+            return False
+    return True
 
 
 def merged_fields(pieces: list[Piece]) -> list[str]:

@@ -416,6 +416,13 @@ def _size(path: Path) -> int | None:
         return None
 
 
+def pagefind_version() -> str:
+    """The installed Pagefind's, whose binary is the one ``run_pagefind`` runs."""
+    from importlib.metadata import version
+
+    return version("pagefind-bin-extended")
+
+
 def pagefind_executable() -> Path:
     from pagefind_bin_extended import get_executable
 
