@@ -16,7 +16,7 @@ AXE_STAMP     := $(AXE_DIR)/node_modules/.package-lock.json
 LIGHTHOUSE_DIR   := tests/browser/lighthouse
 LIGHTHOUSE_STAMP := $(LIGHTHOUSE_DIR)/node_modules/.package-lock.json
 
-.PHONY: html test test-fast test-clients check-content lint clean serve bench
+.PHONY: html test test-fast test-clients check-content lint clean serve bench docs
 
 $(BUILD_STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -72,6 +72,11 @@ bench: $(TEST_STAMP)
 	$(BIN)/python bench/build_bench.py
 	$(BIN)/python bench/search_bench.py
 	$(BIN)/python bench/editors_bench.py
+
+# The documentation (docs/, MyST Markdown): not the archive, which leaves docs/ out. Its
+# tables of codes are generated from juju_radar/model/codes.py; warnings are errors.
+docs: $(BUILD_STAMP)
+	$(BIN)/sphinx-build -W --keep-going -n -q -b html docs _build/docs
 
 serve: $(PREVIEW_STAMP)
 	$(BIN)/radar serve

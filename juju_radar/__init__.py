@@ -11,7 +11,7 @@ __version__ = "0.1.0"
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
-    from juju_radar.sphinx_ext.extension import setup_extension
+    from juju_radar.extension import setup_extension
 
     setup_extension(app)
     return {

@@ -8,8 +8,8 @@ from conftest import sphinx_build
 from docutils import nodes
 from sphinx import addnodes
 
-from juju_radar.build.cache import FOLDER_NAME, BuildCache
 from juju_radar.sphinx_ext.bibliography import FORMATTED, node_data, node_from_data
+from juju_radar.store.cache import FOLDER_NAME, BuildCache
 
 
 def test_values_survive_a_new_process_and_forgotten_keys_are_dropped(tmp_path: Path) -> None:

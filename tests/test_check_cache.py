@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 from conftest import copy_site
 
-from juju_radar.build.cache import unsealed
 from juju_radar.editors import check_cache, cli
+from juju_radar.store.cache import unsealed
 
 SEED_PAGE = "issues/2026/2026-09-08.md"
 SECOND_PAGE = "issues/2026/2026-09-09.md"

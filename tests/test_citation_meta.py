@@ -19,7 +19,7 @@ from pybtex.database import parse_string
 
 from juju_radar.bib.exchange import csl_record, latex_text, ris_record
 from juju_radar.bib.typesetting import bare_specials
-from juju_radar.outputs.citation_meta import reference_content, script_json
+from juju_radar.sphinx_ext.outputs.citation_meta import reference_content, script_json
 from juju_radar.sphinx_ext.safety import check_page_html
 
 SITE = "https://example.org/radar/"

@@ -8,13 +8,13 @@ import pytest
 from conftest import SEED_SITE
 from pybtex.database import parse_file
 
-from juju_radar.build.cache import BuildCache
 from juju_radar.editors.synth import SynthOptions, write_synthetic_archive
 from juju_radar.model.archive import Archive
 from juju_radar.model.issues import is_issue_path, parse_issue, vocabulary_from_config
 from juju_radar.sphinx_ext import collector
 from juju_radar.sphinx_ext.bibliography import _load
 from juju_radar.sphinx_ext.collector import RadarData, page_digests
+from juju_radar.store.cache import BuildCache
 
 
 def synthetic_data(tmp_path: Path) -> tuple[RadarData, Archive, object]:

@@ -21,7 +21,7 @@ from publishing_site import (
 )
 
 from juju_radar.model.archive import Archive
-from juju_radar.outputs.stats import Chart, charts
+from juju_radar.sphinx_ext.outputs.stats import Chart, charts
 
 CHARTS = ("per-month", "scores", "verdicts")
 

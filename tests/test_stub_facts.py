@@ -10,9 +10,9 @@ from types import SimpleNamespace
 
 from conftest import SEED_SITE
 
-from juju_radar.build.cache import BuildCache, build_cache
 from juju_radar.model.issues import vocabulary_from_config
 from juju_radar.sphinx_ext.paging import ISSUE_FACTS, published_issue_files
+from juju_radar.store.cache import BuildCache, build_cache
 
 SEED = "issues/2026/2026-09-08.md"
 

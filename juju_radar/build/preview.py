@@ -126,8 +126,8 @@ class PreviewSession:
     def _save(self) -> None:
         from sphinx.application import ENV_PICKLE_FILENAME
 
-        from juju_radar.build import cache
         from juju_radar.sphinx_ext.bibliography import forget_removed_entries
+        from juju_radar.store import cache
 
         if self.app is None:
             return

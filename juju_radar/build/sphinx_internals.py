@@ -66,11 +66,11 @@ from sphinx.util.build_phase import BuildPhase
 from sphinx.util.display import display_chunk, progress_message, status_iterator
 from sphinx.util.parallel import ParallelTasks, SerialTasks, make_chunks, parallel_available
 
-from juju_radar.build.cache import Additions, build_cache
 from juju_radar.build.crash import located, report
 from juju_radar.build.write_plan import PageQueue, heaviest_first, write_plan
 from juju_radar.sphinx_ext.collector import radar_data
 from juju_radar.sphinx_ext.preview import is_preview
+from juju_radar.store.cache import Additions, build_cache
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Set

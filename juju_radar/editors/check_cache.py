@@ -2,7 +2,7 @@
 
 Results are stored under a digest of the file's content, its path, the code that checks
 it and the settings of ``conf.py`` it depends on, in the build's sealed cache files
-(``juju_radar.build.cache``: each carries the SHA-256 of its content and is ignored, then
+(``juju_radar.store.cache``: each carries the SHA-256 of its content and is ignored, then
 rewritten, when that does not match). A changed file is a different key, so a stale
 result is never used. ``radar check --changed`` also trusts a file whose size and
 modification time are those of the last run without reading it again; the archive-wide
@@ -29,7 +29,6 @@ from juju_radar.bib.check import (
 )
 from juju_radar.bib.identifiers import EDITORS_NOTE_FIELD
 from juju_radar.bib.reader import EXPANSION_ALLOWANCE, read_bib
-from juju_radar.build.cache import SETTLED_NS, BuildCache, digest, source_digest
 from juju_radar.editors import importer
 from juju_radar.editors.importer import FORMER_NOTE_SUFFIX, decode_utf8
 from juju_radar.editors.site_files import Site, item_ids_in
@@ -40,6 +39,7 @@ from juju_radar.model.content import MarkdownSyntax, check_content, page_kind
 from juju_radar.model.issues import Issue, parse_issue
 from juju_radar.model.page import Page
 from juju_radar.model.problems import Problem
+from juju_radar.store.cache import SETTLED_NS, BuildCache, digest, source_digest
 
 CACHE_FOLDER = Path("_build") / "radar-check"
 CONFIG_NAMES = (

@@ -13,13 +13,13 @@ from juju_radar.bib import check as bibcheck
 from juju_radar.bib import reader as bibreader
 from juju_radar.bib import typesetting
 from juju_radar.bib.check import BibLimits, check_bib_text, parse_bib_keys
-from juju_radar.build.cache import build_cache, digest, source_digest
 from juju_radar.model import issues as model
 from juju_radar.model import page as page_reading
 from juju_radar.model.issues import Problem, archive_problems
 from juju_radar.outputs.summary import note_bare_entries
 from juju_radar.sphinx_ext.collector import radar_data, warn
 from juju_radar.sphinx_ext.config import bib_limits, vocabulary
+from juju_radar.store.cache import build_cache, digest, source_digest
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx

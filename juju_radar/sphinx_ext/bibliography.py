@@ -36,8 +36,8 @@ from juju_radar.bib.check import (
 )
 from juju_radar.bib.identifiers import source_url
 from juju_radar.bib.style import register as register_style
-from juju_radar.build.cache import BuildCache, build_cache, digest, source_digest
 from juju_radar.model.anchors import citation_anchor
+from juju_radar.store.cache import BuildCache, build_cache, digest, source_digest
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx

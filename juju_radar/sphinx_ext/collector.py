@@ -13,7 +13,6 @@ from sphinx.environment.collectors import EnvironmentCollector
 from sphinx.util import logging
 from sphinx.util.parallel import ParallelTasks, parallel_available
 
-from juju_radar.build.cache import build_cache, digest
 from juju_radar.model.archive import Archive, page_signature
 from juju_radar.model.issues import Issue, is_issue_path, misplaced_issue
 from juju_radar.model.problems import Problem
@@ -27,6 +26,7 @@ from juju_radar.sphinx_ext.nodes import LISTING_KINDS, PERIOD_KINDS, radar_place
 from juju_radar.sphinx_ext.paging import page_signature as period_signature
 from juju_radar.sphinx_ext.preview import defers_other_pages, is_preview
 from juju_radar.sphinx_ext.reference_pages import reference_groups, reference_places
+from juju_radar.store.cache import build_cache, digest
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx

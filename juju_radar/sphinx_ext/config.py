@@ -12,7 +12,6 @@ from juju_radar.bib.check import (
     BibLimits,
     read_bib_limits,
 )
-from juju_radar.build.cache import digest
 from juju_radar.model.issues import (
     DEFAULT_DATE_SPAN,
     Vocabulary,
@@ -21,6 +20,7 @@ from juju_radar.model.issues import (
 )
 from juju_radar.model.page import PageLimits
 from juju_radar.model.site_layout import NOT_SITE
+from juju_radar.store.cache import digest
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx

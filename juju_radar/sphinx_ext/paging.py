@@ -28,13 +28,6 @@ from typing import TYPE_CHECKING
 from sphinx.util import logging
 from sphinx.util.parallel import parallel_available
 
-from juju_radar.build.cache import (
-    SETTLED_NS,
-    BuildCache,
-    build_cache,
-    digest,
-    source_digest,
-)
 from juju_radar.model import issues as model
 from juju_radar.model.archive import Archive, ItemRef
 from juju_radar.model.issues import Vocabulary, is_issue_path, parse_issue
@@ -43,6 +36,13 @@ from juju_radar.sphinx_ext.drafts import note_drafts
 from juju_radar.sphinx_ext.preview import is_preview
 from juju_radar.sphinx_ext.reference_pages import INDEX, UNCITED, month_label
 from juju_radar.sphinx_ext.reference_pages import page_signature as references_signature
+from juju_radar.store.cache import (
+    SETTLED_NS,
+    BuildCache,
+    build_cache,
+    digest,
+    source_digest,
+)
 
 if TYPE_CHECKING:
     from multiprocessing.connection import Connection

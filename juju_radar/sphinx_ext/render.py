@@ -401,7 +401,7 @@ DOWNLOAD_LABELS = {BIBTEX_SUFFIX: "BibTeX", RIS_SUFFIX: "RIS", CSL_JSON_SUFFIX: 
 def issue_downloads(
     issue: Issue, suffixes: tuple[str, ...], caption: str, kind: str
 ) -> nodes.paragraph:
-    """Links to the files written beside the issue page (``outputs/downloads.py``)."""
+    """Links to the files written beside the issue page (``sphinx_ext/outputs/downloads.py``)."""
     download = nodes.paragraph(classes=[f"radar-{kind}-download"])
     download += nodes.Text(caption)
     name = issue.docname.rsplit("/", 1)[-1]

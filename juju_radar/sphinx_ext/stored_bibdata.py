@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, cast
 from pybtex.database import BibliographyData
 from sphinxcontrib.bibtex.bibfile import BibData, BibFile
 
-from juju_radar.build.cache import build_cache, digest
+from juju_radar.store.cache import build_cache, digest
 
 if TYPE_CHECKING:
     from pathlib import Path

@@ -112,7 +112,7 @@ def folder_link(base_folder: str, target_folder: str) -> str:
 
 def description_length(config: Any) -> int:
     """How much of a page's text its description takes: opengraph's, when a site address
-    loaded it (``outputs/hooks.py``), else 0."""
+    loaded it (``sphinx_ext/outputs/hooks.py``), else 0."""
     try:
         return int(config.ogp_description_length)
     except AttributeError:

@@ -17,7 +17,6 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from juju_radar.build.cache import digest, source_digest
 from juju_radar.model.issues import Issue, Vocabulary
 from juju_radar.outputs.search.bundle import bundle_is_complete
 from juju_radar.outputs.search.jobs import job_command, piece_state, run_job
@@ -44,6 +43,7 @@ from juju_radar.outputs.search.records import (
     records_state,
     update_record_site,
 )
+from juju_radar.store.cache import digest, source_digest
 
 GROUPS = (STORIES, OTHER)
 

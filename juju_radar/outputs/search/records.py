@@ -24,8 +24,8 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from juju_radar.build.cache import digest
 from juju_radar.model.issues import Issue, Topic, Vocabulary
+from juju_radar.store.cache import digest
 
 # Weight of everything that is not a story: it summarises stories or lists sources.
 SUMMARY_WEIGHT = "0.3"

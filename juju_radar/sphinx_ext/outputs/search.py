@@ -17,7 +17,6 @@ from docutils import nodes
 from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective
 
-from juju_radar.build.cache import build_cache
 from juju_radar.outputs.search.index import Folders, IndexState, IndexUpdate, SearchPage, usable
 from juju_radar.outputs.search.parts import BUNDLE_DIR
 from juju_radar.sphinx_ext.collector import radar_data
@@ -25,6 +24,7 @@ from juju_radar.sphinx_ext.config import vocabulary
 from juju_radar.sphinx_ext.item_lines import topic_name
 from juju_radar.sphinx_ext.preview import skipped_in_preview
 from juju_radar.sphinx_ext.translator import RadarHTMLTranslator, is_searchable
+from juju_radar.store.cache import build_cache
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx

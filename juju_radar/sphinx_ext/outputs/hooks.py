@@ -18,19 +18,20 @@ from sphinx.errors import SphinxParallelError
 from sphinx.util import logging
 from sphinx.util.parallel import ParallelTasks, SerialTasks, parallel_available
 
-from juju_radar.build.cache import build_cache, digest, source_digest
-from juju_radar.outputs import citation_meta, export, sitemap, social, stats, summary
+from juju_radar.outputs import export, summary
 from juju_radar.outputs.export import ExportContext, export_complete, write_export
 from juju_radar.outputs.feeds import FeedContext, write_feeds
-from juju_radar.outputs.sitemap import ROBOTS_FILE, SITEMAP_FILE
 from juju_radar.outputs.siteurl import SiteUrl
 from juju_radar.sphinx_ext.bibliography import load_bibliography
 from juju_radar.sphinx_ext.collector import archive_version, radar_data
 from juju_radar.sphinx_ext.config import vocabulary
 from juju_radar.sphinx_ext.directives import listing_directive
 from juju_radar.sphinx_ext.drafts import drafts_left_out
+from juju_radar.sphinx_ext.outputs import citation_meta, sitemap, social, stats
+from juju_radar.sphinx_ext.outputs.sitemap import ROBOTS_FILE, SITEMAP_FILE
 from juju_radar.sphinx_ext.preview import skipped_in_preview
 from juju_radar.sphinx_ext.transforms import add_renderer
+from juju_radar.store.cache import build_cache, digest, source_digest
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx

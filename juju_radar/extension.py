@@ -6,14 +6,11 @@ import os
 from typing import TYPE_CHECKING
 
 from juju_radar.bib.style import register as register_bib_style
-from juju_radar.build import cache as buildcache
 from juju_radar.build import internals_guard, memory, quiet
 from juju_radar.build import stale_outputs as integrity
 from juju_radar.build.builder import html_builder
 from juju_radar.build.staged import STAGED_BUILD_ENV
-from juju_radar.outputs import downloads, siteurl
-from juju_radar.outputs import hooks as publishing
-from juju_radar.outputs.search import page as search
+from juju_radar.outputs import siteurl
 from juju_radar.sphinx_ext import archive_checks as checks
 from juju_radar.sphinx_ext import (
     bibliography,
@@ -53,8 +50,11 @@ from juju_radar.sphinx_ext.nodes import (
     visit_disclosure_summary,
     visit_html_listing,
 )
+from juju_radar.sphinx_ext.outputs import downloads, search
+from juju_radar.sphinx_ext.outputs import hooks as publishing
 from juju_radar.sphinx_ext.preview import add_banner, deferred_in_preview
 from juju_radar.sphinx_ext.transforms import IssuePageTransform, PlaceholderTransform
+from juju_radar.store import cache as buildcache
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx

@@ -1,0 +1,607 @@
+"""Every code the archive reports a problem with: one registry, for the documentation.
+
+A code names a kind of problem: ``radar check`` prints it in brackets
+(``PATH:LINE: error: message [code]``), the build makes it the subtype of a Sphinx warning
+of type ``radar`` (``[radar.code]``), ``radar import``, ``radar links`` and ``radar refs``
+print it the same way. Each entry says where the code is reported (its scope), with what
+severity by default, and what it means; the documentation's tables of codes
+(``docs/reference/codes.md``) are generated from it, and ``tests/test_codes.py`` checks
+that it names every code the package emits, and nothing else.
+
+The emitting code does not read this registry (yet): the test keeps the two in step.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Literal
+
+from juju_radar.model.problems import Severity
+
+Scope = Literal["issue", "page", "bib", "conf", "import", "build", "links", "refs"]
+
+# The scopes in the order the documentation lists them, with their headings.
+SCOPES: dict[Scope, str] = {
+    "issue": "Issue pages (`issues/*/*.md`)",
+    "page": "Every page (issue pages and the site's own pages)",
+    "bib": "`references.bib`",
+    "conf": "The site's configuration (`conf.py`)",
+    "import": "Importing an export (`radar import`)",
+    "build": "The build only (`make html`)",
+    "links": "A built site's links (`radar links`)",
+    "refs": "Completing references (`radar refs`)",
+}
+
+
+@dataclass(frozen=True)
+class Code:
+    """A code as reported in one scope. ``where`` says where it is reported, when that
+    is not simply the file and line at fault."""
+
+    code: str
+    severity: Severity
+    scope: Scope
+    meaning: str
+    where: str = ""
+
+
+def _row(scope: Scope, severity: Severity, codes: str, meaning: str, where: str = "") -> list[Code]:
+    """One row of a table: the codes (separated by spaces) sharing a meaning."""
+    return [Code(code, severity, scope, meaning, where) for code in codes.split()]
+
+
+_ISSUE: list[Code] = [
+    *_row(
+        "issue",
+        "error",
+        "front-matter",
+        "no `---` front matter, a closing line other than `---` alone, invalid YAML, or a "
+        "field of the wrong type; also YAML aliases (`*name`), front matter over 20,000 "
+        "characters or nested more than 8 deep",
+    ),
+    *_row(
+        "issue",
+        "error",
+        "missing-date bad-date date-mismatch",
+        "date missing, not a date written `YYYY-MM-DD` (`20260910` and `2026-W37-4` are "
+        "refused), or not the file name's",
+    ),
+    *_row(
+        "issue",
+        "error",
+        "date-out-of-range",
+        "the date's year is outside `radar_date_span` (2000–2100 unless `conf.py` says otherwise)",
+    ),
+    *_row(
+        "issue",
+        "error",
+        "heading-markup",
+        "a heading (`#` or underlined with `===`/`---`) holding a link, image or role: "
+        "headings hold text only",
+    ),
+    *_row("issue", "error", "too-many-items", "more items than `radar_max_items` (100)"),
+    *_row(
+        "issue",
+        "error",
+        "bad-path",
+        "a page in `issues/YYYY/` not named `YYYY-MM-DD.md` by its date and year",
+    ),
+    *_row("issue", "error", "duplicate-date", "two issue pages have the same date"),
+    *_row("issue", "error", "missing-title", "the issue or an item has no title"),
+    *_row("issue", "error", "unknown-status", "`status` is not `published` or `draft`"),
+    *_row("issue", "warning", "unknown-field", "an unknown front-matter field"),
+    *_row("issue", "error", "missing-closing", "no `{radar-closing}` block"),
+    *_row("issue", "warning", "no-items", "the issue has no items"),
+    *_row(
+        "issue",
+        "error",
+        "nested-block stray-close unclosed-block unclosed-fence",
+        "broken `:::` blocks or code fences (an unclosed fence is reported where it opens)",
+    ),
+    *_row(
+        "issue",
+        "error",
+        "placeholder",
+        "a published issue still holds `radar new`'s placeholders (本期标题, 在这里写…, "
+        "第一条的标题, a `draft-…` id, an empty `length`)",
+    ),
+    *_row("issue", "error", "raw-html", "`<tag>`-looking text (write `\\<`)"),
+    *_row(
+        "issue",
+        "error",
+        "manual-bibliography",
+        "a `{bibliography}` block: the build adds the issue's bibliography",
+    ),
+    *_row(
+        "issue",
+        "error",
+        "unknown-option missing-option duplicate-option bad-options",
+        "item options",
+    ),
+    *_row("issue", "error", "bad-id", "the id is not lowercase ASCII letters, digits and `-`"),
+    *_row(
+        "issue",
+        "error",
+        "reserved-id",
+        "the id is one the issue page uses for its own parts (`top`, `references`, "
+        "`cite-this`, `closing`, `cite-…`, the theme's)",
+    ),
+    *_row(
+        "issue",
+        "error",
+        "unknown-topic unknown-verdict",
+        "not in `conf.py` (with the closest name, or the list of choices)",
+    ),
+    *_row("issue", "error", "bad-score", "not 0–10 in halves"),
+    *_row("issue", "error", "bad-sources", "`:sources:` is not `label <key> · label <key>`"),
+    *_row(
+        "issue",
+        "error",
+        "duplicate-id",
+        "the id is used twice in the issue or in another issue",
+    ),
+    *_row("issue", "error", "duplicate-title", "two items in the issue have the same title"),
+    *_row(
+        "issue",
+        "error",
+        "missing-citation",
+        "a citation key that is not in `references.bib`",
+    ),
+    *_row(
+        "issue",
+        "error",
+        "encoding unreadable",
+        "the file is not UTF-8, or cannot be read",
+    ),
+]
+
+_PAGE: list[Code] = [
+    *_row(
+        "page",
+        "error",
+        "forbidden-directive",
+        "a block (in a `:::` or a backtick fence) the page may not hold, `{eval-rst}` and "
+        "math included; an item or closing written in a backtick fence",
+    ),
+    *_row("page", "error", "forbidden-role", "any `{role}`"),
+    *_row(
+        "page",
+        "error",
+        "forbidden-link",
+        "a link that is not http(s), `mailto:`, a `.md` page of the site or an anchor (a "
+        "file, a page outside the site, `//other.host`), or a toctree entry that is not a "
+        "page",
+    ),
+    *_row(
+        "page",
+        "error",
+        "forbidden-image",
+        "any image: the archive shows none, from a file or from another host",
+    ),
+    *_row(
+        "page",
+        "error",
+        "forbidden-field",
+        "front matter MyST acts on (`myst`, `html_meta`, `substitutions`), or a site page's "
+        "field other than `orphan`/`description`",
+    ),
+    *_row("page", "error", "raw-html", "raw HTML in a site page (when the site enables it)"),
+    *_row(
+        "page",
+        "error",
+        "control-character",
+        'a control, line-separator or bidirectional control character (see "Security")',
+    ),
+    *_row(
+        "page",
+        "error",
+        "page-too-large",
+        "the page is over `radar_max_page_chars` (500,000) characters",
+    ),
+    *_row(
+        "page",
+        "error",
+        "reserved-id",
+        "a MyST target (`(closing)=`) taking an id the page gives its own parts",
+    ),
+    *_row(
+        "page",
+        "error",
+        "refused-file",
+        "a `docutils.conf` at the root: it would configure the build",
+    ),
+    *_row(
+        "page",
+        "error",
+        "unsafe-translation",
+        "an interface translation holding markup, another catalogue in `locales/`, or a "
+        "`sphinx.js` there",
+    ),
+    *_row(
+        "page",
+        "error",
+        "symlink-outside",
+        "a symlink of the site (`_static/`, `issues/`…) pointing out of the repository",
+    ),
+]
+
+_BIB: list[Code] = [
+    *_row("bib", "error", "duplicate-key", "an entry key is used twice (keys ignore case)"),
+    *_row(
+        "bib",
+        "error",
+        "anchor-clash",
+        "two keys differ only in punctuation or accents (`a_b`, `a.b`; `café`, `cafe`): a "
+        "page would give both one anchor",
+    ),
+    *_row("bib", "error", "unbalanced-braces", "a missing or extra `{`/`}`"),
+    *_row("bib", "error", "unescaped-percent", "a bare `%` in a field (write `\\%`)"),
+    *_row(
+        "bib",
+        "error",
+        "bib-syntax",
+        "anything else pybtex cannot read, or a repeated field",
+    ),
+    *_row("bib", "error", "missing-title", "an entry without a title"),
+    *_row("bib", "error", "unsafe-url", "a URL that is not http(s)"),
+    *_row(
+        "bib",
+        "error",
+        "crossref-loop",
+        "a `crossref` leading back to its own entry (A → B → A, or A → A)",
+    ),
+    *_row("bib", "error", "crossref-depth", "a `crossref` chain through more than 3 entries"),
+    *_row(
+        "bib",
+        "error",
+        "crossref-missing",
+        "a `crossref` naming no entry of the file (its value as pybtex reads it, `@string` "
+        "macros expanded)",
+    ),
+    *_row(
+        "bib",
+        "error",
+        "bad-latex",
+        "LaTeX the build cannot turn into text (`\\href{…}{…}`, a bare `\\footnote`, a "
+        "trailing `\\`…): the entry is converted as its page and its downloads convert it, "
+        "and refused at the field",
+    ),
+    *_row(
+        "bib",
+        "error",
+        "field-too-long",
+        "a field, `@string` or `@preamble` over `radar_bib_max_field_chars` (20,000) "
+        "characters once `@string` macros are expanded",
+    ),
+    *_row(
+        "bib",
+        "error",
+        "too-many-entries",
+        "more entries than `radar_bib_max_entries` (100,000): reported at the first one "
+        "past the limit, where reading stops",
+    ),
+    *_row(
+        "bib",
+        "error",
+        "expansion-too-large",
+        "`@string` macros expanding the file past twice its length plus 1,000,000 "
+        "characters (a macro repeating another): reading stops there",
+    ),
+    *_row(
+        "bib",
+        "error",
+        "control-character",
+        "a control, line-separator or bidirectional control character, as in pages",
+    ),
+    *_row(
+        "bib",
+        "note",
+        "missing-identifier",
+        "no DOI/URL/arXiv id/ISBN: an editor must complete it",
+    ),
+    *_row(
+        "bib",
+        "note",
+        "latex-special",
+        "a `^`, `_`, `&` or `#` outside math in a text field: pages show it as written and "
+        "the downloads escape it, but LaTeX stops on `references.bib` as it stands (write "
+        "`\\textasciicircum{}`, `\\_`, `\\&`, `\\#`)",
+    ),
+    *_row(
+        "bib",
+        "error",
+        "internal-error",
+        "a check itself failed on this file: please report it, it is a bug",
+    ),
+]
+
+_CONF: list[Code] = [
+    *_row(
+        "conf",
+        "error",
+        "missing-topic-page",
+        "a topic of `radar_topics` without its page `topics/<key>.md` (reported by "
+        "`radar check` and the build, at the topic's line)",
+    ),
+]
+
+_IMPORT: list[Code] = [
+    *_row("import", "error", "empty", "the file is empty"),
+    *_row("import", "error", "encoding", "not UTF-8"),
+    *_row("import", "error", "unreadable", "the file cannot be read"),
+    *_row(
+        "import",
+        "error",
+        "control-character",
+        "a control, line-separator or bidirectional control character, as in pages",
+    ),
+    *_row(
+        "import",
+        "error",
+        "missing-title",
+        "no title line before the date line, a title over several lines, or an item "
+        "heading with an emoji but no title",
+    ),
+    *_row("import", "error", "date-line", "no date line `Juju Radar · YYYY.MM.DD` after the title"),
+    *_row("import", "error", "bad-date", "the date line's date is not in the calendar"),
+    *_row(
+        "import",
+        "error",
+        "length-line",
+        "no length line `约 N 字 · 阅读约 M 分钟` after the date line",
+    ),
+    *_row(
+        "import",
+        "error",
+        "no-items",
+        "the issue has no items (reported at the first emoji-led line, else at the lead)",
+    ),
+    *_row(
+        "import",
+        "error",
+        "missing-category",
+        "an emoji heading without a category line after it",
+    ),
+    *_row(
+        "import",
+        "error",
+        "missing-heading",
+        "a category line without an item heading (an emoji and a title) before it",
+    ),
+    *_row("import", "error", "missing-emoji", "an item heading that does not start with an emoji"),
+    *_row("import", "error", "bad-heading", "an item heading over more than one line"),
+    *_row(
+        "import",
+        "error",
+        "bad-category",
+        "naming the category line, saying what it lacks: the ` · `, `SCORE/10` or the `｜` "
+        "and verdict",
+    ),
+    *_row(
+        "import",
+        "error",
+        "unknown-topic unknown-verdict",
+        "with the closest name, or the list of choices",
+    ),
+    *_row("import", "error", "bad-score", "the score is not a number from 0 to 10 in halves"),
+    *_row(
+        "import",
+        "error",
+        "bad-tag",
+        "an empty tag, or a tag holding a `,` (tags are separated by ` / `)",
+    ),
+    *_row("import", "error", "missing-body", "an item without body text"),
+    *_row(
+        "import",
+        "error",
+        "missing-sources",
+        "the item's last paragraph is body text, not its line of labels: it spans lines, "
+        "ends a sentence or has a `，`, `；` or `：`",
+    ),
+    *_row(
+        "import",
+        "error",
+        "bad-label",
+        "a label on that line is empty, starts or ends with a stray `·`, is over 60 "
+        "characters, or is given twice in the item",
+    ),
+    *_row(
+        "import",
+        "error",
+        "bad-address",
+        "the address after a label is not a full http(s) address, or holds a space, a "
+        "quote, a brace or a backslash, a user name or password, or is over 2,000 characters",
+    ),
+    *_row(
+        "import",
+        "error",
+        "bad-id reserved-id duplicate-id",
+        "an id chosen in the export (`{#id}` after an item's title) that is not valid, "
+        "is reserved, or is taken by another item of the archive",
+    ),
+    *_row("import", "error", "duplicate-title", "two items of the export have the same title"),
+    *_row(
+        "import", "error", "missing-closing", "no closing section (`今天的主线` and its paragraphs)"
+    ),
+    *_row(
+        "import",
+        "warning",
+        "exists",
+        "the date is already in the archive: use `--force` (the file counts as skipped)",
+    ),
+    *_row("import", "error", "date-out-of-range", "outside `radar_date_span`"),
+    *_row(
+        "import",
+        "error",
+        "unwritable",
+        "naming the file; also when the page or `references.bib` would be written through "
+        "a symbolic link leaving the repository: nothing is written; when a page cannot be "
+        "written, `references.bib` and the pages already written are put back as they were",
+    ),
+    *_row(
+        "import",
+        "error",
+        "invalid-page invalid-reference",
+        "the page or reference the import would write does not pass `radar check`; please "
+        "report it, it is a bug",
+    ),
+]
+
+_BUILD: list[Code] = [
+    *_row(
+        "build",
+        "error",
+        "unsafe-url",
+        "a link, resource or attribute of a built page that is not allowed (a third-party "
+        "script or style, an `on…` attribute, a `<meta http-equiv>`, a style with an "
+        "address not of the site): removed from the page",
+        "the page",
+    ),
+    *_row(
+        "build",
+        "error",
+        "unsafe-markup",
+        "an element of a built page that is not the site's own: an inline `<script>` or "
+        "`<style>` whose text the site's templates do not print, a `<base>`, a `<form>` "
+        "other than the search form, an `<iframe>` not of the site, an `<object>` or "
+        "`<embed>`; or a page whose Content-Security-Policy is missing or after a script: "
+        "removed from the page",
+        "the page",
+    ),
+    *_row(
+        "build",
+        "error",
+        "unsafe-translation",
+        "an interface translation (`locales/<language>/LC_MESSAGES/sphinx.po`, or the `.mo` "
+        "gettext loads) holding markup its original has not, or a `sphinx.js` there: stops "
+        "the build before anything is written",
+        "the catalogue's line",
+    ),
+    *_row(
+        "build",
+        "error",
+        "internal-error",
+        "an exception in the build: one line, `FILE: ERROR: the build failed on this file: "
+        "REASON [radar.internal-error]`; the traceback is saved to a file named on the "
+        "next line",
+        "the page being read or written (`conf.py` when no page can be named)",
+    ),
+    *_row(
+        "build",
+        "error",
+        "bib-unreadable",
+        "an `unbalanced-braces`, `bib-syntax`, `crossref-loop`, `crossref-depth`, "
+        "`crossref-missing`, `bad-latex`, `field-too-long`, `too-many-entries` or "
+        "`expansion-too-large` error in `references.bib`: the build stops before it builds "
+        "anything",
+        "the first such error's line",
+    ),
+    *_row(
+        "build",
+        "error",
+        "bad-site-url",
+        "the site's address is not http(s) (or has a query or fragment): stops the build",
+        "`conf.py`",
+    ),
+    *_row(
+        "build",
+        "error",
+        "no-site-url",
+        "a build with `RADAR_DEPLOY=1` that has no address: stops the build",
+        "`conf.py`",
+    ),
+    *_row(
+        "build",
+        "warning",
+        "generated-page",
+        "a file where the build writes a generated year or month page (`references/`, "
+        "`best/`, `topics/<topic>/`) that the build did not generate: it is not replaced",
+        "the file",
+    ),
+    *_row(
+        "build",
+        "warning",
+        "search",
+        "the search index could not be built",
+        "the build's log",
+    ),
+    *_row(
+        "build",
+        "note",
+        "missing-identifier",
+        "references without any identifier, summed up in one line "
+        "(`references.bib: N entries without a DOI/URL/arXiv id/ISBN yet`)",
+        "`references.bib`",
+    ),
+]
+
+_LINKS: list[Code] = [
+    *_row(
+        "links",
+        "error",
+        "broken-link",
+        "a local link, asset or anchor of a built page that does not resolve "
+        "(`PAGE: TARGET [broken-link]`; the exit status is 1)",
+    ),
+    *_row(
+        "links",
+        "warning",
+        "source-dead",
+        "`radar links --external`: a source that is gone (4xx, 5xx, unreachable); the exit "
+        "status is 1 with `--strict`",
+    ),
+    *_row(
+        "links",
+        "note",
+        "source-moved",
+        "`radar links --external`: a source permanently redirected (301/308, with where to)",
+    ),
+    *_row(
+        "links",
+        "note",
+        "source-refused",
+        "`radar links --external`: a source turning robots away (401/403/429)",
+    ),
+]
+
+_REFS: list[Code] = [
+    *_row(
+        "refs",
+        "error",
+        "archive-failed",
+        "`radar refs archive`: a capture by the Internet Archive failed; nothing is written "
+        "for the entry and the exit status is 1",
+    ),
+]
+
+CODES: tuple[Code, ...] = (*_ISSUE, *_PAGE, *_BIB, *_CONF, *_IMPORT, *_BUILD, *_LINKS, *_REFS)
+
+
+def in_scope(scope: Scope) -> tuple[Code, ...]:
+    """The codes reported in ``scope``, in the registry's order."""
+    return tuple(code for code in CODES if code.scope == scope)
+
+
+def names() -> frozenset[str]:
+    """Every code, whatever its scope."""
+    return frozenset(code.code for code in CODES)
+
+
+def severities(code: str) -> frozenset[Severity]:
+    """The severities ``code`` is reported with (one per scope it is reported in)."""
+    return frozenset(entry.severity for entry in CODES if entry.code == code)
+
+
+def table_rows(codes: Iterable[Code]) -> list[tuple[tuple[str, ...], Code]]:
+    """Rows of a table: consecutive codes sharing severity, meaning and place, together."""
+    rows: list[tuple[tuple[str, ...], Code]] = []
+    for code in codes:
+        if rows:
+            names_so_far, first = rows[-1]
+            same = (first.severity, first.meaning, first.where)
+            if same == (code.severity, code.meaning, code.where):
+                rows[-1] = ((*names_so_far, code.code), first)
+                continue
+        rows.append(((code.code,), code))
+    return rows

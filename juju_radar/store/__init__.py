@@ -1,0 +1,1 @@
+"""Results kept between builds and checks: the lowest layer, used by every other."""
