@@ -17,7 +17,7 @@ author = "Juju Radar"
 copyright = "2026, Juju Radar"
 language = "en"
 
-extensions = ["myst_parser", "radar_codes"]
+extensions = ["myst_parser", "radar_codes", "radar_accelerations"]
 myst_heading_anchors = 3
 exclude_patterns = ["_build"]
 # The pages link the repository's files by path in code spans; nothing else to resolve.

@@ -5,10 +5,11 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING
 
+from juju_radar.accel import register as accelerations
 from juju_radar.bib.style import register as register_bib_style
-from juju_radar.build import internals_guard, memory, quiet
+from juju_radar.build import quiet
 from juju_radar.build import stale_outputs as integrity
-from juju_radar.build.builder import html_builder
+from juju_radar.build.builder import stock_builder
 from juju_radar.build.staged import STAGED_BUILD_ENV
 from juju_radar.outputs import siteurl
 from juju_radar.sphinx_ext import archive_checks as checks
@@ -19,11 +20,9 @@ from juju_radar.sphinx_ext import (
     csp,
     drafts,
     page_assets,
-    page_description,
     paging,
     safety,
     sidebar,
-    stored_bibdata,
     theme_sections,
     translations,
 )
@@ -52,7 +51,7 @@ from juju_radar.sphinx_ext.nodes import (
 )
 from juju_radar.sphinx_ext.outputs import downloads, search
 from juju_radar.sphinx_ext.outputs import hooks as publishing
-from juju_radar.sphinx_ext.preview import add_banner, deferred_in_preview
+from juju_radar.sphinx_ext.preview import BUILD_AGAIN, add_banner, deferred_in_preview
 from juju_radar.sphinx_ext.transforms import IssuePageTransform, PlaceholderTransform
 from juju_radar.store import cache as buildcache
 
@@ -81,7 +80,8 @@ def setup_extension(app: Sphinx) -> None:
     app.connect("config-inited", config.note_interface_translations)
     register_bib_style()
     staged = bool(os.environ.get(STAGED_BUILD_ENV))
-    app.add_builder(html_builder(staged), override=True)
+    app.add_builder(accelerations.fast_builder(staged) or stock_builder(staged), override=True)
+    app.add_event(BUILD_AGAIN)
     app.add_node(radar_placeholder)
     app.add_node(disclosure, html=(visit_disclosure, depart_disclosure))
     app.add_node(html_listing, html=(visit_html_listing, depart_html_listing))
@@ -103,12 +103,7 @@ def setup_extension(app: Sphinx) -> None:
     app.connect("builder-inited", paging.write_stubs)
     app.connect("builder-inited", buildcache.start_build, priority=100)
     app.connect("env-before-read-docs", bibliography.load_before_reading)
-    stored_bibdata.setup(app)
-    internals_guard.connect(app)
-    freeze_survivors = deferred_in_preview(memory.freeze_survivors)
-    app.connect("env-before-read-docs", freeze_survivors, priority=950)
-    app.connect("env-updated", memory.freeze_before_writers, priority=950)
-    app.connect("build-finished", deferred_in_preview(memory.thaw), priority=950)
+    accelerations.connect(app)
     forget_removed_entries = deferred_in_preview(bibliography.forget_removed_entries)
     app.connect("build-finished", forget_removed_entries, priority=400)
     app.connect("build-finished", deferred_in_preview(buildcache.finish_build), priority=800)
@@ -140,6 +135,5 @@ def setup_extension(app: Sphinx) -> None:
     app.add_css_file("radar.css")
     app.add_js_file("radar.js")
     theme_sections.setup(app)
-    page_description.setup(app)
     search.setup(app)
     publishing.setup(app)

@@ -23,10 +23,15 @@ from juju_radar.bib.check import (
     check_bib_text,
     conversion_error,
     needs_conversion,
-    parse_bib_keys,
     pybtex_reading,
 )
-from juju_radar.bib.reader import braces_balance, normalize_whitespace, read_bib, scan_entries
+from juju_radar.bib.reader import (
+    braces_balance,
+    normalize_whitespace,
+    parse_bib_keys,
+    read_bib,
+    scan_entries,
+)
 
 PATH = "references.bib"
 

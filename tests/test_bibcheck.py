@@ -6,7 +6,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from juju_radar.bib.check import bib_entry_identifiers, check_bib_text, parse_bib_keys
+from juju_radar.bib.check import check_bib_text
+from juju_radar.bib.reader import bib_entry_identifiers, parse_bib_keys
 from juju_radar.model.problems import Problem
 
 PATH = "topics/refs.bib"

@@ -22,7 +22,8 @@ from conftest import page_text as article_text
 from live_preview import free_port, radar_serve, serving
 
 from juju_radar.editors import cli
-from juju_radar.editors.importer import CATEGORY_RE, unescape
+from juju_radar.editors.export_reader import CATEGORY_RE
+from juju_radar.editors.page_writer import unescape
 
 FIXTURES = Path(__file__).parent / "fixtures" / "export"
 SEED_PAGE = "issues/2026/2026-09-08.md"

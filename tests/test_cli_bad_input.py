@@ -12,6 +12,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from juju_radar.editors import cli
+from juju_radar.editors.check_run import check_site
+from juju_radar.editors.import_run import import_backlog
 from juju_radar.editors.site_files import open_site
 
 # Line numbers: 1 title, 3 date, 5 length, 7 lead, 9/17 headings, 11/19 categories,
@@ -21,7 +23,7 @@ GOOD = """\
 
 Juju Radar · 2026.09.11
 
-约 1,000 字 · 阅读约 3 分钟
+约 40 字 · 阅读约 1 分钟
 
 导语。
 
@@ -68,7 +70,7 @@ BAD = [
     (
         "missing date line",
         GOOD.replace("Juju Radar · 2026.09.11\n\n", ""),
-        "3: error: expected the date line 'Juju Radar · YYYY.MM.DD', found '约 1,000 字 · 阅读约 3 分钟' "
+        "3: error: expected the date line 'Juju Radar · YYYY.MM.DD', found '约 40 字 · 阅读约 1 分钟' "
         "[date-line]",
     ),
     (
@@ -89,7 +91,7 @@ BAD = [
     ),
     (
         "missing length line",
-        GOOD.replace("约 1,000 字 · 阅读约 3 分钟\n\n", ""),
+        GOOD.replace("约 40 字 · 阅读约 1 分钟\n\n", ""),
         "5: error: expected the length line '约 N 字 · 阅读约 M 分钟' after the date line, found '导语。' "
         "[length-line]",
     ),
@@ -380,11 +382,11 @@ def test_import_never_raises_on_arbitrary_input(small_site, data):
     export = small_site / "export.txt"
     export.write_bytes(data)
     site = open_site(small_site)
-    outcomes = cli.import_backlog(site, [str(export)])
+    outcomes = import_backlog(site, [str(export)])
     assert outcomes is not None
     (outcome,) = outcomes
     if outcome.status == "imported":
-        assert [p for p in cli.check_site(site) if p.severity == "error"] == []
+        assert [p for p in check_site(site) if p.severity == "error"] == []
     else:
         assert outcome.problems and not (small_site / "issues" / "2026").exists()
 
@@ -410,5 +412,5 @@ def test_check_never_raises_on_arbitrary_files(small_site, page, bib):
     (small_site / "issues" / "2026").mkdir()
     (small_site / "issues/2026/2026-09-08.md").write_bytes(page)
     (small_site / "references.bib").write_bytes(bib)
-    problems = cli.check_site(open_site(small_site))
+    problems = check_site(open_site(small_site))
     assert all(problem.severity in ("error", "warning") for problem in problems)

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from conftest import SEED_EXPORT, copy_site
 
-from juju_radar.editors import check_cache, cli
+from juju_radar.editors import check_cache, cli, import_run
 from juju_radar.editors.check_cache import CheckCache, bib_facts
 from juju_radar.editors.site_files import open_site
 
@@ -102,7 +102,7 @@ def test_a_write_failure_half_way_leaves_everything_as_it_was(tmp_path, capsys, 
         bib_path.write_bytes(b"\xef\xbb\xbf" + crlf.encode())
     before = pages(src)
     bib = (src / "references.bib").read_bytes()
-    real_write = cli.atomic_write
+    real_write = import_run.atomic_write
     written: list[str] = []
 
     def disk_full_at_the_third_page(path: Path, text: str | bytes) -> None:
@@ -112,7 +112,7 @@ def test_a_write_failure_half_way_leaves_everything_as_it_was(tmp_path, capsys, 
                 raise OSError(errno.ENOSPC, "No space left on device")
         real_write(path, text)
 
-    monkeypatch.setattr(cli, "atomic_write", disk_full_at_the_third_page)
+    monkeypatch.setattr(import_run, "atomic_write", disk_full_at_the_third_page)
     assert radar(src, "import", *(["--force"] if force else []), *files) == 1
     err = capsys.readouterr().err
     assert "cannot write issues/2027/2027-01-03.md: No space left on device" in err
@@ -129,7 +129,7 @@ def test_references_bib_is_written_once_and_the_archive_read_once(tmp_path, monk
     """What a backlog costs does not grow with its length: count the calls."""
     src = copy_site(tmp_path / "src")
     calls: dict[str, int] = {"bib-writes": 0, "id-reads": 0, "bib-checks": 0}
-    real_write = cli.atomic_write
+    real_write = import_run.atomic_write
     real_ids = check_cache.item_ids_in
     real_check = check_cache.check_bib_text
 
@@ -145,7 +145,7 @@ def test_references_bib_is_written_once_and_the_archive_read_once(tmp_path, monk
         calls["bib-checks"] += 1
         return real_check(text, path, *limits)
 
-    monkeypatch.setattr(cli, "atomic_write", counting_write)
+    monkeypatch.setattr(import_run, "atomic_write", counting_write)
     monkeypatch.setattr(check_cache, "item_ids_in", counting_ids)
     monkeypatch.setattr(check_cache, "check_bib_text", counting_check)
     for count, first_day, unknown_issues in ((2, 1, 1), (6, 3, 2)):

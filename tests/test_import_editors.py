@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from test_cli_bad_input import GOOD, ISSUE, run_import
 
-from juju_radar.editors import cli
+from juju_radar.editors.site_files import open_site
 from juju_radar.model.issues import parse_issue
 
 
@@ -68,7 +68,7 @@ def test_draft_imports_for_review(site_copy, tmp_path, capsys):
     page = imported(site_copy, tmp_path, GOOD, "--draft")
     assert "status: draft\n" in page
     assert "(status: draft)" in capsys.readouterr().out
-    site = cli.open_site(site_copy)
+    site = open_site(site_copy)
     issue, problems = parse_issue(page, ISSUE, site.vocabulary)
     assert issue is not None and not issue.published
     assert [p for p in problems if p.severity == "error"] == []

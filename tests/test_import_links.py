@@ -16,7 +16,7 @@ from test_cli_bad_input import GOOD, ISSUE, run_import, site_files
 from juju_radar.bib.check import check_bib_text
 from juju_radar.bib.identifiers import url_identifiers
 from juju_radar.editors import cli
-from juju_radar.editors.importer import ExportSource, parse_export
+from juju_radar.editors.export_reader import ExportSource, parse_export
 from juju_radar.model.issues import vocabulary_from_config
 
 PAPER = "https://arxiv.org/abs/2609.01234v2"

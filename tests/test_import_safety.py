@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from conftest import SEED_EXPORT, copy_site
 
-from juju_radar.editors import cli
+from juju_radar.editors import cli, import_run
 
 
 def export_for(tmp_path: Path, date: str) -> Path:
@@ -47,14 +47,14 @@ def test_new_refuses_a_year_folder_linked_outside_the_repository(tmp_path, capsy
 def test_a_full_disk_leaves_references_bib_as_it_was(tmp_path, capsys, monkeypatch):
     src = copy_site(tmp_path / "src")
     bib = (src / "references.bib").read_bytes()
-    real_write = cli.atomic_write
+    real_write = import_run.atomic_write
 
     def full_disk(path: Path, text: str) -> None:
         if path.suffix == ".md":
             raise OSError(errno.ENOSPC, "No space left on device")
         real_write(path, text)
 
-    monkeypatch.setattr(cli, "atomic_write", full_disk)
+    monkeypatch.setattr(import_run, "atomic_write", full_disk)
     assert cli.main(["--root", str(src), "import", str(export_for(tmp_path, "2026.09.20"))]) == 1
     err = capsys.readouterr().err
     assert "cannot write issues/2026/2026-09-20.md: No space left on device" in err

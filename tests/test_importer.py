@@ -17,12 +17,11 @@ from myst_parser.config.main import MdParserConfig
 from myst_parser.parsers.mdit import create_md_parser
 
 from juju_radar.bib.check import check_bib_text
-from juju_radar.editors.importer import (
-    citation_key_for,
+from juju_radar.editors.export_reader import parse_export
+from juju_radar.editors.import_run import citation_key_for, item_id_for
+from juju_radar.editors.page_writer import (
     escape_paragraph,
-    item_id_for,
     option_value,
-    parse_export,
     render_bib_entry,
     render_page,
     to_issue,
@@ -141,7 +140,7 @@ def test_aliases_map_to_topic_keys_and_a_category_may_have_no_tags(vocab):
         ("governance", ("版权",)),  # 监管
         ("training", ()),  # Model training
     ]
-    assert issue.stated_length == "约 3，100 字 · 阅读约 10 分钟"
+    assert issue.stated_length == "约 1，100 字 · 阅读约 3 分钟"
     assert issue.items[0].labels == ("预印本", "图谱浏览器", "数据下载说明")
 
 

@@ -309,7 +309,7 @@ def test_parallel_build_equals_serial_build(tmp_path):
 
 
 def test_the_parsed_bib_is_kept_beside_the_environment_and_parsed_again_when_lost(tmp_path):
-    from juju_radar.sphinx_ext.stored_bibdata import PARSED_BIB
+    from juju_radar.accel.stored_bibdata import PARSED_BIB
     from juju_radar.store.cache import FOLDER_NAME
 
     srcdir = copy_site(tmp_path / "site")

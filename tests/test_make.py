@@ -79,7 +79,7 @@ def test_a_build_only_venv_is_at_most_half_the_old_size_and_builds_the_site(tmp_
         [
             str(venv / "bin/python"),
             "-m",
-            "juju_radar.build.sphinxbuild",
+            "juju_radar.accel.sphinxbuild",
             "-b",
             "html",
             "-q",

@@ -34,7 +34,7 @@ def vocab() -> Vocabulary:
 def page(items: str, front: str = "", closing: bool = True) -> str:
     head = (
         front
-        or "date: 2026-09-09\ntitle: 测试一期\nstatus: published\nlength: 约 100 字 · 阅读约 1 分钟"
+        or "date: 2026-09-09\ntitle: 测试一期\nstatus: published\nlength: 约 30 字 · 阅读约 1 分钟"
     )
     tail = ":::{radar-closing} 今天的主线\n\n收尾一段。\n:::\n" if closing else ""
     return f"---\n{head}\n---\n\n导语一段。\n\n{items}\n{tail}"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from docutils import nodes
 
-from juju_radar.sphinx_ext.page_description import page_description
+from juju_radar.accel.page_description import page_description
 
 
 def section(title: str, text: str, *children: nodes.section) -> nodes.section:

@@ -16,7 +16,7 @@ from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
 from test_incremental import EPOCH_ENV, clean_build, differences
 
-from juju_radar.build.sphinx_internals import shed_other_pages
+from juju_radar.accel.sphinx_internals import shed_other_pages
 from juju_radar.editors.synth import SynthOptions, write_synthetic_archive
 from juju_radar.model.issues import vocabulary_from_config
 from juju_radar.sphinx_ext.bibliography import FORMATTED

@@ -16,8 +16,8 @@ from conftest import copy_site, sphinx_build
 from fake_services import FakeServices, Reply, closed_port, fake_services
 from pybtex.database import parse_file, parse_string
 
-from juju_radar.bib.check import scan_entries
 from juju_radar.bib.edit import find_entry
+from juju_radar.bib.reader import scan_entries
 from juju_radar.editors import cli
 from juju_radar.editors.lookup.client import ARXIV_INTERVAL, Client, ServiceError, Settings
 from juju_radar.editors.refs import title_fields

@@ -12,18 +12,13 @@ from __future__ import annotations
 import json
 import shutil
 from pathlib import Path
-from typing import Any
 
 import pytest
 from conftest import site_with_root, sphinx_build
+from search_bundles import read_bundle, same_search
 
 from juju_radar.outputs.search import index
-from juju_radar.outputs.search.bundle import (
-    bundle_is_complete,
-    bundle_language,
-    read_data,
-    remove_unreferenced_files,
-)
+from juju_radar.outputs.search.bundle import bundle_is_complete, remove_unreferenced_files
 from juju_radar.outputs.search.jobs import index_piece, merge_part
 from juju_radar.outputs.search.merge import WRITTEN_FOR_PAGEFIND, merge_bundles, mergeable
 
@@ -34,47 +29,6 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
     base = tmp_path_factory.mktemp("merge")
     sphinx_build(site_with_root("years", base / "src"), base / "html")
     return base / "html.doctrees"
-
-
-def read_bundle(bundle: Path) -> dict[str, Any]:
-    entry = json.loads((bundle / "pagefind-entry.json").read_text(encoding="utf-8"))
-    language = bundle_language(entry)
-    meta = read_data(bundle / f"pagefind.{entry['languages'][language]['hash']}.pf_meta")
-    fields = meta[5]
-    # A page is its fragment's content.
-    pages = [(bundle / "fragment" / f"{name}.pf_fragment").read_bytes() for name, _ in meta[1]]
-
-    def located(entries: list[list[Any]]) -> frozenset[tuple[Any, ...]]:
-        found, number = set(), 0
-        for delta, locs, meta_locs in entries:
-            number += delta
-            named = tuple(fields[-loc - 1] if loc < 0 else loc for loc in meta_locs)
-            found.add((pages[number], tuple(locs), named))
-        return frozenset(found)
-
-    words = {}
-    for *_, chunk in meta[2]:
-        for word, entries, variants in read_data(bundle / "index" / f"{chunk}.pf_index")[0]:
-            assert word not in words, f"{word} in two chunks"
-            words[word] = (located(entries), {form: located(v) for form, v in variants})
-    filters = {}
-    for name, filter_hash in meta[3]:
-        _, values = read_data(bundle / "filter" / f"{filter_hash}.pf_filter")
-        filters[name] = {value: {pages[n] for n in numbers} for value, numbers in values}
-    return {
-        "pages": sorted(zip(pages, (count for _, count in meta[1]), strict=True)),
-        "page_count": entry["languages"][language]["page_count"],
-        "names": [name for name, _ in meta[1]],
-        "words": words,
-        "filters": filters,
-        "fields": fields,
-    }
-
-
-def same_search(a: dict[str, Any], b: dict[str, Any]) -> bool:
-    return {k: v for k, v in a.items() if k != "names"} == {
-        k: v for k, v in b.items() if k != "names"
-    }
 
 
 def index_together(built: Path, pieces: list[str], into: Path) -> Path:

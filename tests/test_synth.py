@@ -16,6 +16,7 @@ from juju_radar.editors import cli
 from juju_radar.editors.site_files import open_site
 from juju_radar.editors.synth import SynthOptions, write_synthetic_archive
 from juju_radar.editors.synth_text import TERMS, vocabulary
+from juju_radar.model.issues import parse_issue, stated_chars
 
 SENTENCE = re.compile(r"[^。！？]+[。！？]")
 
@@ -107,9 +108,21 @@ def test_radar_synth_takes_the_text_mode(tmp_path, capsys):
     assert "invalid choice: 'lorem'" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("text", ["zipf", "seed"])
+def test_each_page_states_the_length_the_model_counts(tmp_path, text):
+    site = synth(tmp_path / "site", 6, text=text)
+    vocab = open_site(SEED_SITE).vocabulary
+    for page in sorted((site / "issues").rglob("20*.md")):
+        issue, problems = parse_issue(page.read_text(encoding="utf-8"), page.name, vocab)
+        assert issue is not None and problems == [], problems
+        words = issue.stats.words
+        assert stated_chars(issue.stated_length) == (words + 50) // 100 * 100, words
+        assert issue.stated_length.endswith(f" · 阅读约 {issue.stats.minutes} 分钟")
+
+
 def test_a_zipf_archive_passes_radar_check_and_builds(tmp_path):
     srcdir = synth(tmp_path / "src", 8)
-    assert cli.main(["--root", str(srcdir), "check"]) == 0
+    assert cli.main(["--root", str(srcdir), "check", "--strict"]) == 0
     sphinx_build(srcdir, tmp_path / "html", "-j", "auto")  # -W: any warning fails
     page = BeautifulSoup(
         (tmp_path / "html/issues/2024/2024-01-08.html").read_text(encoding="utf-8"), "html.parser"

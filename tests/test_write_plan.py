@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import multiprocessing
 
-from juju_radar.build.write_plan import (
+from juju_radar.accel.write_plan import (
     ONE_WRITER_A_CORE_UP_TO,
     PageQueue,
     WritePlan,

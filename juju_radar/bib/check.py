@@ -22,38 +22,23 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from juju_radar.bib.archived import ARCHIVE_FIELDS, ARCHIVE_URL_FIELD
-from juju_radar.bib.identifiers import EDITORS_FIELDS
+from juju_radar.bib.archived import ARCHIVE_URL_FIELD
 from juju_radar.bib.reader import (
     EXPANSION_ALLOWANCE,
+    IDENTIFIER_FIELDS,
     MAX_VALUE_CHARS,
     NON_ENTRY_COMMANDS,
     BibEntry,
     BibField,
     BibReading,
     LineIndex,
-    citable_entries,
     normalize_whitespace,
     read_bib,
-    scan_entries,
 )
-from juju_radar.bib.typesetting import TEXT_ESCAPES, bare_specials
+from juju_radar.bib.typesetting import TEXT_ESCAPES, VERBATIM_FIELDS, bare_specials
 from juju_radar.model.anchors import citation_anchor
 from juju_radar.model.page import forbidden_characters, page_lines
 from juju_radar.model.problems import Problem
-
-IDENTIFIER_FIELDS = ("doi", "url", "eprint", "isbn", "issn")
-"""Fields any one of which lets a reader find the cited work."""
-
-REPORTED_IDENTIFIER_FIELDS = ("doi", "url", "eprint", "archiveprefix", "isbn", "issn", "note")
-"""Fields returned by :func:`bib_entry_identifiers` (``note`` often holds an arXiv id)."""
-
-VERBATIM_FIELDS = (
-    frozenset({"url", "doi", "eprint", "archiveprefix", "eprinttype", "crossref"})
-    | EDITORS_FIELDS
-    | frozenset(ARCHIVE_FIELDS)
-)
-"""Fields the build shows as written or not at all: never converted from LaTeX."""
 
 PERSON_FIELDS = frozenset({"author", "editor"})
 """pybtex's ``Person.valid_roles``: read as lists of names."""
@@ -664,65 +649,3 @@ def internal_error(path: str, error: Exception) -> Problem:
         "internal-error",
         f"the .bib check failed ({type(error).__name__}: {error}); please report it, it is a bug",
     )
-
-
-def parse_bib_keys(text: str) -> dict[str, int]:
-    """Entry key -> line of its first occurrence, in file order."""
-    return entry_keys(citable_entries(text))
-
-
-def entry_keys(entries: list[BibEntry]) -> dict[str, int]:
-    """Entry key -> line of its first occurrence, in file order, of ``entries``."""
-    keys: dict[str, int] = {}
-    folded_keys: set[str] = set()
-    for entry in entries:
-        if not entry.is_citable:
-            continue
-        key = entry.key or ""
-        if key.lower() not in folded_keys:
-            folded_keys.add(key.lower())
-            keys[key] = entry.key_line
-    return keys
-
-
-def bib_entry_identifiers(text: str) -> dict[str, dict[str, str]]:
-    """Entry key -> {field: value} for its identifier fields (doi, url, eprint...).
-
-    Every entry appears, with an empty mapping when it has none of them; a
-    repeated key keeps its first entry, as pybtex does.
-    """
-    identifiers: dict[str, dict[str, str]] = {}
-    folded_keys: set[str] = set()
-    for entry in citable_entries(text):
-        key = entry.key or ""
-        if key.lower() not in folded_keys:
-            folded_keys.add(key.lower())
-            identifiers[key] = identifier_fields_of(entry)
-    return identifiers
-
-
-def identifier_fields_of(entry: BibEntry) -> dict[str, str]:
-    found: dict[str, str] = {}
-    for name in REPORTED_IDENTIFIER_FIELDS:
-        value = entry.field_value(name)
-        if value is not None:
-            found[name] = value
-    return found
-
-
-def bib_macro_texts(text: str) -> list[str]:
-    """The ``@string`` and ``@preamble`` entries, which other entries' formatting uses."""
-    return [
-        text[entry.start : entry.end].strip()
-        for entry in scan_entries(text)
-        if entry.entry_type in ("string", "preamble")
-    ]
-
-
-def bib_entry_texts(text: str) -> dict[str, str]:
-    """Entry key -> the entry exactly as written in the file (for per-issue downloads)."""
-    return {
-        entry.key: text[entry.start : entry.end].strip() + "\n"
-        for entry in citable_entries(text)
-        if entry.key
-    }

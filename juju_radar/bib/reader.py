@@ -25,6 +25,8 @@ is refused either way, and this reader goes on at the next ``@`` that starts a l
 so that one broken entry does not hide the entries after it. On every text pybtex reads
 without an error, the entries, keys, field names and expanded values read here are
 those pybtex reads (``tests/test_bib_reader.py`` proves it on generated text).
+The entries' keys, identifier fields and texts are taken from the reading here too
+(:func:`entry_keys`, :func:`bib_entry_identifiers`, :func:`bib_entry_texts`).
 Nothing here imports Sphinx or docutils, and nothing raises on any input.
 """
 
@@ -38,6 +40,12 @@ from functools import cache
 from typing import Any
 
 NON_ENTRY_COMMANDS = frozenset({"comment", "string", "preamble"})
+
+IDENTIFIER_FIELDS = ("doi", "url", "eprint", "isbn", "issn")
+"""Fields any one of which lets a reader find the cited work."""
+
+REPORTED_IDENTIFIER_FIELDS = ("doi", "url", "eprint", "archiveprefix", "isbn", "issn", "note")
+"""Fields returned by :func:`bib_entry_identifiers` (``note`` often holds an arXiv id)."""
 
 MAX_VALUE_CHARS = 1_000_000
 """No expanded value longer than this is built; ``radar_bib_max_field_chars`` is at most this."""
@@ -498,3 +506,68 @@ def scan_entries(text: str) -> list[BibEntry]:
 
 def citable_entries(text: str) -> list[BibEntry]:
     return [entry for entry in scan_entries(text) if entry.is_citable]
+
+
+# What the checks, the editors' tools and the bibliography pages take from the entries.
+
+
+def parse_bib_keys(text: str) -> dict[str, int]:
+    """Entry key -> line of its first occurrence, in file order."""
+    return entry_keys(citable_entries(text))
+
+
+def entry_keys(entries: list[BibEntry]) -> dict[str, int]:
+    """Entry key -> line of its first occurrence, in file order, of ``entries``."""
+    keys: dict[str, int] = {}
+    folded_keys: set[str] = set()
+    for entry in entries:
+        if not entry.is_citable:
+            continue
+        key = entry.key or ""
+        if key.lower() not in folded_keys:
+            folded_keys.add(key.lower())
+            keys[key] = entry.key_line
+    return keys
+
+
+def bib_entry_identifiers(text: str) -> dict[str, dict[str, str]]:
+    """Entry key -> {field: value} for its identifier fields (doi, url, eprint...).
+
+    Every entry appears, with an empty mapping when it has none of them; a
+    repeated key keeps its first entry, as pybtex does.
+    """
+    identifiers: dict[str, dict[str, str]] = {}
+    folded_keys: set[str] = set()
+    for entry in citable_entries(text):
+        key = entry.key or ""
+        if key.lower() not in folded_keys:
+            folded_keys.add(key.lower())
+            identifiers[key] = identifier_fields_of(entry)
+    return identifiers
+
+
+def identifier_fields_of(entry: BibEntry) -> dict[str, str]:
+    found: dict[str, str] = {}
+    for name in REPORTED_IDENTIFIER_FIELDS:
+        value = entry.field_value(name)
+        if value is not None:
+            found[name] = value
+    return found
+
+
+def bib_macro_texts(text: str) -> list[str]:
+    """The ``@string`` and ``@preamble`` entries, which other entries' formatting uses."""
+    return [
+        text[entry.start : entry.end].strip()
+        for entry in scan_entries(text)
+        if entry.entry_type in ("string", "preamble")
+    ]
+
+
+def bib_entry_texts(text: str) -> dict[str, str]:
+    """Entry key -> the entry exactly as written in the file (for per-issue downloads)."""
+    return {
+        entry.key: text[entry.start : entry.end].strip() + "\n"
+        for entry in citable_entries(text)
+        if entry.key
+    }

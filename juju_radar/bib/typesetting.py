@@ -11,6 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from juju_radar.bib.archived import ARCHIVE_FIELDS
+from juju_radar.bib.identifiers import EDITORS_FIELDS
+
 TEXT_ESCAPES = {
     "^": "\\textasciicircum{}",
     "_": "\\_",
@@ -18,6 +21,13 @@ TEXT_ESCAPES = {
     "#": "\\#",
 }
 """Each character that needs math or a command, and the command that prints it."""
+
+VERBATIM_FIELDS = (
+    frozenset({"url", "doi", "eprint", "archiveprefix", "eprinttype", "crossref"})
+    | EDITORS_FIELDS
+    | frozenset(ARCHIVE_FIELDS)
+)
+"""Fields the build shows as written or not at all: never converted from LaTeX."""
 
 
 def bare_special_offsets(value: str) -> Iterator[int]:

@@ -1,11 +1,9 @@
-"""The html builder of the archive: the fast parallel one, or Sphinx's own where the
-workarounds of its internals may not run (``internals_guard``)."""
+"""Sphinx's own html builder, as the archive uses it (the accelerated one is
+``accel.sphinx_internals.FastHTMLBuilder``)."""
 
 from __future__ import annotations
 
 from sphinx.builders.html import StandaloneHTMLBuilder
-
-from juju_radar.build.internals_guard import internals
 
 
 class StockHTMLBuilder(StandaloneHTMLBuilder):
@@ -19,11 +17,5 @@ class StagedStockHTMLBuilder(StockHTMLBuilder):
     epilog = ""
 
 
-def html_builder(staged: bool) -> type[StandaloneHTMLBuilder]:
-    fast = internals()
-    if fast is None:
-        return StagedStockHTMLBuilder if staged else StockHTMLBuilder
-    builder: type[StandaloneHTMLBuilder] = (
-        fast.StagedFastHTMLBuilder if staged else fast.FastHTMLBuilder
-    )
-    return builder
+def stock_builder(staged: bool) -> type[StandaloneHTMLBuilder]:
+    return StagedStockHTMLBuilder if staged else StockHTMLBuilder

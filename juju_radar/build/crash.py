@@ -1,7 +1,7 @@
 """An exception in the build is one error line naming the file, not a crash report.
 
 Sphinx turns any exception into a traceback and a crash report that names no page.
-``python -m juju_radar.build.sphinxbuild`` replaces that report (Sphinx 9's
+``python -m juju_radar.accel.sphinxbuild`` replaces that report (Sphinx 9's
 ``sphinx._cli.util.errors.handle_exception``, in ``sphinx_internals``) with one line::
 
     issues/2026/2026-09-08.md: ERROR: the build failed on this file: KeyError: 'x'

@@ -64,3 +64,11 @@ def thaw(app: Sphinx, exception: BaseException | None) -> None:
         gc.enable()
         _collection_deferred = False
     gc.unfreeze()
+
+
+def connect(app: Sphinx) -> None:
+    from juju_radar.sphinx_ext.preview import deferred_in_preview
+
+    app.connect("env-before-read-docs", deferred_in_preview(freeze_survivors), priority=950)
+    app.connect("env-updated", freeze_before_writers, priority=950)
+    app.connect("build-finished", deferred_in_preview(thaw), priority=950)

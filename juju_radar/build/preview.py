@@ -69,7 +69,6 @@ class PreviewSession:
     def build(self, changed: Sequence[Path] = ()) -> bool:
         """Build what ``changed`` (or anything since the last session) changed; False when
         the build failed."""
-        from juju_radar.build.internals_guard import start_another_build
         from juju_radar.sphinx_ext.preview import check_again, start_deferring
 
         with self.lock:
@@ -81,7 +80,6 @@ class PreviewSession:
                 if self.app is None:
                     self.app = self._new_application()
                 else:
-                    start_another_build(self.app)
                     check_again(self.app)
                 app = self.app
                 app.build()

@@ -27,6 +27,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from juju_radar.sphinx_ext.config import accelerations_enabled
+
 
 def source_date_epoch(srcdir: Path) -> str | None:
     """The last commit's time: dates in the output then do not depend on the clock."""
@@ -153,11 +155,13 @@ def discard(build: Path, tree: Path) -> None:
 
 
 def sphinx_command(srcdir: Path, outdir: Path, doctrees: Path, *options: str) -> list[str]:
-    """The html build of ``srcdir`` into ``outdir``, as make html, tests and benchmarks run it."""
+    """The html build of ``srcdir`` into ``outdir``, as make html, tests and benchmarks run
+    it: sphinx-build itself when the accelerations are off."""
+    entry = "juju_radar.accel.sphinxbuild" if accelerations_enabled() else "sphinx"
     return [
         sys.executable,
         "-m",
-        "juju_radar.build.sphinxbuild",
+        entry,
         "-b",
         "html",
         "-d",

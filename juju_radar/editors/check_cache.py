@@ -21,17 +21,12 @@ from pathlib import Path
 from juju_radar.bib import check as bib_check
 from juju_radar.bib import reader as bib_reader
 from juju_radar.bib import typesetting
-from juju_radar.bib.check import (
-    DEFAULT_BIB_LIMITS,
-    BibLimits,
-    check_bib_text,
-    entry_keys,
-)
+from juju_radar.bib.check import DEFAULT_BIB_LIMITS, BibLimits, check_bib_text
 from juju_radar.bib.identifiers import EDITORS_NOTE_FIELD
-from juju_radar.bib.reader import EXPANSION_ALLOWANCE, read_bib
-from juju_radar.editors import importer
-from juju_radar.editors.importer import FORMER_NOTE_SUFFIX, decode_utf8
-from juju_radar.editors.site_files import Site, item_ids_in
+from juju_radar.bib.reader import EXPANSION_ALLOWANCE, entry_keys, read_bib
+from juju_radar.editors import export_reader, page_writer, site_files
+from juju_radar.editors.page_writer import FORMER_NOTE_SUFFIX
+from juju_radar.editors.site_files import Site, decode_utf8, item_ids_in
 from juju_radar.model import anchors, content, issues
 from juju_radar.model import page as page_reading
 from juju_radar.model.anchors import citation_anchor
@@ -160,7 +155,9 @@ class CheckCache:
             bib_check,
             bib_reader,
             typesetting,
-            importer,
+            export_reader,
+            page_writer,
+            site_files,
             sys.modules[__name__],
         )
         self.version = digest(code, settings)

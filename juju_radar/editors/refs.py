@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 from zoneinfo import ZoneInfo
 
-from juju_radar.bib.check import IDENTIFIER_FIELDS, BibEntry, check_bib_text, citable_entries
+from juju_radar.bib.check import check_bib_text
 from juju_radar.bib.edit import EditError, find_entry, set_fields
 from juju_radar.bib.identifiers import (
     LABEL_FIELD,
@@ -34,6 +34,8 @@ from juju_radar.bib.identifiers import (
     normalize_doi,
     web_url,
 )
+from juju_radar.bib.reader import IDENTIFIER_FIELDS, BibEntry, citable_entries
+from juju_radar.editors.exit_status import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE
 from juju_radar.editors.lookup.candidates import Candidate, EntryFacts, Ranking, rank
 from juju_radar.editors.site_files import Site, SiteError, atomic_write, open_site, read_text
 from juju_radar.model.issues import parse_issue
@@ -41,7 +43,6 @@ from juju_radar.model.issues import parse_issue
 if TYPE_CHECKING:  # the HTTP client and feed parser load only for a lookup
     from juju_radar.editors.lookup.client import Client
 
-EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE = 0, 1, 2
 NEWSROOM_TIMEZONE = ZoneInfo("Asia/Shanghai")
 LOOKUPS = Path("_build") / "refs"
 JOURNAL_TYPES = frozenset({"journal-article", "article-journal", "article"})

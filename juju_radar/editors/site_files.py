@@ -1,4 +1,5 @@
-"""The site's files as the command line sees them: conf.py, issues, references, atomic writes."""
+"""The site's files as the command line sees them: conf.py, issues, references, reading
+them as UTF-8, atomic writes."""
 
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ from juju_radar.model.issues import (
     vocabulary_from_config,
 )
 from juju_radar.model.page import PageLimits
+from juju_radar.model.problems import Problem
 
 DEFAULT_BIBFILES = ("references.bib",)
 ITEM_ID_OPTION_RE = re.compile(r"^:id:\s*(\S+)\s*$", re.MULTILINE)
@@ -124,6 +126,29 @@ def read_text(path: Path) -> str:
         raise SiteError(f"{path}: cannot be read: {error.strerror or error}") from error
     except UnicodeDecodeError as error:
         raise SiteError(f"{path}: is not valid UTF-8: {error.reason}") from error
+
+
+def decode_utf8(data: bytes, path: str) -> tuple[str | None, list[Problem]]:
+    """The text of an export or a page (UTF-8, optional BOM), or None and the problem
+    at its line."""
+    try:
+        return data.decode("utf-8-sig"), []
+    except UnicodeDecodeError as error:
+        line = data[: error.start].count(b"\n") + 1
+        byte = data[error.start : error.start + 1].hex()
+        message = f"not valid UTF-8 (byte 0x{byte}); save the file as UTF-8"
+        return None, [Problem(path, line, "error", "encoding", message)]
+
+
+def read_utf8(path: Path, shown_as: str) -> tuple[str | None, list[Problem]]:
+    """The text of the file at ``path`` (named ``shown_as`` in problems), or None and
+    the problem that it cannot be read or is not UTF-8."""
+    try:
+        data = path.read_bytes()
+    except OSError as error:
+        message = f"cannot read the file: {error.strerror or error}"
+        return None, [Problem(shown_as, 1, "error", "unreadable", message)]
+    return decode_utf8(data, shown_as)
 
 
 def item_ids_in(text: str) -> list[str]:

@@ -16,7 +16,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from juju_radar.editors.synth_text import DEFAULT_TEXT, TextSource, text_source
-from juju_radar.model.issues import Issue, Vocabulary, format_score, parse_issue
+from juju_radar.model.issues import (
+    Issue,
+    TextStats,
+    Vocabulary,
+    format_score,
+    parse_issue,
+    text_stats,
+)
 from juju_radar.model.site_layout import GENERATED_PAGES, NOT_SITE
 
 FIRST_DATE = dt.date(2024, 1, 1)
@@ -111,21 +118,22 @@ def _issue_text(
     known_keys: list[str],
     rng: random.Random,
 ) -> tuple[str, list[str]]:
+    # What the model counts of the page (``issues._issue_stats``), for its ``length``.
+    counted: list[str] = []
+
     def paragraph() -> str:
-        return source.paragraph(rng)
+        text = source.paragraph(rng)
+        counted.append(text)
+        return text
 
     status = (
         "draft"
         if options.draft_every and number % options.draft_every == options.draft_every - 1
         else "published"
     )
-    lines = [
-        "---",
-        f"date: {date.isoformat()}",
-        f"title: 第 {number + 1} 期：{source.title(rng)}",
-        f"status: {status}",
-        "length: 约 2,000 字 · 阅读约 7 分钟",
-        "---",
+    title = f"第 {number + 1} 期：{source.title(rng)}"
+    counted.append(title)
+    lines = [  # the body: the front matter, with the length of the body, goes before it
         "",
         paragraph(),
         "",
@@ -145,9 +153,12 @@ def _issue_text(
         keys = list(dict.fromkeys(keys))
         topic = rng.choices(list(TOPIC_WEIGHTS), weights=list(TOPIC_WEIGHTS.values()))[0]
         verdict = rng.choices(list(VERDICT_WEIGHTS), weights=list(VERDICT_WEIGHTS.values()))[0]
-        sources = " · ".join(f"{LABELS[n % len(LABELS)]} <{key}>" for n, key in enumerate(keys))
+        labels = [LABELS[n % len(LABELS)] for n in range(len(keys))]
+        sources = " · ".join(f"{label} <{key}>" for label, key in zip(labels, keys, strict=True))
         emoji = rng.choice(EMOJI)
-        heading = f"{emoji} 条目 {number + 1}-{index + 1}：{source.heading(rng)}"
+        item_title = f"条目 {number + 1}-{index + 1}：{source.heading(rng)}"
+        heading = f"{emoji} {item_title}"
+        counted += [item_title, *labels]
         lines += [
             f":::{{radar-item}} {heading}",
             f":id: s{date:%Y%m%d}-{index + 1}",
@@ -164,15 +175,33 @@ def _issue_text(
             ":::",
             "",
         ]
+    closing_title = "今天的主线"
+    counted.append(closing_title)
     lines += [
-        ":::{radar-closing} 今天的主线",
+        f":::{{radar-closing}} {closing_title}",
         "",
         paragraph(),
         "",
         ":::",
         "",
     ]
-    return "\n".join(lines), new_keys
+    stats = sum((text_stats(text) for text in counted), TextStats())
+    front = [
+        "---",
+        f"date: {date.isoformat()}",
+        f"title: {title}",
+        f"status: {status}",
+        f"length: {stated_length(stats)}",
+        "---",
+    ]
+    return "\n".join([*front, *lines]), new_keys
+
+
+def stated_length(stats: TextStats) -> str:
+    """The ``length`` an editor would write for a page of ``stats``: the counted length
+    rounded to the nearest 100 字 (at least 100), and the reading time."""
+    rounded = max(100, (stats.words + 50) // 100 * 100)
+    return f"约 {rounded:,} 字 · 阅读约 {stats.minutes} 分钟"
 
 
 def _bib_entry(key: str, date: dt.date) -> str:

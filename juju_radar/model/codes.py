@@ -91,6 +91,13 @@ _ISSUE: list[Code] = [
     *_row("issue", "error", "missing-title", "the issue or an item has no title"),
     *_row("issue", "error", "unknown-status", "`status` is not `published` or `draft`"),
     *_row("issue", "warning", "unknown-field", "an unknown front-matter field"),
+    *_row(
+        "issue",
+        "warning",
+        "length-mismatch",
+        "the number of 字 the `length` field states differs from the counted one (正文实计) "
+        "by more than half of the counted one (checked on a page without errors)",
+    ),
     *_row("issue", "error", "missing-closing", "no `{radar-closing}` block"),
     *_row("issue", "warning", "no-items", "the issue has no items"),
     *_row(

@@ -48,6 +48,9 @@ LATIN_WORD_RE = re.compile(
     r"[A-Za-z0-9\u00c0-\u024f\u0370-\u03ff]+(?:[-'’.^][A-Za-z0-9\u0370-\u03ff]+)*"
 )
 MARKUP_ROLE_RE = re.compile(r"\{[a-z:]+\}`[^`]*`")
+# The number of characters the ``length`` field states: its first number followed by 字
+# (``约 2,500 字``, ``约 3，100 字``, ``约 1.2 万字``), read whole.
+STATED_CHARS_RE = re.compile(r"(?<![\d.,，])(\d[\d,，]*(?:\.\d+)?)\s*(万?)\s*字")
 CHINESE_CHARS_PER_MINUTE = 400
 LATIN_WORDS_PER_MINUTE = 200
 ITEM_DIRECTIVE = "radar-item"
@@ -402,10 +405,11 @@ def parse_issue(
         stats=_issue_stats(meta["title"], lead_texts, items, closing_block.argument, closing_texts),
         date_line=meta["date_line"],
     )
+    _check_stated_length(issue, meta["length_line"], report)
     return issue, report.problems
 
 
-# What ``radar new`` writes for the editor to replace (importer.DRAFT_TEMPLATE).
+# What ``radar new`` writes for the editor to replace (editors.new_issue.DRAFT_TEMPLATE).
 PLACEHOLDER_TITLE = "本期标题"
 PLACEHOLDER_TEXT = "在这里写"
 PLACEHOLDER_ITEM_TITLE = "第一条的标题"
@@ -433,6 +437,36 @@ def _check_no_placeholders(
             "placeholder",
             "placeholder text of `radar new` in a published issue: write it, or keep status: draft",
         )
+
+
+def stated_chars(stated_length: str) -> int | None:
+    """The number of characters a ``length`` field states (``约 2,500 字 · 阅读约 9 分钟``:
+    2500), or None when it states none (or a number of more than 12 digits)."""
+    match = STATED_CHARS_RE.search(stated_length)
+    if match is None:
+        return None
+    number = re.sub("[,，]", "", match.group(1))
+    if len(number.split(".")[0]) > 12:
+        return None
+    return round(float(number) * (10_000 if match.group(2) else 1))
+
+
+def _check_stated_length(issue: Issue, line: int, report: Reporter) -> None:
+    """The editors' stated length should be near the counted one: a figure off by more
+    than half of the count is a leftover of another issue or a typo. Checked only on a
+    page without errors: an unclosed fence or a refused item leaves text uncounted."""
+    if any(problem.severity == "error" for problem in report.problems):
+        return
+    stated = stated_chars(issue.stated_length)
+    counted = issue.stats.words
+    if stated is None or abs(stated - counted) * 2 <= counted:
+        return
+    report.warning(
+        line,
+        "length-mismatch",
+        f"the stated length ({stated:,} 字) differs from the counted one ({counted:,} 字) "
+        "by more than half: correct the `length` line",
+    )
 
 
 def _issue_stats(

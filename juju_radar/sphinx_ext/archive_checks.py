@@ -12,7 +12,8 @@ from sphinx.util import logging
 from juju_radar.bib import check as bibcheck
 from juju_radar.bib import reader as bibreader
 from juju_radar.bib import typesetting
-from juju_radar.bib.check import BibLimits, check_bib_text, parse_bib_keys
+from juju_radar.bib.check import BibLimits, check_bib_text
+from juju_radar.bib.reader import parse_bib_keys
 from juju_radar.model import issues as model
 from juju_radar.model import page as page_reading
 from juju_radar.model.issues import Problem, archive_problems

@@ -28,13 +28,13 @@ from juju_radar.bib import identifiers as bibidentifiers
 from juju_radar.bib import reader as bibreader
 from juju_radar.bib import style as bibstyle
 from juju_radar.bib.archived import archived_copy
-from juju_radar.bib.check import (
+from juju_radar.bib.identifiers import source_url
+from juju_radar.bib.reader import (
     IDENTIFIER_FIELDS,
     bib_entry_identifiers,
     bib_entry_texts,
     bib_macro_texts,
 )
-from juju_radar.bib.identifiers import source_url
 from juju_radar.bib.style import register as register_style
 from juju_radar.model.anchors import citation_anchor
 from juju_radar.store.cache import BuildCache, build_cache, digest, source_digest

@@ -52,6 +52,14 @@ CONFIG_VALUES: tuple[tuple[str, object, Literal["env", "html"], type | tuple[typ
 )
 RECORD_KEYS = {"key", "label", "label_en", "description", "aliases"}
 
+# ``RADAR_ACCEL=0``: the build without its accelerations (``juju_radar.accel``), the
+# reference the accelerated build must equal.
+ACCEL_ENV = "RADAR_ACCEL"
+
+
+def accelerations_enabled() -> bool:
+    return os.environ.get(ACCEL_ENV, "1") != "0"
+
 
 def add_config_values(app: Sphinx) -> None:
     for name, default, rebuild, types in CONFIG_VALUES:

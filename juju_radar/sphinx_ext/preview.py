@@ -35,6 +35,8 @@ BANNER_STYLE = (
 )
 CHARTS_LEFT_OUT = "预览中不绘制统计图表：make html 构建的网站里有。"
 DEFERRING = "_radar_preview_deferring"
+# Emitted before each build of a preview application after its first (``check_again``).
+BUILD_AGAIN = "radar-build-again"
 
 Handler = TypeVar("Handler", bound=Callable[..., None])
 
@@ -58,6 +60,7 @@ def check_again(app: Sphinx) -> None:
     from juju_radar.sphinx_ext.archive_checks import refuse_unreadable_bib
     from juju_radar.sphinx_ext.content import refuse_outside_symlinks
 
+    app.events.emit(BUILD_AGAIN)
     refuse_outside_symlinks(app)
     refuse_unreadable_bib(app)
     builder_inited_cite(app)

@@ -147,8 +147,12 @@ class IndexUpdate:
         lang: str,
         state: IndexState,
         save_state: Callable[[IndexState], None],
+        merge: bool = True,
     ) -> None:
+        """``merge``: a part is merged from its pieces (an acceleration), else Pagefind
+        indexes its records whole."""
         self.outdir = outdir
+        self.merge = merge
         self.folders = folders
         self.vocab = vocab
         self.lang = lang
@@ -314,7 +318,10 @@ class IndexUpdate:
         pieces = sorted(name for name in states if part_of_piece(name, newest) == part)
         if not pieces:
             return
-        new.parts[part] = digest(code_version(), *(f"{name}\0{states[name]}" for name in pieces))
+        how = "merged" if self.merge else "whole"
+        new.parts[part] = digest(
+            code_version(), how, *(f"{name}\0{states[name]}" for name in pieces)
+        )
         bundle = self.folders.part(part)
         if self.old.parts.get(part) == new.parts[part] and bundle_is_complete(bundle):
             return
@@ -325,6 +332,7 @@ class IndexUpdate:
         after = [indexing[name] for name in pieces if name in indexing]
         command = job_command(
             "merge",
+            *([] if self.merge else ["--whole"]),
             "--record-sites",
             self.folders.record_sites,
             bundle,

@@ -56,10 +56,11 @@ def pagefind(record_site: Path, bundle: Path) -> None:
         raise RuntimeError(f"pagefind exited with {result.returncode}: {said}")
 
 
-def merge_part(bundle: Path, pieces: list[Path], record_sites: Path) -> None:
+def merge_part(bundle: Path, pieces: list[Path], record_sites: Path, whole: bool = False) -> None:
     """Merge ``pieces`` into ``bundle``; pieces in a format the merge was not written
-    for are not merged: Pagefind indexes their records (``record_sites``/piece) whole."""
-    if mergeable(pieces):
+    for are not merged, nor any when ``whole``: Pagefind indexes their records
+    (``record_sites``/piece) whole."""
+    if not whole and mergeable(pieces):
         replace_whole(bundle, lambda fresh: merge_bundles(pieces, fresh))
     else:
         index_whole(bundle, [record_sites / piece.name for piece in pieces])
@@ -108,13 +109,14 @@ def main(argv: list[str] | None = None) -> int:
     index.add_argument("state")
     merge = steps.add_parser("merge")
     merge.add_argument("--record-sites", type=Path, required=True)
+    merge.add_argument("--whole", action="store_true")
     merge.add_argument("bundle", type=Path)
     merge.add_argument("pieces", type=Path, nargs="+")
     args = parser.parse_args(argv)
     if args.step == "index":
         index_piece(args.record_site, args.bundle, args.state)
     else:
-        merge_part(args.bundle, args.pieces, args.record_sites)
+        merge_part(args.bundle, args.pieces, args.record_sites, args.whole)
     return 0
 
 

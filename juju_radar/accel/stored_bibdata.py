@@ -26,7 +26,6 @@ if TYPE_CHECKING:
     from sphinx.environment import BuildEnvironment
 
 PARSED_BIB = "parsed-bib"
-WRITTEN_FOR_BIBTEX = "2.7.0"
 PARSERS = ("pybtex", "sphinxcontrib-bibtex")
 
 
@@ -98,10 +97,6 @@ def restore(app: Sphinx) -> None:
         data["bibdata"] = BibData(bibdata.encoding, {}, BibliographyData())
 
 
-def setup(app: Sphinx) -> None:
-    """Only on the sphinxcontrib-bibtex whose domain data this was written for; another
-    keeps its parse in the environment."""
-    if version("sphinxcontrib-bibtex") != WRITTEN_FOR_BIBTEX:
-        return
+def connect(app: Sphinx) -> None:
     app.connect("builder-inited", restore, priority=400)  # sphinxcontrib-bibtex's: 500
     app.connect("env-updated", store, priority=900)

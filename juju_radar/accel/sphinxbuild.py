@@ -1,4 +1,4 @@
-"""``python -m juju_radar.build.sphinxbuild``: sphinx-build that leaves its objects to the OS
+"""``python -m juju_radar.accel.sphinxbuild``: sphinx-build that leaves its objects to the OS
 and reports an exception as one line naming the file (``crash``).
 
 After a build the interpreter's exit would collect and free every object the build made,
@@ -12,7 +12,7 @@ from pathlib import Path
 
 from sphinx.cmd.build import main
 
-from juju_radar.build.internals_guard import report_crashes_as_one_line
+from juju_radar.accel.register import report_crashes_as_one_line
 from juju_radar.build.memory import defer_collection_until_reading
 
 

@@ -50,5 +50,5 @@ def replace_theme_handler(app: Sphinx) -> None:
             listeners[index] = listener._replace(handler=describing_briefly(listener.handler))
 
 
-def setup(app: Sphinx) -> None:
+def connect(app: Sphinx) -> None:
     app.connect("builder-inited", replace_theme_handler)

@@ -36,7 +36,7 @@ written for.
   parallel from ``app.parallel`` after ``env-before-read-docs``, and to write in parallel
   from it after ``env-updated``; ``read_few_pages_serially`` relies on that order.
 
-Every private name is imported when the module loads, and only ``internals_guard``
+Every private name is imported when the module loads, and only ``accel.guard``
 imports this module, on the Sphinx version it was written for:
 on any other none of this is used, and the build runs Sphinx's own builder and reading
 (slower, same output) and says so once.
@@ -66,10 +66,10 @@ from sphinx.util.build_phase import BuildPhase
 from sphinx.util.display import display_chunk, progress_message, status_iterator
 from sphinx.util.parallel import ParallelTasks, SerialTasks, make_chunks, parallel_available
 
+from juju_radar.accel.write_plan import PageQueue, heaviest_first, write_plan
 from juju_radar.build.crash import located, report
-from juju_radar.build.write_plan import PageQueue, heaviest_first, write_plan
 from juju_radar.sphinx_ext.collector import radar_data
-from juju_radar.sphinx_ext.preview import is_preview
+from juju_radar.sphinx_ext.preview import BUILD_AGAIN, is_preview
 from juju_radar.store.cache import Additions, build_cache
 
 if TYPE_CHECKING:
@@ -359,10 +359,15 @@ def report_config_changes(app: Sphinx) -> None:
         )
 
 
-def connect(app: Sphinx) -> None:
-    """Connect the event-order workarounds."""
+def connect_config_report(app: Sphinx) -> None:
     defer_config_report(app)
-    highlight_in_one_pass(app)
     app.connect("builder-inited", report_config_changes, priority=990)
+
+
+def connect_small_reads(app: Sphinx) -> None:
     app.connect("env-before-read-docs", read_few_pages_serially, priority=900)
     app.connect("env-updated", restore_parallel)
+
+
+def connect_preview_builds(app: Sphinx) -> None:
+    app.connect(BUILD_AGAIN, start_another_build)

@@ -1,29 +1,35 @@
-"""The workarounds of Sphinx internals: used only on the Sphinx they were written for,
-and the stock builder they fall back to builds the same site."""
+"""The accelerations: each runs only on the versions it was written for, a private name
+that no longer imports turns it off, and the build without them (``RADAR_ACCEL=0``)
+gives the same site."""
 
 from __future__ import annotations
 
+import importlib
 import os
 import re
 import subprocess
 import sys
 import tomllib
+from pathlib import Path
 from types import SimpleNamespace
 
+import pytest
 from conftest import ROOT, copy_site, sphinx_build
+from search_bundles import search_differences
 from test_incremental import differences
 
-from juju_radar.build import internals_guard
-from juju_radar.build.builder import StagedStockHTMLBuilder, StockHTMLBuilder, html_builder
-from juju_radar.build.internals_guard import STOCK_BUILDER_ENV
-from juju_radar.build.sphinx_internals import (
+from juju_radar.accel import guard
+from juju_radar.accel.register import PARALLEL_BUILDER, REGISTER, fast_builder
+from juju_radar.accel.sphinx_internals import (
     SERIAL_READ_BELOW,
     FastHTMLBuilder,
     StagedFastHTMLBuilder,
     read_few_pages_serially,
     restore_parallel,
 )
+from juju_radar.build.builder import StagedStockHTMLBuilder, StockHTMLBuilder, stock_builder
 from juju_radar.build.staged import sphinx_command
+from juju_radar.sphinx_ext.config import ACCEL_ENV
 
 
 def pinned(package: str) -> str:
@@ -32,17 +38,35 @@ def pinned(package: str) -> str:
     return requirement.split("==")[1]
 
 
-def test_the_pinned_sphinx_is_the_version_the_workarounds_were_written_for():
-    assert pinned("sphinx") == internals_guard.WRITTEN_FOR_SPHINX
+def test_every_acceleration_is_written_for_the_pinned_versions():
+    for acceleration, _ in REGISTER:
+        for distribution, version in acceleration.written_for:
+            assert pinned(distribution) == version, acceleration.name
+
+
+def test_every_module_of_the_layer_is_in_the_register():
+    helpers = {"__init__", "guard", "register", "sphinxbuild", "write_plan"}
+    modules = {path.stem for path in (ROOT / "juju_radar" / "accel").glob("*.py")} - helpers
+    registered = {acceleration.module.rsplit(".", 1)[1] for acceleration, _ in REGISTER}
+    assert modules <= registered
+    for acceleration, hook in REGISTER:
+        if hook is not None:
+            assert callable(getattr(importlib.import_module(acceleration.module), hook))
 
 
 def test_another_sphinx_gets_the_stock_builder(monkeypatch):
-    assert html_builder(staged=False) is FastHTMLBuilder
-    assert html_builder(staged=True) is StagedFastHTMLBuilder
-    monkeypatch.setattr(internals_guard, "WRITTEN_FOR_SPHINX", "8.2.3")
-    assert html_builder(staged=False) is StockHTMLBuilder
-    assert html_builder(staged=True) is StagedStockHTMLBuilder
-    assert "is not 8.2.3" in internals_guard.fallback_notice()
+    assert fast_builder(staged=False) is FastHTMLBuilder
+    assert fast_builder(staged=True) is StagedFastHTMLBuilder
+    installed = guard.version
+    monkeypatch.setattr(
+        guard, "version", lambda name: "8.2.3" if name == "sphinx" else installed(name)
+    )
+    assert fast_builder(staged=False) is None
+    assert stock_builder(staged=False) is StockHTMLBuilder
+    assert stock_builder(staged=True) is StagedStockHTMLBuilder
+    assert guard.why_off(PARALLEL_BUILDER) == (
+        "sphinx 8.2.3 is not 9.0.4, the version it was written for"
+    )
 
 
 # A private name the workarounds import (``bold``), renamed away as an upgrade of Sphinx
@@ -56,37 +80,57 @@ for path in sorted(root.rglob("*.py")):  # Sphinx's modules that import it, firs
         importlib.import_module(".".join(parts[:-1] if parts[-1] == "__init__" else parts))
 import sphinx._cli.util.colour as colour
 del colour.bold
-runpy.run_module("juju_radar.build.sphinxbuild", run_name="__main__")
+runpy.run_module("juju_radar.accel.sphinxbuild", run_name="__main__")
 """
 
 
-def test_a_private_name_that_no_longer_imports_turns_the_workarounds_off(tmp_path):
-    """On the very Sphinx they were written for: the extension loads, Sphinx's own
-    builder builds the same site, and one line says why."""
+def test_a_private_name_that_no_longer_imports_turns_its_accelerations_off(tmp_path):
+    """On the very Sphinx they were written for: the extension loads, the accelerations
+    of that module are off, one line each, and Sphinx's own builder builds the same site."""
     srcdir = copy_site(tmp_path / "src")
     env = dict(os.environ, SOURCE_DATE_EPOCH="1788000000")
     sphinx_build(srcdir, tmp_path / "fast", "-j", "2", env=env)
     command = sphinx_command(srcdir, tmp_path / "stock", tmp_path / "stock.doctrees", "-j", "2")
-    assert command[1:3] == ["-m", "juju_radar.build.sphinxbuild"]
+    assert command[1:3] == ["-m", "juju_radar.accel.sphinxbuild"]
     broken = [sys.executable, "-c", BREAK_A_PRIVATE_NAME, *command[3:]]
     result = subprocess.run(broken, capture_output=True, text=True, env=env)
     assert result.returncode == 0, result.stderr
-    notice = [line for line in result.stdout.splitlines() if "Sphinx's own builder" in line]
-    assert len(notice) == 1
-    assert "ImportError: cannot import name 'bold'" in notice[0]
+    off = re.findall(
+        r"acceleration (\S+) is off: ImportError: cannot import name 'bold'", result.stdout
+    )
+    in_that_module = [
+        acceleration.name
+        for acceleration, _ in REGISTER
+        if acceleration.module == "juju_radar.accel.sphinx_internals"
+    ]
+    assert sorted(off) == sorted(in_that_module)
+    assert "acceleration stored-bib-parse is off" not in result.stdout
     assert differences(tmp_path / "fast", tmp_path / "stock") == []
 
 
-def test_the_stock_builder_builds_the_same_site_and_says_so_once(tmp_path):
+def test_without_accelerations_sphinx_build_builds_the_same_site_and_says_so_once(
+    tmp_path, monkeypatch
+):
     srcdir = copy_site(tmp_path / "src")
     env = dict(os.environ, SOURCE_DATE_EPOCH="1788000000")
     sphinx_build(srcdir, tmp_path / "fast", "-j", "2", env=env)
-    stock_env = {**env, STOCK_BUILDER_ENV: "1"}
+    monkeypatch.setenv(ACCEL_ENV, "0")
     command = sphinx_command(srcdir, tmp_path / "stock", tmp_path / "stock.doctrees", "-j", "2")
-    stock = subprocess.run(command, capture_output=True, text=True, env=stock_env)
+    assert command[1:3] == ["-m", "sphinx"], "Sphinx's own sphinx-build"
+    stock = subprocess.run(command, capture_output=True, text=True, env={**env, ACCEL_ENV: "0"})
     assert stock.returncode == 0, stock.stderr
-    assert stock.stdout.count("building with Sphinx's own builder") == 1
-    assert differences(tmp_path / "fast", tmp_path / "stock") == []
+    said = [line for line in stock.stdout.splitlines() if line.startswith("juju_radar:")]
+    assert said == ["juju_radar: RADAR_ACCEL=0: every acceleration is off (slower, same output)"]
+    assert same_site(tmp_path / "fast", tmp_path / "stock")
+
+
+def same_site(accelerated: Path, stock: Path) -> bool:
+    """Every file the same, but the search parts: Pagefind indexes each part whole, where
+    the accelerated build merges it from pieces; search reads them alike."""
+    differing = differences(accelerated, stock)
+    assert [name for name in differing if not name.startswith("pagefind/")] == []
+    assert search_differences(accelerated, stock) == []
+    return True
 
 
 def test_a_small_read_is_serial_and_the_setting_comes_back_for_writing():
@@ -117,7 +161,7 @@ def test_a_deprecation_met_inside_a_build_fails_it(tmp_path):
 def test_code_blocks_share_a_formatter_and_highlight_as_before():
     from sphinx.highlighting import PygmentsBridge
 
-    from juju_radar.build.sphinx_internals import reuse_formatters
+    from juju_radar.accel.sphinx_internals import reuse_formatters
 
     plain, reusing = PygmentsBridge("html", "sphinx"), PygmentsBridge("html", "sphinx")
     reuse_formatters(reusing)
@@ -129,17 +173,11 @@ def test_code_blocks_share_a_formatter_and_highlight_as_before():
     assert reusing.get_formatter() is not reusing.get_formatter(linenos=True)
 
 
-def test_the_pinned_sphinxcontrib_bibtex_is_the_one_the_stored_parse_was_written_for():
-    from juju_radar.sphinx_ext import stored_bibdata
-
-    assert pinned("sphinxcontrib-bibtex") == stored_bibdata.WRITTEN_FOR_BIBTEX
-
-
 def test_another_pybtex_parses_the_bib_again(monkeypatch):
     """The stored parse is pybtex's objects: another pybtex must not unpickle them."""
     from sphinxcontrib.bibtex.bibfile import BibData, BibFile
 
-    from juju_radar.sphinx_ext import stored_bibdata
+    from juju_radar.accel import stored_bibdata
 
     bibfile = BibFile(mtime=1.0, keys={"a": None})
     bibdata = BibData("utf-8", {ROOT / "references.bib": bibfile}, None)
@@ -176,7 +214,7 @@ def _code_page(setting: str | None) -> object:
 def test_code_blocks_get_their_language_as_sphinx_gives_it():
     from sphinx.transforms.post_transforms.code import HighlightLanguageTransform
 
-    from juju_radar.build.sphinx_internals import HighlightLanguageInOnePass
+    from juju_radar.accel.sphinx_internals import HighlightLanguageInOnePass
 
     for setting in (None, "python"):
         expected, ours = _code_page(setting), _code_page(setting)
@@ -192,3 +230,31 @@ def _blocks(document: object) -> list:
     from docutils import nodes
 
     return list(document.findall(nodes.literal_block))
+
+
+@pytest.mark.slow
+def test_a_synthetic_archive_of_300_issues_builds_the_same_without_accelerations(
+    tmp_path, monkeypatch
+):
+    """HTML, feeds, exports and downloads byte for byte; the search parts read alike."""
+    from juju_radar.editors.site_files import open_site
+    from juju_radar.editors.synth import SynthOptions, write_synthetic_archive
+
+    seed_site = copy_site(tmp_path / "seed")
+    srcdir = tmp_path / "site"
+    options = SynthOptions(issues=300)
+    write_synthetic_archive(seed_site, srcdir, options, open_site(seed_site).vocabulary)
+    env = dict(os.environ, SOURCE_DATE_EPOCH="1788000000")
+    builds = {}
+    for name, accel in (("fast", "1"), ("stock", "0")):
+        monkeypatch.setenv(ACCEL_ENV, accel)
+        out = tmp_path / name
+        command = sphinx_command(srcdir, out, tmp_path / f"{name}.doctrees", "-j", "2", "-q")
+        result = subprocess.run(
+            command, capture_output=True, text=True, env={**env, ACCEL_ENV: accel}
+        )
+        assert result.returncode == 0, result.stderr
+        builds[name] = out
+    published = options.issues - options.issues // options.draft_every
+    assert len(list(builds["fast"].glob("issues/*/*.html"))) == published
+    assert same_site(builds["fast"], builds["stock"])

@@ -1,7 +1,8 @@
-"""The editors' plain-text export format: parse it, then render the MyST page and BibTeX.
+"""The editors' plain-text export format, read into drafts: an issue whose items have
+no id and no citation keys yet (:mod:`juju_radar.editors.page_writer` writes them).
 
 Pure Python, no Sphinx import. The export is a sequence of blocks separated by blank
-lines (see ``docs/editors.md`` for the rules):
+lines (see ``docs/editors/export-format.md`` for the rules):
 
     TITLE
     Juju Radar · YYYY.MM.DD
@@ -13,39 +14,23 @@ lines (see ``docs/editors.md`` for the rules):
     LABEL [<URL>] · LABEL [<URL>]         (the item's source link labels)
     今天的主线
     CLOSING PARAGRAPH...
-
-Editor text in the page is escaped so MyST renders it exactly as written.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-import json
 import re
 import unicodedata
-from collections.abc import Container, Iterable, Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from itertools import chain, count
 from urllib.parse import urlsplit
 
-import yaml
-from myst_parser.parsers.options import TokenizeError, options_to_items
-
-from juju_radar.bib.edit import bib_value as raw_field_value
-from juju_radar.bib.identifiers import EDITORS_NOTE_FIELD, url_identifiers
-from juju_radar.model.anchors import PAGE_ID_PREFIXES, is_reserved_id
 from juju_radar.model.issues import (
     CJK_RE,
-    LATIN_WORD_RE,
-    Issue,
-    Item,
-    Source,
     Vocabulary,
     did_you_mean,
-    format_score,
     item_id_problem,
     parse_score,
-    plain_text,
     split_emoji,
 )
 from juju_radar.model.page import forbidden_characters, page_lines
@@ -76,8 +61,6 @@ MISPLACED_ADDRESS_RE = re.compile(r"^\S*://\S*$")
 MAX_ADDRESS_CHARS = 2000
 ADDRESS_REFUSED_CHARS = "\"'`{}\\<>"
 MAX_HEADING_CHARS = 80
-MAX_ID_WORDS = 4
-MAX_ID_CHARS = 40
 
 
 # --- records ----------------------------------------------------------------------------
@@ -179,18 +162,6 @@ def _about_item(report: _Report, heading: _Block) -> _ItemReport:
 
 
 # --- reading ----------------------------------------------------------------------------
-
-
-def decode_utf8(data: bytes, path: str) -> tuple[str | None, list[Problem]]:
-    """The text of an export or a page (UTF-8, optional BOM), or None and the problem
-    at its line."""
-    try:
-        return data.decode("utf-8-sig"), []
-    except UnicodeDecodeError as error:
-        line = data[: error.start].count(b"\n") + 1
-        byte = data[error.start : error.start + 1].hex()
-        message = f"not valid UTF-8 (byte 0x{byte}); save the file as UTF-8"
-        return None, [Problem(path, line, "error", "encoding", message)]
 
 
 def split_blocks(text: str) -> list[_Block]:
@@ -640,7 +611,7 @@ def _shorten(text: str, limit: int = 40) -> str:
     return first_line if len(first_line) <= limit else first_line[: limit - 1] + "…"
 
 
-# --- names ------------------------------------------------------------------------------
+# --- chosen ids -------------------------------------------------------------------------
 
 
 CHOSEN_ID_RE = re.compile(r"\s*\{#([^{}]*)\}\s*$")
@@ -650,286 +621,3 @@ def split_chosen_id(title: str) -> tuple[str, str | None]:
     """An item heading's title and the id its editor chose (``标题 {#my-id}``), if any."""
     match = CHOSEN_ID_RE.search(title)
     return (title[: match.start()], match.group(1)) if match else (title, None)
-
-
-def item_id_for(title: str, date: dt.date, position: int, taken: Container[str]) -> str:
-    """A readable ASCII id from the title's Latin words, unique among ``taken``."""
-    base = _id_from_words(title)
-    if not base or base.startswith(PAGE_ID_PREFIXES):
-        base = f"item-{date:%Y%m%d}-{position}"
-    candidates = chain(
-        [base, f"{base}-{date:%Y%m%d}"], (f"{base}-{date:%Y%m%d}-{n}" for n in count(2))
-    )
-    return next(
-        candidate
-        for candidate in candidates
-        if candidate not in taken and not is_reserved_id(candidate)
-    )
-
-
-def _id_from_words(title: str) -> str:
-    runs: list[str] = []
-    for word in LATIN_WORD_RE.findall(title):
-        ascii_word = unicodedata.normalize("NFKD", word).encode("ascii", "ignore").decode()
-        runs += re.findall(r"[a-z0-9]+", ascii_word.lower())
-    while runs and not runs[0][0].isalpha():
-        runs.pop(0)
-    slug = ""
-    for run in runs[:MAX_ID_WORDS]:
-        if len(slug) + len(run) + 1 > MAX_ID_CHARS:
-            break
-        slug = f"{slug}-{run}" if slug else run
-    return slug if len(slug) >= 3 else ""
-
-
-def citation_key_for(item_id: str, position: int, taken_folded: Container[str]) -> str:
-    """``<item id>-<n>``; BibTeX keys compare case-insensitively."""
-    base = f"{item_id}-{position}"
-    candidates = chain([base], (f"{base}-{n}" for n in count(2)))
-    return next(key for key in candidates if key.lower() not in taken_folded)
-
-
-# Notes written by earlier imports (in ``note``, which pages show) ended so; the page
-# itself now says what is missing.
-FORMER_NOTE_SUFFIX = "；由 radar import 生成，标识符（DOI、arXiv 编号或网址）待编辑补全"
-
-
-def source_note(date: dt.date, item_id: str, title: str, label: str) -> str:
-    """The note of an imported reference: where it came from (no invented facts)."""
-    return f"Juju Radar {date.isoformat()} 条目 {item_id}（{title}）的来源链接“{label}”"
-
-
-def source_title(title: str, label: str) -> str:
-    return f"{label}（{title}）"
-
-
-# --- the model's records ----------------------------------------------------------------
-
-
-def to_issue(
-    export: ExportIssue,
-    ids: Sequence[str],
-    keys: Sequence[Sequence[str]],
-    path: str,
-    status: str = "published",
-) -> Issue:
-    """The model's issue, with each item's id and one citation key per source label."""
-    items = tuple(
-        Item(
-            id=item_id,
-            emoji=draft.emoji,
-            title=draft.title,
-            topic=draft.topic,
-            tags=draft.tags,
-            score=draft.score,
-            verdict=draft.verdict,
-            sources=tuple(
-                Source(label, (key,)) for label, key in zip(draft.labels, item_keys, strict=True)
-            ),
-            body=draft.body,
-            line=draft.line,
-        )
-        for draft, item_id, item_keys in zip(export.items, ids, keys, strict=True)
-    )
-    return Issue(
-        date=export.date,
-        title=export.title,
-        status=status,
-        stated_length=export.stated_length,
-        lead=export.lead,
-        items=items,
-        closing_title=CLOSING_TITLE,
-        closing=export.closing,
-        path=path,
-    )
-
-
-# --- escaping ---------------------------------------------------------------------------
-
-# ``<tag>``-looking text would be raw HTML; escaped, it is text the model accepts.
-LESS_THAN = "\\<"
-INLINE_SPECIAL_RE = re.compile(r"[\\`*_\[\]{}|]")
-ENTITY_RE = re.compile(r"&(?=#?[A-Za-z0-9]+;)")
-LINE_START_SPECIAL_RE = re.compile(r"^(?:[#>+\-=~:%(]|\d+[.)])")
-
-
-def escape_inline(text: str) -> str:
-    """Escape what MyST would read as inline markup, so the text renders as written."""
-    text = INLINE_SPECIAL_RE.sub(lambda match: "\\" + match.group(0), text)
-    text = ENTITY_RE.sub("\\\\&", text)
-    return text.replace("<", LESS_THAN)
-
-
-def escape_line(line: str) -> str:
-    """Escape one line of a paragraph, including what only matters at a line start."""
-    escaped = escape_inline(line.strip())
-    match = LINE_START_SPECIAL_RE.match(escaped)
-    if match is None:
-        return escaped
-    marker = match.group(0)
-    if marker[-1] in ".)":
-        return f"{marker[:-1]}\\{marker[-1]}{escaped[len(marker) :]}"
-    return "\\" + escaped
-
-
-def escape_paragraph(text: str) -> str:
-    return "\n".join(escape_line(line) for line in text.split("\n"))
-
-
-def escape_heading_text(text: str) -> str:
-    """Inline escaping, plus a trailing '#' (an ATX heading would drop it)."""
-    escaped = escape_inline(text)
-    return escaped[:-1] + "\\#" if escaped.endswith("#") else escaped
-
-
-def unescape(text: str) -> str:
-    """The text a reader sees for escaped page text (for checks and tests)."""
-    return plain_text(text)
-
-
-def yaml_scalar(value: str) -> str:
-    """``value`` as a YAML scalar: plain when YAML reads it back unchanged, else quoted."""
-    try:
-        plain_ok = yaml.safe_load(f"key: {value}") == {"key": value}
-    except yaml.YAMLError:
-        plain_ok = False
-    return value if plain_ok and value == value.strip() else json.dumps(value, ensure_ascii=False)
-
-
-def option_value(value: str) -> str:
-    """``value`` as a directive option value: plain when MyST reads it back unchanged."""
-    try:
-        plain_ok = options_to_items(f"option: {value}")[0] == [("option", value)]
-    except TokenizeError:
-        plain_ok = False
-    return value if plain_ok else json.dumps(value, ensure_ascii=False)
-
-
-def bib_value(text: str) -> str:
-    """Editor text inside a braced BibTeX value: braces and backslashes cannot pass."""
-    return text.replace("\\", "＼").replace("{", "｛").replace("}", "｝").replace("%", "\\%")
-
-
-# --- rendering --------------------------------------------------------------------------
-
-
-def render_page(issue: Issue) -> str:
-    """The issue page, in the format of the existing pages."""
-    parts = [
-        _front_matter(issue),
-        *(escape_paragraph(paragraph) for paragraph in issue.lead),
-        *(_item_block(item) for item in issue.items),
-        _closing_block(issue.closing_title, issue.closing),
-    ]
-    return "\n\n".join(parts) + "\n"
-
-
-def _front_matter(issue: Issue) -> str:
-    lines = [
-        "---",
-        f"date: {issue.date.isoformat()}",
-        f"title: {yaml_scalar(escape_heading_text(issue.title))}",
-        f"status: {issue.status}",
-    ]
-    if issue.stated_length:
-        lines.append(f"length: {yaml_scalar(issue.stated_length)}")
-    return "\n".join([*lines, "---"])
-
-
-def _item_block(item: Item) -> str:
-    options = [f":id: {item.id}", f":topic: {item.topic}"]
-    if item.tags:
-        options.append(f":tags: {option_value(', '.join(item.tags))}")
-    options += [f":score: {format_score(item.score)}", f":verdict: {item.verdict}"]
-    if item.sources:
-        rendered = " · ".join(
-            f"{source.label} <{', '.join(source.keys)}>" for source in item.sources
-        )
-        options.append(f":sources: {option_value(rendered)}")
-    opening = "\n".join([f":::{{radar-item}} {item.heading}", *options])
-    return "\n\n".join([opening, *(escape_paragraph(text) for text in item.body), ":::"])
-
-
-def _closing_block(title: str, paragraphs: Iterable[str]) -> str:
-    body = [escape_paragraph(text) for text in paragraphs]
-    return "\n\n".join([f":::{{radar-closing}} {title}", *body, ":::"])
-
-
-def source_fields(address: str | None, date: dt.date) -> dict[str, str]:
-    """The fields the editors' address of a source gives: the url, read on the issue's
-    date, and the DOI or arXiv id it names."""
-    if address is None:
-        return {}
-    return {"url": address, "urldate": date.isoformat(), **url_identifiers(address)}
-
-
-def render_bib_entry(
-    key: str, title: str, note: str, identifiers: Mapping[str, str] | None = None
-) -> str:
-    """A reference holding only what the export states: its title, the address the
-    editors gave (``identifiers``, from :func:`source_fields`) and their note of where it
-    came from (in ``radarnote``, which no page shows)."""
-    fields = {
-        "title": bib_value(title),
-        **{name: raw_field_value(name, value) for name, value in (identifiers or {}).items()},
-        EDITORS_NOTE_FIELD: bib_value(note),
-    }
-    width = max(len(name) for name in fields)
-    lines = "".join(f"  {name.ljust(width)} = {{{value}}},\n" for name, value in fields.items())
-    return f"@misc{{{key},\n{lines}}}\n"
-
-
-def draft_page(date: dt.date, vocabulary: Vocabulary) -> str:
-    """The scaffold of ``radar new``: a draft that passes ``radar check`` as it is."""
-    topics = "、".join(topic.key for topic in vocabulary.topics)
-    verdicts = "、".join(f"{verdict.key}（{verdict.label}）" for verdict in vocabulary.verdicts)
-    first_topic = vocabulary.topics[0].key if vocabulary.topics else "agent"
-    first_verdict = vocabulary.verdicts[0].key if vocabulary.verdicts else "keep-watching"
-    return DRAFT_TEMPLATE.format(
-        date=date.isoformat(),
-        compact=f"{date:%Y%m%d}",
-        topics=topics,
-        verdicts=verdicts,
-        topic=first_topic,
-        verdict=first_verdict,
-    )
-
-
-# Its title, empty length, "在这里写…" paragraphs, item heading and draft-… id are
-# placeholders that check refuses once published (model._check_no_placeholders).
-DRAFT_TEMPLATE = """\
----
-# 草稿：写完后把 status 改为 published，并填上 length（约 N 字 · 阅读约 M 分钟）。
-date: {date}
-title: 本期标题
-status: draft
-length: ""
----
-
-在这里写导语：今天最值得看的是什么，为什么值得看。
-
-:::{{radar-item}} 📌 第一条的标题
-:id: draft-{compact}-1
-:topic: {topic}
-:score: 8
-:verdict: {verdict}
-
-在这里写第一条的正文，一段一行，段与段之间空一行。
-
-:::
-
-% 每一条都是一个 radar-item 块：第一行写 emoji 和标题，接着是选项，空一行后是正文，最后一行 ::: 。
-% :id: 全站唯一的 id，只用小写英文字母、数字和连字符。
-% :topic: 主题，可选 {topics}（也可写中文名或别名）。
-% :tags: 可选，多个标签用英文逗号分隔。
-% :score: 0 到 10 分，可以有 .5。
-% :verdict: {verdicts}。
-% :sources: 可选，来源标签后接尖括号括起的 references.bib 引用键，多个来源用 “ · ” 分隔。
-% 以 % 开头的行是注释，不会出现在网页上；发布前可以删掉。
-
-:::{{radar-closing}} 今天的主线
-
-在这里写今天的主线。
-
-:::
-"""

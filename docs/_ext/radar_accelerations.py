@@ -1,0 +1,58 @@
+"""The register of accelerations, generated from ``juju_radar.accel.register`` at build
+time: ``{radar-accelerations}`` writes one row per acceleration."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from docutils import nodes
+from docutils.statemachine import StringList
+from sphinx.application import Sphinx
+from sphinx.util.docutils import SphinxDirective
+
+from juju_radar.accel.register import REGISTER
+
+COLUMNS = (
+    "acceleration",
+    "where",
+    "replaces",
+    "why upstream",
+    "delete when",
+    "written for",
+    "gain at 3,650 issues",
+)
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|")
+
+
+def table_markdown() -> list[str]:
+    lines = ["| " + " | ".join(COLUMNS) + " |", "|" + " --- |" * len(COLUMNS)]
+    for acceleration, _ in REGISTER:
+        written_for = ", ".join(f"{name} {version}" for name, version in acceleration.written_for)
+        cells = (
+            f"`{acceleration.name}`",
+            f"`{acceleration.module}`",
+            acceleration.replaces,
+            acceleration.upstream,
+            acceleration.delete_when,
+            written_for or "(Python only)",
+            acceleration.gain,
+        )
+        lines.append("| " + " | ".join(map(_cell, cells)) + " |")
+    return lines
+
+
+class RadarAccelerations(SphinxDirective):
+    has_content = False
+
+    def run(self) -> list[nodes.Node]:
+        container = nodes.container(classes=["radar-accelerations"])
+        self.state.nested_parse(StringList(table_markdown()), self.content_offset, container)
+        return [container]
+
+
+def setup(app: Sphinx) -> dict[str, Any]:
+    app.add_directive("radar-accelerations", RadarAccelerations)
+    return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}

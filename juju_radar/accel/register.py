@@ -1,0 +1,175 @@
+"""The register of accelerations: one row each, and how the extension connects them.
+
+``docs/maintainers/accelerations.md`` shows this table (generated from it). A row whose
+module is outside ``juju_radar/accel/`` is a mechanism not yet moved here.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from sphinx.util import logging
+
+from juju_radar.accel.guard import Acceleration, load, why_off
+from juju_radar.sphinx_ext.config import ACCEL_ENV, accelerations_enabled
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from sphinx.application import Sphinx
+    from sphinx.builders.html import StandaloneHTMLBuilder
+
+logger = logging.getLogger(__name__)
+
+SPHINX = ("sphinx", "9.0.4")
+NOT_MEASURED = "not measured yet"
+SPHINX_INTERNALS = "juju_radar.accel.sphinx_internals"
+
+
+def in_sphinx_internals(
+    name: str, replaces: str, upstream: str, delete_when: str, gain: str
+) -> Acceleration:
+    """An acceleration of ``sphinx_internals``, written for the pinned Sphinx."""
+    return Acceleration(name, SPHINX_INTERNALS, (SPHINX,), replaces, upstream, delete_when, gain)
+
+
+PARALLEL_BUILDER = in_sphinx_internals(
+    name="parallel-builder",
+    replaces="Sphinx's parallel read (each reader sends back only its pages) and write "
+    "(writers resolve pages themselves, heaviest first); no pickling of the environment "
+    "after each preview build; one Pygments formatter per set of options",
+    upstream="Sphinx resolves every page in the main process and sends each reader's "
+    "whole environment back (private _read_parallel, final write_documents and build)",
+    delete_when="Sphinx writes in parallel including resolving, and merges readers' "
+    "environments by page",
+    gain=NOT_MEASURED,
+)
+CRASH_ONE_LINE = in_sphinx_internals(
+    name="crash-one-line",
+    replaces="Sphinx's crash report (private sphinx._cli.util.errors.handle_exception) "
+    "with one error line naming the file",
+    upstream="Sphinx's report names no page",
+    delete_when="Sphinx names the document being processed in its crash report",
+    gain="none (a message, not speed)",
+)
+REGISTER: tuple[tuple[Acceleration, str | None], ...] = (
+    (PARALLEL_BUILDER, None),  # chosen as the builder: ``fast_builder``
+    (CRASH_ONE_LINE, None),  # set up by the build process: ``report_crashes_as_one_line``
+    (
+        in_sphinx_internals(
+            name="small-reads-serial",
+            replaces="a parallel read of fewer than 8 pages, read in the main process",
+            upstream="each forked reader pickles its whole environment back; Sphinx decides "
+            "to read in parallel after env-before-read-docs",
+            delete_when="Sphinx reads few pages serially itself",
+            gain=NOT_MEASURED,
+        ),
+        "connect_small_reads",
+    ),
+    (
+        in_sphinx_internals(
+            name="highlight-one-pass",
+            replaces="Sphinx's HighlightLanguageTransform walk of every node "
+            "(private HighlightLanguageVisitor)",
+            upstream="the transform visits every node of every page with debug messages",
+            delete_when="Sphinx visits code blocks only",
+            gain=NOT_MEASURED,
+        ),
+        "highlight_in_one_pass",
+    ),
+    (
+        in_sphinx_internals(
+            name="quiet-config-report",
+            replaces="Sphinx's 'The configuration has changed' report, made after the theme "
+            "completed the configuration (private BuildEnvironment._config_status)",
+            upstream="Sphinx compares the configuration before the theme's builder-inited "
+            "handlers fill it, so it reports a change on every build",
+            delete_when="Sphinx compares after builder-inited, or the theme fills the "
+            "configuration at config-inited",
+            gain="none (a message, not speed)",
+        ),
+        "connect_config_report",
+    ),
+    (
+        in_sphinx_internals(
+            name="preview-warning-count",
+            replaces="resets the warning count (private Sphinx._warncount) between the "
+            "builds of one preview application",
+            upstream="Sphinx counts warnings per application",
+            delete_when="Sphinx counts warnings per build",
+            gain="none (a message, not speed)",
+        ),
+        "connect_preview_builds",
+    ),
+    (
+        Acceleration(
+            name="stored-bib-parse",
+            module="juju_radar.accel.stored_bibdata",
+            written_for=(("sphinxcontrib-bibtex", "2.7.0"), ("pybtex", "0.26.1")),
+            replaces="sphinxcontrib-bibtex's parsed .bib in the environment, pickled by "
+            "reference to a copy in the build cache",
+            upstream="sphinxcontrib-bibtex keeps the parse in the environment, pickled again "
+            "by every build that reads a page",
+            delete_when="sphinxcontrib-bibtex keeps its parse out of the environment",
+            gain=NOT_MEASURED,
+        ),
+        "connect",
+    ),
+    (
+        Acceleration(
+            name="brief-page-description",
+            module="juju_radar.accel.page_description",
+            written_for=(SPHINX, ("sphinx-book-theme", "1.4.0")),
+            replaces="sphinx-book-theme's add_metadata_to_page handler (its listener "
+            "replaced in app.events.listeners), reading sections only until 160 characters",
+            upstream="the theme reads every section's text, nested ones again",
+            delete_when="the theme stops reading once it has its 160 characters",
+            gain=NOT_MEASURED,
+        ),
+        "connect",
+    ),
+    (
+        Acceleration(
+            name="frozen-objects",
+            module="juju_radar.build.memory",
+            written_for=(),
+            replaces="Python's cyclic collection of the environment's objects during the "
+            "build, and their page sharing with forked writers (gc.freeze)",
+            upstream="the collector walks and touches every object, so forked writers copy "
+            "the pages the environment shares with them",
+            delete_when="never needed for correctness; drop if the gain falls under 3 %",
+            gain=NOT_MEASURED,
+        ),
+        "connect",
+    ),
+)
+
+
+def connect(app: Sphinx) -> None:
+    """Connect every acceleration that may run; say once why any other is off."""
+    if not accelerations_enabled():
+        logger.info(f"juju_radar: {ACCEL_ENV}=0: every acceleration is off (slower, same output)")
+        return
+    for acceleration, hook in REGISTER:
+        module = load(acceleration)
+        if module is None:
+            reason = why_off(acceleration)
+            logger.info(f"juju_radar: acceleration {acceleration.name} is off: {reason}")
+        elif hook is not None:
+            getattr(module, hook)(app)
+
+
+def fast_builder(staged: bool) -> type[StandaloneHTMLBuilder] | None:
+    module = load(PARALLEL_BUILDER)
+    if module is None:
+        return None
+    builder: type[StandaloneHTMLBuilder] = (
+        module.StagedFastHTMLBuilder if staged else module.FastHTMLBuilder
+    )
+    return builder
+
+
+def report_crashes_as_one_line(srcdir: Path) -> None:
+    module = load(CRASH_ONE_LINE)
+    if module is not None:
+        module.report_crashes_as_one_line(srcdir)

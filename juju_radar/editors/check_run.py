@@ -1,0 +1,132 @@
+"""``radar check``: every problem ``make html`` would report, found without Sphinx, and
+the lines that report them (errors, warnings, notes summed up by kind, the counts)."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from dataclasses import dataclass
+from typing import Literal, TextIO
+
+from juju_radar.editors.check_cache import CheckCache
+from juju_radar.editors.exit_status import EXIT_OK, EXIT_PROBLEMS
+from juju_radar.editors.site_files import Site, read_utf8
+from juju_radar.model.issues import Issue, archive_problems, misplaced_issue
+from juju_radar.model.problems import Problem
+from juju_radar.model.site_layout import outside_symlinks, refused_code_files, site_files
+from juju_radar.model.translations import check_translations
+
+DEFAULT_LOCALE_DIRS = ["locales"]  # Sphinx's default locale_dirs
+
+# What to run to see the notes of a kind, when they are summed up.
+NOTE_HINTS = {"missing-identifier": "`radar refs missing` lists them with what to look up"}
+
+
+@dataclass(frozen=True)
+class CheckOptions:
+    strict: bool = False  # fail on warnings too
+    format: Literal["text", "json"] = "text"
+    verbosity: int = 0  # -1 errors only, 0 notes summed up by kind, 1 every note
+    changed: bool = False  # read again only the files changed since the last run
+
+
+def check_archive(site: Site, options: CheckOptions, out: TextIO, err: TextIO) -> int:
+    """Check the site, print what was found to ``out`` and the counts to ``err``; the
+    exit status."""
+    cache = CheckCache(site)
+    problems = check_site(site, cache, changed=options.changed)
+    if options.format == "json":
+        as_dicts = [problem.as_dict() for problem in problems]
+        print(json.dumps(as_dicts, ensure_ascii=False, indent=2), file=out)
+    else:
+        for line in check_report(problems, options.verbosity):
+            print(line, file=out)
+    errors = sum(problem.severity == "error" for problem in problems)
+    warnings = sum(problem.severity == "warning" for problem in problems)
+    if options.verbosity >= 0:
+        print(
+            check_summary(problems, len(site.issue_files()))
+            + (f" ({len(cache.rechecked)} changed file(s) checked)" if options.changed else ""),
+            file=err,
+        )
+    failing = errors or (options.strict and warnings)
+    return EXIT_PROBLEMS if failing else EXIT_OK
+
+
+def check_site(site: Site, cache: CheckCache | None = None, changed: bool = False) -> list[Problem]:
+    """Every problem ``make html`` would report, without running Sphinx. What ``cache``
+    knows of an unchanged file is used as it is; with ``changed``, a file whose size and
+    modification time are those of the last run is not even read again."""
+    cache = cache or CheckCache(site)
+    problems: list[Problem] = []
+    issues: list[Issue] = []
+    in_site = set(site_files(site.root, ".md"))
+    for path in site.issue_files():
+        relative = site.relative(path)
+        if (misplaced := misplaced_issue(relative)) is not None:
+            problems.append(misplaced)
+        facts = cache.page(path, relative, trust_stat=changed)
+        problems += facts.problems
+        problems += facts.content_problems if path in in_site else ()
+        if facts.issue is not None:
+            issues.append(facts.issue)
+    bib_keys: set[str] = set()
+    for name in site.bibfiles:
+        text, read_problems = read_utf8(site.root / name, name)
+        problems += read_problems
+        if text is not None:
+            bib = cache.bib(name, text)
+            problems += bib.problems
+            bib_keys |= set(bib.keys)
+    conf_text, _ = read_utf8(site.root / "conf.py", "conf.py")
+
+    def page_exists(page: str) -> bool:
+        return (site.root / page).is_file()
+
+    problems += archive_problems(issues, bib_keys, site.vocabulary, conf_text or "", page_exists)
+    issue_files = set(site.issue_files())
+    for path in sorted(in_site - issue_files):
+        facts = cache.page(path, site.relative(path), trust_stat=changed)
+        problems += facts.problems + facts.content_problems
+    problems += outside_symlinks(site.root) + refused_code_files(site.root)
+    if language := site.config.get("language"):
+        locale_dirs = site.config.get("locale_dirs", DEFAULT_LOCALE_DIRS)
+        problems += check_translations(site.root, locale_dirs, str(language))  # type: ignore[arg-type]
+    cache.save(complete=True)
+    return sorted(problems)
+
+
+def check_report(problems: list[Problem], verbosity: int) -> list[str]:
+    """The lines ``radar check`` prints: errors, warnings unless quiet (``verbosity``
+    -1), and notes one line a kind and file unless verbose (1), when each is listed."""
+    shown = [
+        problem.format()
+        for problem in problems
+        if problem.severity == "error"
+        or (problem.severity == "warning" and verbosity >= 0)
+        or (problem.severity == "note" and verbosity >= 1)
+    ]
+    if verbosity != 0:
+        return shown
+    kinds = Counter((p.path, p.code) for p in problems if p.severity == "note")
+    for (path, code), count in sorted(kinds.items()):
+        hint = NOTE_HINTS.get(code, "`radar check --verbose` lists them")
+        shown.append(f"{path}: {counted(count, 'note')} [{code}]: {hint}")
+    return shown
+
+
+def check_summary(problems: list[Problem], issues: int) -> str:
+    """The counts, and the files the problems are in."""
+    by_severity = Counter(problem.severity for problem in problems)
+    counts = ", ".join(
+        counted(by_severity[severity], severity) for severity in ("error", "warning", "note")
+    )
+    where = Counter(problem.path for problem in problems)
+    places = ", ".join(f"{path} ({count})" for path, count in sorted(where.items())[:5])
+    more = f" and {len(where) - 5} more files" if len(where) > 5 else ""
+    found = f": in {places}{more}" if where else ""
+    return f"{counts}{found}; {counted(issues, 'issue')} checked"
+
+
+def counted(number: int, noun: str) -> str:
+    return f"{number} {noun}" if number == 1 else f"{number} {noun}s"

@@ -1,0 +1,502 @@
+"""``radar import``: export files into issue pages and ``references.bib``, as one
+transaction.
+
+Each export is read and checked (:mod:`juju_radar.editors.export_reader`); its items are
+given ids and its sources citation keys, against sets kept current across the backlog;
+its page and entries are rendered (:mod:`juju_radar.editors.page_writer`) and read back.
+The new entries are then checked once as a whole, ``references.bib`` is written once and
+the pages after it; when a write fails, what was written is put back as it was.
+"""
+
+from __future__ import annotations
+
+import bisect
+import contextlib
+import datetime as dt
+import re
+import unicodedata
+from collections import Counter
+from collections.abc import Callable, Container, Iterable, Sequence
+from dataclasses import dataclass, field
+from itertools import chain, count
+from pathlib import Path
+from typing import Literal, TextIO
+
+from tqdm import tqdm
+
+from juju_radar.bib.check import DEFAULT_BIB_LIMITS, BibLimits
+from juju_radar.bib.identifiers import EDITORS_NOTE_FIELD
+from juju_radar.bib.reader import scan_entries
+from juju_radar.editors.check_cache import (
+    BibFacts,
+    CheckCache,
+    appended_facts,
+    bib_facts,
+    entries_separator,
+    note_digest,
+)
+from juju_radar.editors.exit_status import EXIT_OK, EXIT_PROBLEMS
+from juju_radar.editors.export_reader import ExportIssue, parse_export
+from juju_radar.editors.page_writer import (
+    render_bib_entry,
+    render_page,
+    source_fields,
+    source_note,
+    source_title,
+    to_issue,
+)
+from juju_radar.editors.site_files import Site, atomic_write, decode_utf8, read_utf8
+from juju_radar.model.anchors import PAGE_ID_PREFIXES, is_reserved_id
+from juju_radar.model.issues import LATIN_WORD_RE, Issue, date_outside_span, parse_issue
+from juju_radar.model.problems import Problem
+
+MAX_ID_WORDS = 4
+MAX_ID_CHARS = 40
+
+
+Status = Literal["imported", "skipped", "failed"]
+
+
+@dataclass
+class Outcome:
+    status: Status
+    problems: list[Problem] = field(default_factory=list)
+    written: str = ""
+
+
+@dataclass(frozen=True)
+class ImportOptions:
+    force: bool = False  # replace existing issues
+    draft: bool = False  # import as status: draft
+    strict: bool = False  # fail when a file is skipped (its day exists)
+
+
+class TakenIds:
+    """The ids an issue cannot take: every other issue's, and those given already."""
+
+    def __init__(self, counts: Counter[str], own: Sequence[str]) -> None:
+        self.counts = counts
+        self.own = Counter(own)
+        self.given: set[str] = set()
+
+    def __contains__(self, item_id: object) -> bool:
+        return item_id in self.given or self.counts[item_id] > self.own[item_id]  # type: ignore[index]
+
+
+class InEither:
+    """Whether a name is in one of two sets, without copying them."""
+
+    def __init__(self, first: set[str], second: set[str]) -> None:
+        self.first, self.second = first, second
+
+    def __contains__(self, name: object) -> bool:
+        return name in self.first or name in self.second
+
+
+class ArchiveIds:
+    """Item ids of every issue file, kept current while a backlog is imported."""
+
+    def __init__(self, by_path: dict[str, list[str]]) -> None:
+        self.by_path = by_path
+        self.counts: Counter[str] = Counter(i for ids in by_path.values() for i in ids)
+
+    @classmethod
+    def of_site(cls, site: Site, cache: CheckCache) -> ArchiveIds:
+        """From the check cache: an issue file changed since the last run is read again."""
+        return cls(
+            {
+                relative: cache.item_ids(path, relative)
+                for path in site.issue_files()
+                for relative in [site.relative(path)]
+            }
+        )
+
+    def taken(self, except_path: str) -> TakenIds:
+        return TakenIds(self.counts, self.by_path.get(except_path, ()))
+
+    def replace(self, path: str, ids: Sequence[str]) -> None:
+        self.counts.subtract(self.by_path.get(path, ()))
+        self.by_path[path] = list(ids)
+        self.counts.update(ids)
+
+
+@dataclass
+class References:
+    """The .bib file's keys and imported notes, kept current while a backlog is imported."""
+
+    text: str
+    facts: BibFacts
+    taken: set[str] = field(default_factory=set)  # keys, folded
+    key_by_note: dict[bytes, str] = field(default_factory=dict)
+    new_entries: list[str] = field(default_factory=list)
+    owners: list[int] = field(default_factory=list)  # the file each new entry is for
+
+    def __post_init__(self) -> None:
+        self.taken = self.facts.folded_keys()
+        self.key_by_note = dict(self.facts.key_by_note)
+
+
+@dataclass
+class PendingPage:
+    number: int  # the file's position in the backlog
+    display: str
+    target: Path
+    page: str
+
+
+def import_exports(
+    site: Site, files: Sequence[str], options: ImportOptions, out: TextIO, err: TextIO
+) -> int:
+    """Import ``files``; print each imported file to ``out``, the problems (and a
+    progress bar, for a backlog) and the counts to ``err``. The exit status."""
+    files = list(files)
+    with tqdm(files, desc="importing", unit="file", disable=len(files) < 2, file=err) as bar:
+
+        def report(problem: Problem) -> None:
+            tqdm.write(problem.format(), file=err)
+
+        outcomes = import_backlog(site, bar, options.force, options.draft, report)
+    if outcomes is None:
+        print(
+            f"{site.bibfiles[0]} has errors: fix them before importing (nothing was imported); "
+            f"0 imported, 0 skipped, {len(files)} failed",
+            file=err,
+        )
+        return EXIT_PROBLEMS
+    for name, outcome in zip(files, outcomes, strict=True):
+        if outcome.status == "imported":
+            as_draft = " (status: draft)" if options.draft else ""
+            print(f"{name}: imported as {outcome.written}{as_draft}", file=out)
+    counts = Counter(outcome.status for outcome in outcomes)
+    print(
+        f"{counts['imported']} imported, {counts['skipped']} skipped, {counts['failed']} failed",
+        file=err,
+    )
+    # A day already in the archive is skipped, as asked: a warning, not a failure.
+    failing = counts["failed"] or (options.strict and counts["skipped"])
+    return EXIT_PROBLEMS if failing else EXIT_OK
+
+
+def import_backlog(
+    site: Site,
+    files: Iterable[str],
+    force: bool = False,
+    draft: bool = False,
+    report: Callable[[Problem], None] = lambda problem: None,
+) -> list[Outcome] | None:
+    """Import export files in one go: each is read and checked, its ids and keys given
+    against sets kept current, then the new entries are checked once, ``references.bib``
+    is written once and the pages after it. None (nothing written) when the .bib file has
+    errors; each problem found goes to ``report`` as it is found."""
+    cache = CheckCache(site)
+    bib_name = site.bibfiles[0]
+    try:
+        original = site.bib_path.read_bytes() if site.bib_path.exists() else None
+    except OSError as error:
+        report(Problem(bib_name, 1, "error", "unreadable", f"cannot read the file: {error}"))
+        return None
+    bib_text, read_problems = decode_utf8(original, bib_name) if original else ("", [])
+    facts = cache.bib(bib_name, bib_text) if bib_text is not None else None
+    if bib_text is None or facts is None or facts.errors:
+        for problem in read_problems or (facts.errors if facts else []):
+            report(problem)
+        cache.save(complete=False)
+        return None
+    archive_ids = ArchiveIds.of_site(site, cache)
+    references = References(bib_text, facts)
+    names: list[str] = []
+    outcomes: list[Outcome] = []
+    pending: dict[Path, PendingPage] = {}
+    for number, name in enumerate(files):
+        names.append(name)
+        outcome, page = prepare_import(
+            site, archive_ids, references, pending, Path(name), name, number, force, draft
+        )
+        outcomes.append(outcome)
+        for problem in outcome.problems:
+            report(problem)
+        if page is not None:
+            pending[page.target] = page
+    block, added = checked_entries(references, bib_name, outcomes, names, report, site.bib_limits)
+    imported = {number for number, outcome in enumerate(outcomes) if outcome.status == "imported"}
+    pages = {target: page for target, page in pending.items() if page.number in imported}
+    failure = write_bib_and_pages(
+        site, original, bib_text + block if block else "", {t: p.page for t, p in pages.items()}
+    )
+    if failure:
+        for page in pages.values():
+            problem = Problem(page.display, 1, "error", "unwritable", failure)
+            report(problem)
+            outcomes[page.number] = Outcome("failed", [problem])
+        for number in imported - {page.number for page in pages.values()}:
+            outcomes[number] = Outcome("failed", outcomes[number].problems)
+    elif (
+        added is not None and (seeded := appended_facts(facts, added, site.bib_limits)) is not None
+    ):
+        cache.remember_bib(bib_name, bib_text + block, seeded)
+    cache.save(complete=False)
+    return outcomes
+
+
+def prepare_import(
+    site: Site,
+    archive_ids: ArchiveIds,
+    references: References,
+    pending: dict[Path, PendingPage],
+    file: Path,
+    display: str,
+    number: int,
+    force: bool,
+    draft: bool,
+) -> tuple[Outcome, PendingPage | None]:
+    """Read and check one export; when it is valid, give it ids and keys (kept in
+    ``archive_ids`` and ``references``) and return the page to write. Writes nothing."""
+    text, problems = read_utf8(file, display)
+    if text is None:
+        return Outcome("failed", problems), None
+    export, problems = parse_export(text, display, site.vocabulary)
+    if export is None:
+        return Outcome("failed", problems), None
+    if outside := date_outside_span(export.date, site.date_span):
+        problems.append(Problem(display, export.date_line, "error", "date-out-of-range", outside))
+        return Outcome("failed", problems), None
+    target = site.issue_path(export.date.isoformat())
+    relative = site.relative(target)
+    if (target in pending or target.exists()) and not force:
+        message = (
+            f"issue {export.date.isoformat()} already exists as {relative}: "
+            "pass --force to replace it"
+        )
+        problem = Problem(display, export.date_line, "warning", "exists", message)
+        return Outcome("skipped", [problem]), None
+    if outside := site.outside_root(target, site.bib_path):
+        message = f"{outside} leads outside the repository (a symbolic link): nothing was written"
+        return Outcome("failed", [Problem(display, 1, "error", "unwritable", message)]), None
+    if clashes := chosen_id_problems(export, archive_ids.taken(relative), display):
+        return Outcome("failed", problems + clashes), None
+    ids = assign_item_ids(export, archive_ids.taken(relative))
+    keys, new_entries = assign_citation_keys(export, ids, references)
+    issue = to_issue(export, ids, keys, relative, status="draft" if draft else "published")
+    page = render_page(issue)
+    if invalid := validation_problems(page, relative, issue, site, display):
+        return Outcome("failed", invalid), None
+    archive_ids.replace(relative, ids)
+    for key, entry, note in new_entries:
+        references.taken.add(key.lower())
+        references.key_by_note[note] = key
+        references.new_entries.append(entry)
+        references.owners.append(number)
+    return Outcome("imported", problems, relative), PendingPage(number, display, target, page)
+
+
+def chosen_id_problems(export: ExportIssue, taken: TakenIds, display: str) -> list[Problem]:
+    """A chosen id another item of the archive (or of this issue) has already."""
+    problems = []
+    for item in export.items:
+        if not item.chosen_id:
+            continue
+        if item.chosen_id in taken:
+            message = f"item id '{item.chosen_id}' is taken by another item: choose another"
+            problems.append(Problem(display, item.line, "error", "duplicate-id", message))
+        taken.given.add(item.chosen_id)
+    return problems
+
+
+def assign_item_ids(export: ExportIssue, taken: TakenIds) -> list[str]:
+    """Each item's id: the one its editor chose, else one made from its title."""
+    taken.given.update(item.chosen_id for item in export.items if item.chosen_id)
+    ids: list[str] = []
+    for position, item in enumerate(export.items, start=1):
+        ids.append(item.chosen_id or item_id_for(item.title, export.date, position, taken))
+        taken.given.add(ids[-1])
+    return ids
+
+
+def item_id_for(title: str, date: dt.date, position: int, taken: Container[str]) -> str:
+    """A readable ASCII id from the title's Latin words, unique among ``taken``."""
+    base = _id_from_words(title)
+    if not base or base.startswith(PAGE_ID_PREFIXES):
+        base = f"item-{date:%Y%m%d}-{position}"
+    candidates = chain(
+        [base, f"{base}-{date:%Y%m%d}"], (f"{base}-{date:%Y%m%d}-{n}" for n in count(2))
+    )
+    return next(
+        candidate
+        for candidate in candidates
+        if candidate not in taken and not is_reserved_id(candidate)
+    )
+
+
+def _id_from_words(title: str) -> str:
+    runs: list[str] = []
+    for word in LATIN_WORD_RE.findall(title):
+        ascii_word = unicodedata.normalize("NFKD", word).encode("ascii", "ignore").decode()
+        runs += re.findall(r"[a-z0-9]+", ascii_word.lower())
+    while runs and not runs[0][0].isalpha():
+        runs.pop(0)
+    slug = ""
+    for run in runs[:MAX_ID_WORDS]:
+        if len(slug) + len(run) + 1 > MAX_ID_CHARS:
+            break
+        slug = f"{slug}-{run}" if slug else run
+    return slug if len(slug) >= 3 else ""
+
+
+def assign_citation_keys(
+    export: ExportIssue, ids: Sequence[str], references: References
+) -> tuple[list[list[str]], list[tuple[str, str, bytes]]]:
+    """One key per source label, reusing the entry an earlier import of the same item made.
+    Returns the keys and the new entries, each as (key, text, digest of its note)."""
+    given: set[str] = set()
+    keys: list[list[str]] = []
+    new_entries: list[tuple[str, str, bytes]] = []
+    for item, item_id in zip(export.items, ids, strict=True):
+        item_keys = []
+        for position, source in enumerate(item.sources, start=1):
+            note = source_note(export.date, item_id, item.title, source.label)
+            as_read = render_bib_value_for_lookup(note)
+            key = references.key_by_note.get(note_digest(as_read))
+            if key is None:
+                key = citation_key_for(item_id, position, InEither(references.taken, given))
+                given.add(key.lower())
+                title = source_title(item.title, source.label)
+                fields = source_fields(source.address, export.date)
+                entry = render_bib_entry(key, title, note, fields)
+                new_entries.append((key, entry, note_digest(as_read)))
+            item_keys.append(key)
+        keys.append(item_keys)
+    return keys, new_entries
+
+
+def citation_key_for(item_id: str, position: int, taken_folded: Container[str]) -> str:
+    """``<item id>-<n>``; BibTeX keys compare case-insensitively."""
+    base = f"{item_id}-{position}"
+    candidates = chain([base], (f"{base}-{n}" for n in count(2)))
+    return next(key for key in candidates if key.lower() not in taken_folded)
+
+
+def render_bib_value_for_lookup(note: str) -> str:
+    """The note as the bibliography scanner reads it back from an entry we wrote."""
+    entry_text = render_bib_entry("lookup", "t", note)
+    entries = scan_entries(entry_text)
+    return (entries[0].field_value(EDITORS_NOTE_FIELD) or "") if entries else note
+
+
+def validation_problems(
+    page: str, relative: str, issue: Issue, site: Site, display: str
+) -> list[Problem]:
+    """What would be wrong with the written files; normally nothing."""
+    parsed, page_problems = parse_issue(page, relative, site.vocabulary, site.date_span)
+    problems = [
+        Problem(
+            display,
+            1,
+            "error",
+            "invalid-page",
+            f"the generated page would be invalid at its line {p.line}: {p.message} [{p.code}]",
+        )
+        for p in page_problems
+        if p.severity == "error"
+    ]
+    if parsed is None or len(parsed.items) != len(issue.items):
+        problems.append(
+            Problem(
+                display,
+                1,
+                "error",
+                "invalid-page",
+                "the generated page does not read back as the same issue",
+            )
+        )
+    return problems
+
+
+def checked_entries(
+    references: References,
+    bib_name: str,
+    outcomes: list[Outcome],
+    files: Sequence[str],
+    report: Callable[[Problem], None],
+    limits: BibLimits = DEFAULT_BIB_LIMITS,
+) -> tuple[str, BibFacts | None]:
+    """The text to append to the .bib file for the files still to import, checked once
+    as a whole, and its facts. An entry with an error (normally none) fails the file it
+    was made for, and the rest is checked again."""
+    separator = entries_separator(references.text)
+    while True:
+        kept = [
+            (owner, entry)
+            for owner, entry in zip(references.owners, references.new_entries, strict=True)
+            if outcomes[owner].status == "imported"
+        ]
+        if not kept:
+            return "", None
+        block = separator + "\n".join(entry for _, entry in kept)
+        added = bib_facts(block, bib_name, limits)
+        starts = []  # the line of the block each entry starts on
+        line = 1 + separator.count("\n")
+        for _, entry in kept:
+            starts.append(line)
+            line += entry.count("\n") + 1
+        at_fault: dict[int, str] = {}
+        for problem in added.errors:
+            owner = kept[max(bisect.bisect_right(starts, problem.line) - 1, 0)][0]
+            at_fault.setdefault(owner, problem.message)
+        if not at_fault:
+            return block, added
+        for owner, message in sorted(at_fault.items()):
+            problem = Problem(
+                files[owner],
+                1,
+                "error",
+                "invalid-reference",
+                f"a generated reference would be invalid: {message}",
+            )
+            report(problem)
+            outcomes[owner] = Outcome("failed", [problem])
+
+
+def write_bib_and_pages(
+    site: Site, original: bytes | None, new_bib: str, pages: dict[Path, str]
+) -> str:
+    """Write the .bib file's new text (unless it is ""), then the pages; if any cannot be
+    written, put the pages written so far and the .bib file (``original``, or none) back
+    as they were. Returns why nothing was imported, or ""."""
+    written_bib = False
+    done: list[tuple[Path, bytes | None]] = []  # each page written, and what it replaced
+    new_folders: list[Path] = []
+    current = site.bib_path
+    try:
+        if new_bib:
+            atomic_write(site.bib_path, new_bib)
+            written_bib = True
+        for target, page in pages.items():
+            current = target
+            previous = target.read_bytes() if target.exists() else None
+            if not target.parent.exists():
+                new_folders.append(target.parent)
+            atomic_write(target, page)
+            done.append((target, previous))
+    except OSError as error:
+        message = f"cannot write {site.relative(current)}: {error.strerror or error}"
+        try:
+            for target, previous in reversed(done):
+                if previous is None:
+                    target.unlink()
+                else:
+                    atomic_write(target, previous)
+            for folder in reversed(new_folders):
+                with contextlib.suppress(OSError):
+                    folder.rmdir()
+            if written_bib and original is None:
+                site.bib_path.unlink()
+            elif written_bib and original is not None:
+                atomic_write(site.bib_path, original)
+        except OSError as again:
+            return f"{message}; and what was written could not be undone: {again}"
+        if written_bib:
+            message += f" ({site.bibfiles[0]} was left as it was)"
+        if done:
+            message += f"; the {len(done)} page(s) written before were put back as they were"
+        return message
+    return ""
