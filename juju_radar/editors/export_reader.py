@@ -27,10 +27,11 @@ from urllib.parse import urlsplit
 
 from juju_radar.model.issues import (
     CJK_RE,
+    ItemFields,
+    Rating,
     Vocabulary,
-    did_you_mean,
     item_id_problem,
-    parse_score,
+    read_rating,
     split_emoji,
 )
 from juju_radar.model.page import forbidden_characters, page_lines
@@ -75,17 +76,10 @@ class ExportSource:
 
 
 @dataclass(frozen=True)
-class DraftItem:
+class DraftItem(ItemFields):
     """An item as the editor wrote it: no id or citation keys yet."""
 
     line: int
-    emoji: str
-    title: str
-    topic: str
-    tags: tuple[str, ...]
-    score: float
-    verdict: str
-    body: tuple[str, ...]
     sources: tuple[ExportSource, ...]
     chosen_id: str | None = None  # written after the title as {#id}; else made from it
 
@@ -433,13 +427,18 @@ def _read_category(
     if match is None:
         report.error(block.line, "bad-category", CATEGORY_FORM)
         return None
-    ok = True
     topic_name, *tags = CATEGORY_PARTS_RE.split(match.group("category").strip())
-    topic = vocabulary.topic(topic_name)
-    if topic is None:
-        hint = did_you_mean(topic_name, vocabulary.topics)
-        report.error(block.line, "unknown-topic", f"unknown topic '{topic_name}'{hint}")
-        ok = False
+    rating = read_rating(
+        vocabulary,
+        report.path,
+        topic=(topic_name, block.line),
+        verdict=(match.group("verdict").strip(), block.line),
+        score=(match.group("score"), block.line),
+        fold_width=True,
+    )
+    ok = not rating.problems
+    # Reported in the order the line reads them: topic, tags, score, verdict.
+    _report_rating(rating, ("topic",), report)
     for tag in tags:
         if not tag.strip() or "," in tag:
             report.error(
@@ -448,24 +447,17 @@ def _read_category(
                 f"tag '{tag}' must be non-empty text without ','; separate tags with ' / '",
             )
             ok = False
-    score_text = unicodedata.normalize("NFKC", match.group("score"))
-    score = parse_score(score_text)
-    if score is None:
-        report.error(
-            block.line,
-            "bad-score",
-            f"score '{match.group('score')}' must be a number from 0 to 10 in halves",
-        )
-        ok = False
-    verdict_name = match.group("verdict").strip()
-    verdict = vocabulary.verdict(verdict_name)
-    if verdict is None:
-        hint = did_you_mean(verdict_name, vocabulary.verdicts)
-        report.error(block.line, "unknown-verdict", f"unknown verdict '{verdict_name}'{hint}")
-        ok = False
+    _report_rating(rating, ("score", "verdict"), report)
+    topic, score, verdict = rating.topic, rating.score, rating.verdict
     if not ok or topic is None or verdict is None or score is None:
         return None
     return topic.key, tuple(tag.strip() for tag in tags), score, verdict.key
+
+
+def _report_rating(rating: Rating, names: Sequence[str], report: _Report) -> None:
+    for name in names:
+        if problem := rating.problems.get(name):
+            report.error(problem.line, problem.code, problem.message)
 
 
 def _read_sources(

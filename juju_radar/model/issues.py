@@ -192,16 +192,23 @@ class TextStats:
 
 
 @dataclass(frozen=True)
-class Item:
-    id: str
+class ItemFields:
+    """What an item says, alike in a page and in a draft read from an export: a page's
+    item adds its id and its sources' citation keys; a draft, its sources' addresses."""
+
     emoji: str
     title: str
     topic: str
     tags: tuple[str, ...]
     score: float
     verdict: str
-    sources: tuple[Source, ...]
     body: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Item(ItemFields):
+    id: str
+    sources: tuple[Source, ...]
     line: int = 0
     # Where its :id: and :sources: options are, for problems about them (0: unknown).
     id_line: int = 0
@@ -714,14 +721,82 @@ def read_item_options(
 ) -> ItemOptions:
     """``name -> (value, line)`` into an item's fields, reporting each unusable one. The
     model and the item directive both read options through here."""
+    item_id = _item_id(options.get("id"), report)
+    rating = read_rating(
+        vocabulary,
+        report.path,
+        topic=options.get("topic"),
+        verdict=options.get("verdict"),
+        score=options.get("score"),
+    )
+    for problem in rating.problems.values():
+        report.error(problem.line, problem.code, problem.message)
     return ItemOptions(
-        id=_item_id(options.get("id"), report),
-        topic=_item_topic(options.get("topic"), vocabulary, report),
-        verdict=_item_verdict(options.get("verdict"), vocabulary, report),
-        score=_item_score(options.get("score"), report),
+        id=item_id,
+        topic=rating.topic,
+        verdict=rating.verdict,
+        score=rating.score,
         sources=_item_sources(options.get("sources"), report),
         tags=_item_tags(options.get("tags")),
     )
+
+
+@dataclass(frozen=True)
+class Rating:
+    """An item's topic, verdict and score as read: None where one is not given or not
+    usable, and the problem with each unusable one, under its name."""
+
+    topic: Topic | None
+    verdict: Verdict | None
+    score: float | None
+    problems: Mapping[str, Problem]
+
+
+def read_rating(
+    vocabulary: Vocabulary,
+    path: str,
+    *,
+    topic: tuple[str, int] | None,
+    verdict: tuple[str, int] | None,
+    score: tuple[str, int] | None,
+    fold_width: bool = False,
+) -> Rating:
+    """The one check of an item's topic and verdict against the vocabulary and of its
+    score, for pages and exports alike: each is ``(text, line)``, or None when not given
+    (and not checked). With ``fold_width``, a score's full-width characters (８．５) are
+    read as ASCII, as exports allow; problems quote the text as written."""
+    problems: dict[str, Problem] = {}
+    found_topic = _known(topic, vocabulary.topics, "topic", "unknown-topic", path, problems)
+    found_verdict = _known(
+        verdict, vocabulary.verdicts, "verdict", "unknown-verdict", path, problems
+    )
+    found_score = None
+    if score is not None:
+        value, line = score
+        found_score = parse_score(unicodedata.normalize("NFKC", value) if fold_width else value)
+        if found_score is None:
+            message = f"score '{value}' must be a number from 0 to 10 in halves"
+            problems["score"] = Problem(path, line, "error", "bad-score", message)
+    return Rating(found_topic, found_verdict, found_score, problems)
+
+
+def _known(
+    given: tuple[str, int] | None,
+    records: tuple[_Named, ...],
+    name: str,
+    code: str,
+    path: str,
+    problems: dict[str, Problem],
+) -> _Named | None:
+    """The topic or verdict ``given`` names, or None (and its problem, when given)."""
+    if given is None:
+        return None
+    value, line = given
+    found = _lookup(records, value)
+    if found is None:
+        message = f"unknown {name} '{value}'{did_you_mean(value, records)}"
+        problems[name] = Problem(path, line, "error", code, message)
+    return found
 
 
 def _read_item(block: _Block, vocabulary: Vocabulary, report: Reporter) -> Item | None:
@@ -787,32 +862,6 @@ def item_id_problem(value: str) -> tuple[str, str] | None:
     return None
 
 
-def _item_topic(
-    option: tuple[str, int] | None, vocabulary: Vocabulary, report: Reporter
-) -> Topic | None:
-    if option is None:
-        return None
-    value, line = option
-    topic = vocabulary.topic(value)
-    if topic is None:
-        hint = did_you_mean(value, vocabulary.topics)
-        report.error(line, "unknown-topic", f"unknown topic '{value}'{hint}")
-    return topic
-
-
-def _item_verdict(
-    option: tuple[str, int] | None, vocabulary: Vocabulary, report: Reporter
-) -> Verdict | None:
-    if option is None:
-        return None
-    value, line = option
-    verdict = vocabulary.verdict(value)
-    if verdict is None:
-        hint = did_you_mean(value, vocabulary.verdicts)
-        report.error(line, "unknown-verdict", f"unknown verdict '{value}'{hint}")
-    return verdict
-
-
 def parse_score(value: str) -> float | None:
     """A score from 0 to 10 in halves, or None when the text is not one."""
     try:
@@ -821,16 +870,6 @@ def parse_score(value: str) -> float | None:
         return None
     if math.isnan(score) or not 0 <= score <= 10 or (score * 2) != int(score * 2):
         return None
-    return score
-
-
-def _item_score(option: tuple[str, int] | None, report: Reporter) -> float | None:
-    if option is None:
-        return None
-    value, line = option
-    score = parse_score(value)
-    if score is None:
-        report.error(line, "bad-score", f"score '{value}' must be a number from 0 to 10 in halves")
     return score
 
 
