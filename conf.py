@@ -105,3 +105,7 @@ radar_verdicts = [
 ]
 # Absolute URL of the published site, for feeds, the sitemap and social cards.
 radar_site_url = ""
+
+# radar's messages and the problems the build reports are in Chinese unless the locale
+# (LANGUAGE, LC_ALL, LC_MESSAGES, LANG) or `radar --lang en` asks for English.
+radar_messages_language = "zh"

@@ -27,7 +27,7 @@ from juju_radar.bib.reader import EXPANSION_ALLOWANCE, entry_keys, read_bib
 from juju_radar.editors import export_reader, page_writer, site_files
 from juju_radar.editors.page_writer import FORMER_NOTE_SUFFIX
 from juju_radar.editors.site_files import Site, decode_utf8, item_ids_in
-from juju_radar.model import anchors, content, issues
+from juju_radar.model import anchors, content, issues, messages
 from juju_radar.model import page as page_reading
 from juju_radar.model.anchors import citation_anchor
 from juju_radar.model.content import MarkdownSyntax, check_content, page_kind
@@ -158,9 +158,12 @@ class CheckCache:
             export_reader,
             page_writer,
             site_files,
+            messages,
             sys.modules[__name__],
         )
-        self.version = digest(code, settings)
+        # Problems are cached as worded: in the language of this run, by this catalogue.
+        wording = (messages.current_language(), messages.CATALOGUE.read_bytes())
+        self.version = digest(code, settings, *wording)
         self.syntax = MarkdownSyntax.from_config(
             site.config.get("myst_enable_extensions", ()),  # type: ignore[arg-type]
             site.config.get("myst_disable_syntax", ()),  # type: ignore[arg-type]

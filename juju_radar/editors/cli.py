@@ -8,6 +8,7 @@ extension uses, so ``radar check`` and ``make html`` agree.
 from __future__ import annotations
 
 import argparse
+import os
 import signal
 import subprocess
 import sys
@@ -21,6 +22,7 @@ from juju_radar.editors.links_run import check_built_links, check_cited_sources
 from juju_radar.editors.new_issue import write_new_issue
 from juju_radar.editors.site_files import SiteError, open_site
 from juju_radar.editors.synth_text import DEFAULT_TEXT, TEXT_MODES
+from juju_radar.model.messages import LANGUAGES, chosen_language, use_language
 from juju_radar.model.site_layout import NOT_SITE
 
 
@@ -28,6 +30,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     args.root = getattr(args, "root", ".")
+    flag = getattr(args, "lang", None)
+    use_language(chosen_language(flag, os.environ, lambda: _site_language(args.root)))
     try:
         return int(args.run(args))
     except SiteError as error:
@@ -37,6 +41,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
 
 
+def _site_language(root: str) -> object:
+    """``radar_messages_language`` in the site's conf.py (None when it cannot be read:
+    the command then says why, in the default language)."""
+    try:
+        return open_site(root).config.get("radar_messages_language")
+    except SiteError:
+        return None
+
+
 def build_parser() -> argparse.ArgumentParser:
     # --root is accepted before or after the command name.
     common = argparse.ArgumentParser(add_help=False)
@@ -44,6 +57,13 @@ def build_parser() -> argparse.ArgumentParser:
         "--root",
         default=argparse.SUPPRESS,
         help="the site root (holding conf.py); default: current directory",
+    )
+    common.add_argument(
+        "--lang",
+        choices=LANGUAGES,
+        default=argparse.SUPPRESS,
+        help="the language of the messages (default: the locale, else conf.py's "
+        "radar_messages_language)",
     )
     parser = argparse.ArgumentParser(
         prog="radar", parents=[common], description="Juju Radar archive tools for editors."

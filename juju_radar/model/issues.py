@@ -18,6 +18,7 @@ from typing import Any, TypeVar
 from myst_parser.parsers.options import TokenizeError, options_to_items
 
 from juju_radar.model.anchors import is_reserved_id
+from juju_radar.model.messages import _
 from juju_radar.model.page import FrontMatter, Page
 from juju_radar.model.problems import Problem
 
@@ -130,18 +131,26 @@ def _lookup(records: Iterable[_Named], name: str) -> _Named | None:
 
 
 def did_you_mean(name: str, records: Iterable[Topic | Verdict]) -> str:
-    """The closest name as the editor would write it (建议深究 -> 建议深挖, agnet -> agent),
-    or else every choice."""
+    """The closest name in the form the editor typed (建议深究 -> 建议深挖, agnet ->
+    agent, 训炼 -> 训练 rather than Training), or else every choice."""
     records = list(records)
     names = [known for record in records for known in record.names]
-    close = difflib.get_close_matches(name, names, n=1, cutoff=0.5)
+    typed_chinese = _has_han(name)
+    same_form = [known for known in names if _has_han(known) == typed_chinese]
+    close = difflib.get_close_matches(name, same_form, n=1, cutoff=0.5) or (
+        difflib.get_close_matches(name, names, n=1, cutoff=0.5)
+    )
     if close:
-        return f" (did you mean '{close[0]}'?)"
+        return _(" (did you mean '{name}'?)").format(name=close[0])
     choices = (
         record.key if record.key == record.label else f"{record.key} ({record.label})"
         for record in records
     )
-    return f" (one of: {', '.join(choices)})"
+    return _(" (one of: {choices})").format(choices=", ".join(choices))
+
+
+def _has_han(text: str) -> bool:
+    return any(unicodedata.name(character, "").startswith("CJK UNIFIED") for character in text)
 
 
 def vocabulary_from_config(

@@ -5,9 +5,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from juju_radar.model.messages import N_, _
+
 # A note is information, not a defect: it never fails ``radar check --strict`` or the
 # build (an entry without identifiers is honest when no source gave one).
 Severity = Literal["error", "warning", "note"]
+SEVERITY_WORDS = {"error": N_("error"), "warning": N_("warning"), "note": N_("note")}
 
 
 @dataclass(frozen=True, order=True)
@@ -21,7 +24,9 @@ class Problem:
     message: str
 
     def format(self) -> str:
-        return f"{self.path}:{self.line}: {self.severity}: {self.message} [{self.code}]"
+        """``PATH:LINE: severity: message [code]``, the severity in the current language."""
+        severity = _(SEVERITY_WORDS[self.severity])
+        return f"{self.path}:{self.line}: {severity}: {self.message} [{self.code}]"
 
     def as_dict(self) -> dict[str, object]:
         return {

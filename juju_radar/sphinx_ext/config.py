@@ -18,6 +18,12 @@ from juju_radar.model.issues import (
     read_date_span,
     vocabulary_from_config,
 )
+from juju_radar.model.messages import (
+    DEFAULT_LANGUAGE,
+    LANGUAGES,
+    chosen_language,
+    use_language,
+)
 from juju_radar.model.page import PageLimits
 from juju_radar.model.site_layout import NOT_SITE
 from juju_radar.store.cache import digest
@@ -49,6 +55,9 @@ CONFIG_VALUES: tuple[tuple[str, object, Literal["env", "html"], type | tuple[typ
     # Build draft issues too (``sphinx_ext.drafts``): on in ``radar serve``, or with
     # ``-D radar_build_drafts=1``; never for the published site.
     ("radar_build_drafts", False, "env", bool),
+    # The language of the problems the build reports, unless the locale names one
+    # (``juju_radar.model.messages``); this archive's conf.py sets "zh".
+    ("radar_messages_language", DEFAULT_LANGUAGE, "env", str),
 )
 RECORD_KEYS = {"key", "label", "label_en", "description", "aliases"}
 
@@ -68,6 +77,7 @@ def add_config_values(app: Sphinx) -> None:
 
 def check_config(app: Sphinx, config: Config) -> None:
     config.radar_date_span = date_span(config.radar_date_span)
+    choose_messages_language(config)
     bib_limits(config)
     if config.radar_front_page_issues < 0:
         from sphinx.errors import ConfigError
@@ -84,6 +94,18 @@ def check_config(app: Sphinx, config: Config) -> None:
                     f"{name}: entry {entry.get('key', entry)!r} has unknown fields "
                     f"{sorted(unknown)} or lacks {sorted(missing)}"
                 )
+
+
+def choose_messages_language(config: Config) -> None:
+    """The build reports problems in the language ``radar`` would; the choice is a
+    config value, so a change of language re-reads every page (and its problems)."""
+    if config.radar_messages_language not in LANGUAGES:
+        from sphinx.errors import ConfigError
+
+        raise ConfigError(f"radar_messages_language must be one of {', '.join(LANGUAGES)}")
+    language = chosen_language(None, os.environ, lambda: config.radar_messages_language)
+    config.radar_messages_language = language
+    use_language(language)
 
 
 def note_interface_translations(app: Sphinx, config: Config) -> None:
