@@ -6,7 +6,8 @@
 3. a story reached by its anchor is marked in a pale colour that keeps its text, tags
    and search marks legible; the copy buttons read in both modes;
 4. on a phone code and citations wrap instead of scrolling sideways, "回到顶部" sits in
-   the header bar over no text, and the search box's placeholder fits;
+   the header bar over no text, the search box's placeholder fits, the header names the
+   site and the drawer has a close button;
 5. each story has a copy-link button, which copies the story's address and says so.
 """
 
@@ -259,6 +260,7 @@ def test_back_to_top_sits_in_the_header_over_no_text(
             tab.locator(selector).bounding_box()
             for selector in (
                 ".bd-header-article .primary-toggle",
+                ".bd-header-article .radar-header-site",
                 ".bd-header-article .search-button__button",
             )
             if tab.locator(selector).is_visible()
@@ -328,3 +330,37 @@ def test_each_story_has_a_copy_link_button_that_copies_its_address(
     assert copied == f"{archive}{ISSUE_PAGE}#{story}"
     assert said == "已复制本条链接"
     assert errors == []
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+def test_the_header_names_the_site_where_the_sidebar_is_a_drawer(
+    browser: Any, archive: str, width: int
+) -> None:
+    with opened(browser, archive + ISSUE_PAGE, width) as tab:
+        name = tab.locator(".bd-header-article .radar-header-site")
+        shown = name.is_visible()
+        text, href = name.text_content(), name.get_attribute("href")
+        sidebar_names_it = tab.locator("#pst-primary-sidebar .navbar-brand").is_visible()
+    assert text == "Juju Radar 归档"
+    assert href == "../../index.html"
+    # A phone shows the name in the header; a desktop in the sidebar, not twice.
+    assert shown == (width == 390)
+    assert sidebar_names_it == (width == 1280)
+
+
+def test_the_phone_drawer_closes_with_its_own_button(browser: Any, archive: str) -> None:
+    with opened(browser, archive + ISSUE_PAGE, 390) as tab:
+        close = tab.locator(".radar-drawer-close")
+        hidden_before = not close.is_visible()
+        tab.locator(".bd-header-article .primary-toggle").click()
+        drawer = tab.locator("#pst-primary-sidebar-modal")
+        tab.wait_for_function("() => document.getElementById('pst-primary-sidebar-modal').open")
+        shown = close.is_visible()
+        name = close.get_attribute("aria-label")
+        box = close.bounding_box()
+        close.click()
+        tab.wait_for_function("() => !document.getElementById('pst-primary-sidebar-modal').open")
+        still_open = drawer.evaluate("d => d.open")
+    assert hidden_before and shown and name == "关闭导航栏"
+    assert box["width"] >= 24 and box["height"] >= 24  # a target a thumb can hit
+    assert not still_open

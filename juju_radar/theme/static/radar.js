@@ -55,8 +55,8 @@ document.addEventListener("DOMContentLoaded", () => {
 
 // The sidebar drawers (pydata-sphinx-theme's <dialog>s, opened by the ☰ and contents
 // buttons on narrow screens): Tab and Shift+Tab cycle inside the open drawer instead of
-// leaving the page, and a link followed within the page closes the drawer so that the
-// story it leads to is not hidden behind it.
+// leaving the page, a link followed within the page closes the drawer so that the
+// story it leads to is not hidden behind it, and so does its close button (×).
 document.addEventListener("DOMContentLoaded", () => {
   const FOCUSABLE = "a[href], button:not([disabled]), input:not([disabled]), summary, [tabindex]:not([tabindex='-1'])";
   for (const id of ["pst-primary-sidebar-modal", "pst-secondary-sidebar-modal"]) {
@@ -77,6 +77,10 @@ document.addEventListener("DOMContentLoaded", () => {
       }
     });
     drawer.addEventListener("click", (event) => {
+      if (event.target.closest(".radar-drawer-close")) {
+        drawer.close();
+        return;
+      }
       const link = event.target.closest("a[href]");
       if (link && link.hash && link.pathname === window.location.pathname) drawer.close();
     });
