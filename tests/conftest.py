@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from juju_radar.build.staged import sphinx_command
+from juju_radar.model.issues import Vocabulary, vocabulary_from_config
 from juju_radar.model.messages import use_language
 
 # The suite reads the tools' messages in English, their msgids (and so does every
@@ -49,6 +50,18 @@ def english_messages() -> Iterator[None]:
     use_language("en")
     yield
     use_language("en")
+
+
+def seed_conf_vocabulary() -> dict[str, Any]:
+    """The seed site's ``radar_topics`` and ``radar_verdicts``, as conf.py writes them."""
+    conf: dict[str, Any] = {}
+    exec((SEED_SITE / "conf.py").read_text(encoding="utf-8"), conf)
+    return {name: conf[name] for name in ("radar_topics", "radar_verdicts")}
+
+
+def seed_vocabulary() -> Vocabulary:
+    conf = seed_conf_vocabulary()
+    return vocabulary_from_config(conf["radar_topics"], conf["radar_verdicts"])
 
 
 def copy_site(dest: Path) -> Path:

@@ -5,6 +5,7 @@ pages, and the metadata fields."""
 
 from __future__ import annotations
 
+import gzip
 import json
 from pathlib import Path
 from typing import Any
@@ -64,3 +65,32 @@ def search_differences(left: Path, right: Path) -> list[str]:
             read_bundle(left / "pagefind" / part), read_bundle(right / "pagefind" / part)
         )
     ]
+
+
+FRAGMENT_SIGNATURE = b"pagefind_dcd"
+
+
+def search_parts(site: Path) -> list[str]:
+    """The parts of the search index, as the pages read them."""
+    parts: list[str] = json.loads((site / "pagefind" / "parts.json").read_text())["parts"]
+    return parts
+
+
+def pagefind_records(site: Path, part: str | None = None) -> list[dict[str, Any]]:
+    """The records of the built Pagefind bundles (or of one part's), decoded from their
+    fragment files."""
+    records = []
+    for name in search_parts(site) if part is None else [part]:
+        for fragment in sorted((site / "pagefind" / name / "fragment").iterdir()):
+            data = gzip.decompress(fragment.read_bytes())
+            assert data.startswith(FRAGMENT_SIGNATURE)
+            records.append(json.loads(data[len(FRAGMENT_SIGNATURE) :]))
+    return records
+
+
+def tree_bytes(folder: Path) -> dict[str, bytes]:
+    return {
+        path.relative_to(folder).as_posix(): path.read_bytes()
+        for path in sorted(folder.rglob("*"))
+        if path.is_file()
+    }

@@ -16,7 +16,7 @@ from types import SimpleNamespace
 import pytest
 from conftest import ROOT, copy_site, sphinx_build
 from search_bundles import search_differences
-from test_incremental import differences
+from site_builds import differences
 
 from juju_radar.accel import guard
 from juju_radar.accel.register import PARALLEL_BUILDER, REGISTER, fast_builder

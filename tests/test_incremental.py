@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
-import os
 import runpy
 import shutil
 from collections.abc import Callable
@@ -11,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from conftest import ROOTS, SEED_SITE, copy_site, page_text, sphinx_build
+from site_builds import EPOCH_ENV, clean_build, differences
 
 from juju_radar.editors.synth import SynthOptions, write_synthetic_archive
 from juju_radar.model.issues import vocabulary_from_config
@@ -18,29 +17,8 @@ from juju_radar.model.issues import vocabulary_from_config
 # Whole-site builds compared with each other: `make test` runs them, `make test-fast` not.
 pytestmark = pytest.mark.slow
 
-EPOCH_ENV = dict(os.environ, SOURCE_DATE_EPOCH="1788000000")
 SEED = "issues/2026/2026-09-08.md"
 SECOND = "issues/2026/2026-09-09.md"
-
-
-def tree(outdir: Path) -> dict[str, str]:
-    return {
-        path.relative_to(outdir).as_posix(): hashlib.sha256(path.read_bytes()).hexdigest()
-        for path in sorted(outdir.rglob("*"))
-        if path.is_file()
-    }
-
-
-def differences(left: Path, right: Path) -> list[str]:
-    a, b = tree(left), tree(right)
-    return sorted(name for name in a.keys() | b.keys() if a.get(name) != b.get(name))
-
-
-def clean_build(srcdir: Path, outdir: Path, *extra: str) -> Path:
-    shutil.rmtree(outdir, ignore_errors=True)
-    shutil.rmtree(outdir.parent / f"{outdir.name}.doctrees", ignore_errors=True)
-    sphinx_build(srcdir, outdir, *extra, env=EPOCH_ENV)
-    return outdir
 
 
 def edit(path: Path, old: str, new: str) -> None:

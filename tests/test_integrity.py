@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from bs4 import BeautifulSoup
 from conftest import ROOTS, copy_site, page_text, site_with_root, sphinx_build, watch_errors
-from test_incremental import EPOCH_ENV, clean_build, differences
+from site_builds import EPOCH_ENV, clean_build, differences
 
 from juju_radar.editors.site_links import broken_links
 

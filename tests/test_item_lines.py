@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 from bs4 import BeautifulSoup
-from conftest import SEED_SITE
-from test_stub_facts import vocab
+from conftest import SEED_SITE, seed_vocabulary
 
 from juju_radar.model.archive import ItemRef
 from juju_radar.model.issues import parse_issue
@@ -20,7 +19,7 @@ def seed_refs(heading: str = "", tag: str = "") -> list[ItemRef]:
         text = text.replace("🪑 WorldSculpt：把生成的房间拆成能单独取用的物体", heading)
     if tag:
         text = text.replace(":tags: 仿真", f":tags: {tag}")
-    issue, _ = parse_issue(text, SEED, vocab())
+    issue, _ = parse_issue(text, SEED, seed_vocabulary())
     assert issue is not None
     return [ItemRef(issue, item) for item in issue.items]
 
@@ -33,7 +32,7 @@ def uri(docname: str, anchor: str) -> str:
 
 
 def lines(refs: list[ItemRef], with_date: bool = True) -> list:
-    listing = item_list_html(refs, vocab(), uri, with_date)
+    listing = item_list_html(refs, seed_vocabulary(), uri, with_date)
     assert listing is not None
     page = BeautifulSoup(listing["html"], "html.parser")
     (ul,) = page.find_all("ul")
@@ -54,7 +53,7 @@ def test_a_line_shows_date_heading_topic_score_verdict_and_tags():
     assert topic["href"] == "#", "a topic's page links to itself"
     assert topic.select_one(".radar-topic-en")["lang"] == "en"
     assert lines(refs, with_date=False)[2].get_text("").startswith("🪑 WorldSculpt")
-    assert item_list_html([], vocab(), uri, True) is None
+    assert item_list_html([], seed_vocabulary(), uri, True) is None
 
 
 def test_editors_text_in_a_line_stays_text():
@@ -62,7 +61,7 @@ def test_editors_text_in_a_line_stays_text():
     assert line.find("b") is None and line.find("i") is None
     assert line.select_one("a.radar-item-title").get_text() == HOSTILE
     assert line.select(".radar-tag")[-1].get_text() == "<i>x</i>"
-    listing = item_list_html(seed_refs(HOSTILE), vocab(), uri, True)
+    listing = item_list_html(seed_refs(HOSTILE), seed_vocabulary(), uri, True)
     assert listing is not None and "A &amp; B &#64; &quot;q&quot;" in listing["html"]
 
 
@@ -70,9 +69,9 @@ def test_a_list_holds_the_nodes_of_the_first_lines_its_text_readers_take():
     """The HTML writer writes the list's HTML; a reader of the page's text (the opengraph
     description) reads these nodes, as many lines as it takes."""
     refs = seed_refs()
-    listing = item_list_html(refs, vocab(), uri, True)
+    listing = item_list_html(refs, seed_vocabulary(), uri, True)
     assert listing is not None and listing.children == []
-    listing = item_list_html(refs, vocab(), uri, True, text_read=60)
+    listing = item_list_html(refs, seed_vocabulary(), uri, True, text_read=60)
     assert listing is not None
     (readable,) = listing.children
     assert 1 < len(readable.children) < len(refs)

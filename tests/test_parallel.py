@@ -12,9 +12,9 @@ from typing import Any
 
 import pytest
 from conftest import SEED_SITE, sphinx_build
+from site_builds import EPOCH_ENV, clean_build, differences
 from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
-from test_incremental import EPOCH_ENV, clean_build, differences
 
 from juju_radar.accel.sphinx_internals import shed_other_pages
 from juju_radar.editors.synth import SynthOptions, write_synthetic_archive

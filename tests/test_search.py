@@ -8,7 +8,6 @@ metadata, and that the bundle is the same on every build.
 from __future__ import annotations
 
 import filecmp
-import gzip
 import json
 import re
 import shutil
@@ -18,6 +17,7 @@ from typing import Any
 
 import pytest
 from conftest import copy_site, sphinx_build
+from search_bundles import pagefind_records, search_parts, tree_bytes
 
 from juju_radar.outputs.search.merge import merge_bundles
 from juju_radar.outputs.search.records import (
@@ -43,25 +43,6 @@ STORY_IDS = [
     "rentosertib-aging-clocks",
     "spc-ai-disputes-opinion",
 ]
-FRAGMENT_SIGNATURE = b"pagefind_dcd"
-
-
-def search_parts(site: Path) -> list[str]:
-    """The parts of the search index, as the pages read them."""
-    parts: list[str] = json.loads((site / "pagefind" / "parts.json").read_text())["parts"]
-    return parts
-
-
-def pagefind_records(site: Path, part: str | None = None) -> list[dict[str, Any]]:
-    """The records of the built Pagefind bundles (or of one part's), decoded from their
-    fragment files."""
-    records = []
-    for name in search_parts(site) if part is None else [part]:
-        for fragment in sorted((site / "pagefind" / name / "fragment").iterdir()):
-            data = gzip.decompress(fragment.read_bytes())
-            assert data.startswith(FRAGMENT_SIGNATURE)
-            records.append(json.loads(data[len(FRAGMENT_SIGNATURE) :]))
-    return records
 
 
 def stories_by_link(site: Path) -> dict[str, dict[str, Any]]:
@@ -194,14 +175,6 @@ def test_a_second_build_writes_the_same_bundle(built_seed_site: Path, tmp_path: 
 
 
 TMPFS = Path("/dev/shm")
-
-
-def tree_bytes(folder: Path) -> dict[str, bytes]:
-    return {
-        path.relative_to(folder).as_posix(): path.read_bytes()
-        for path in sorted(folder.rglob("*"))
-        if path.is_file()
-    }
 
 
 def index_in_creation_order(records: list[Path], base: Path, into: Path, merged: bool) -> Path:

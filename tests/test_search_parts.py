@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 from conftest import ROOTS, site_with_root, sphinx_build
-from test_search import pagefind_records, search_parts, tree_bytes
+from search_bundles import pagefind_records, search_parts, tree_bytes
 
 from juju_radar.outputs.search.index import IndexState, code_version, usable
 from juju_radar.outputs.search.parts import parts_of, period_name

@@ -8,23 +8,19 @@ import time
 from pathlib import Path
 from types import SimpleNamespace
 
-from conftest import SEED_SITE
+from conftest import SEED_SITE, seed_conf_vocabulary, seed_vocabulary
 
-from juju_radar.model.issues import vocabulary_from_config
 from juju_radar.sphinx_ext.paging import ISSUE_FACTS, published_issue_files
 from juju_radar.store.cache import BuildCache, build_cache
 
 SEED = "issues/2026/2026-09-08.md"
 
 
-def vocab():  # type: ignore[no-untyped-def]
-    conf = _conf_vocabulary()
-    return vocabulary_from_config(conf["radar_topics"], conf["radar_verdicts"])
-
-
 def topics(srcdir: Path, cache: BuildCache) -> set[str]:
     return {
-        topic for facts in published_issue_files(srcdir, vocab(), cache) for topic in facts.topics
+        topic
+        for facts in published_issue_files(srcdir, seed_vocabulary(), cache)
+        for topic in facts.topics
     }
 
 
@@ -49,11 +45,11 @@ def test_an_unreadable_issue_is_left_out_and_nothing_is_kept_for_it(tmp_path: Pa
     issue.write_bytes(b"\xff\xfe not UTF-8")
     settled = issue.stat().st_mtime_ns - 10_000_000_000
     os.utime(issue, ns=(settled, settled))
-    assert published_issue_files(srcdir, vocab(), cache) == []
+    assert published_issue_files(srcdir, seed_vocabulary(), cache) == []
     assert cache.store(ISSUE_FACTS) == {}
     shutil.copy(SEED_SITE / SEED, issue)
     os.utime(issue, ns=(settled, settled))
-    assert len(published_issue_files(srcdir, vocab(), cache)) == 1
+    assert len(published_issue_files(srcdir, seed_vocabulary(), cache)) == 1
 
 
 def test_issues_parsed_ahead_in_a_forked_process_give_the_same_facts(
@@ -66,7 +62,7 @@ def test_issues_parsed_ahead_in_a_forked_process_give_the_same_facts(
     for day in range(9, 13):
         dated = text.replace("2026-09-08", f"2026-09-{day:02d}").replace(":topic: 3d", ":topic: ai")
         (srcdir / "issues" / "2026" / f"2026-09-{day:02d}.md").write_text(dated, encoding="utf-8")
-    serial = published_issue_files(srcdir, vocab(), BuildCache(tmp_path / "serial"))
+    serial = published_issue_files(srcdir, seed_vocabulary(), BuildCache(tmp_path / "serial"))
     assert len(serial) == 5
 
     monkeypatch.setattr(paging, "FORK_FACTS_FROM", 3)
@@ -76,7 +72,7 @@ def test_issues_parsed_ahead_in_a_forked_process_give_the_same_facts(
     assert len(ahead) == 5 and srcdir not in paging._parsing_ahead
     cache = BuildCache(tmp_path / "with-ahead")
     monkeypatch.setattr(paging, "_facts", lambda *_: None)  # nothing parsed here again
-    assert published_issue_files(srcdir, vocab(), cache, ahead) == serial
+    assert published_issue_files(srcdir, seed_vocabulary(), cache, ahead) == serial
 
 
 def test_a_forked_parse_that_dies_leaves_the_parse_to_this_process(
@@ -91,7 +87,7 @@ def test_a_forked_parse_that_dies_leaves_the_parse_to_this_process(
     process, _ = paging._parsing_ahead[srcdir]
     process.kill()  # as the kernel kills a process out of memory
     assert paging._parsed_ahead(srcdir) == {}
-    facts = published_issue_files(srcdir, vocab(), BuildCache(tmp_path / "cache"), {})
+    facts = published_issue_files(srcdir, seed_vocabulary(), BuildCache(tmp_path / "cache"), {})
     assert [file.month for file in facts] == ["2026-09"]
 
 
@@ -105,14 +101,8 @@ def seed_archive(tmp_path: Path) -> Path:
 
 
 def fake_app(srcdir: Path, doctreedir: Path) -> SimpleNamespace:
-    conf = SimpleNamespace(radar_preview=False, **_conf_vocabulary())
+    conf = SimpleNamespace(radar_preview=False, **seed_conf_vocabulary())
     return SimpleNamespace(srcdir=srcdir, parallel=2, config=conf, doctreedir=doctreedir)
-
-
-def _conf_vocabulary() -> dict:
-    conf: dict = {}
-    exec((SEED_SITE / "conf.py").read_text(encoding="utf-8"), conf)
-    return {name: conf[name] for name in ("radar_topics", "radar_verdicts")}
 
 
 STOPPED_BUILD = """
@@ -145,7 +135,7 @@ def test_a_build_stopped_before_the_stubs_does_not_wait_for_the_forked_parse(
         path = srcdir / "issues" / str(day.year) / f"{day}.md"
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text.replace("2026-09-08", str(day)), encoding="utf-8")
-    command = [sys.executable, "-c", STOPPED_BUILD, str(srcdir), repr(_conf_vocabulary())]
+    command = [sys.executable, "-c", STOPPED_BUILD, str(srcdir), repr(seed_conf_vocabulary())]
     stopped = subprocess.run(command, capture_output=True, text=True, timeout=120)
     assert stopped.returncode == 2, stopped.stderr
 
@@ -158,7 +148,9 @@ def test_a_build_after_one_that_parsed_the_issues_forks_nothing(
     srcdir = seed_archive(tmp_path)
     monkeypatch.setattr(paging, "FORK_FACTS_FROM", 1)
     cache = build_cache(tmp_path / "doctrees")
-    assert len(published_issue_files(srcdir, vocab(), cache)) == 1  # as write_stubs keeps them
+    assert (
+        len(published_issue_files(srcdir, seed_vocabulary(), cache)) == 1
+    )  # as write_stubs keeps them
     text = (SEED_SITE / SEED).read_text(encoding="utf-8").replace("2026-09-08", "2026-09-09")
     (srcdir / "issues" / "2026" / "2026-09-09.md").write_text(text, encoding="utf-8")
     paging.parse_facts_ahead(fake_app(srcdir, tmp_path / "doctrees"))  # type: ignore[arg-type]
