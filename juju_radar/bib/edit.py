@@ -11,6 +11,7 @@ import re
 from collections.abc import Mapping
 
 from juju_radar.bib.reader import BibEntry, braces_balance, citable_entries
+from juju_radar.model.messages import _
 
 RAW_FIELDS = frozenset({"doi", "url", "eprint", "urldate"})
 """Fields styles print as written (not LaTeX): only ``%`` is escaped in them, and not in
@@ -27,12 +28,20 @@ def find_entry(text: str, key: str) -> BibEntry:
     """The one entry with ``key`` (keys ignore case, as in BibTeX)."""
     found = [entry for entry in citable_entries(text) if (entry.key or "").lower() == key.lower()]
     if not found:
-        raise EditError(f"no entry '{key}' in the bibliography")
+        raise EditError(_("no entry '{key}' in the bibliography").format(key=key))
     if len(found) > 1:
-        raise EditError(f"entry '{key}' is written {len(found)} times: fix that first")
+        raise EditError(
+            _("entry '{key}' is written {count} times: fix that first").format(
+                key=key, count=len(found)
+            )
+        )
     entry = found[0]
     if not entry.closed_properly or not entry.braces_balanced or not entry.fields:
-        raise EditError(f"entry '{key}' cannot be read (line {entry.line}): run radar check")
+        raise EditError(
+            _("entry '{key}' cannot be read (line {line}): run radar check").format(
+                key=key, line=entry.line
+            )
+        )
     return entry
 
 

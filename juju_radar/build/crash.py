@@ -24,6 +24,8 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
+from juju_radar.model.messages import _
+
 EXIT_STATUS = 2  # sphinx-build's own status for a build that raised
 REASON_CHARS = 300
 LOCATED_RE = re.compile(r"LocatedBuildError: \[(?P<docname>[^\]]+)\] (?P<reason>.*)", re.DOTALL)
@@ -119,12 +121,11 @@ def save_traceback(exception: BaseException) -> str:
 
 def report(exception: BaseException, srcdir: Path, stderr: Any) -> None:
     if isinstance(exception, KeyboardInterrupt):
-        print("Interrupted!", file=stderr)
+        print(_("Interrupted!"), file=stderr)
         return
     docname, why = describe(exception)
     location = source_file(srcdir, docname)
-    print(
-        f"{location}: ERROR: the build failed on this file: {why} [radar.internal-error]",
-        file=stderr,
-    )
-    print(f"(the traceback is in {save_traceback(exception)})", file=stderr)
+    failed = _("the build failed on this file: {reason}").format(reason=why)
+    print(f"{location}: ERROR: {failed} [radar.internal-error]", file=stderr)
+    saved = _("(the traceback is in {path})").format(path=save_traceback(exception))
+    print(saved, file=stderr)

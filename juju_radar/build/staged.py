@@ -16,17 +16,22 @@ Publishing flips three links, ``html`` first; a publish killed between two flips
 repaired by the next build, which points ``doctrees`` and ``spare`` to match ``html``.
 One build at a time: a build holds ``fcntl.flock`` on ``_build/.lock``, and a second one
 says "another build is running" and exits with status 1.
+
+Its own lines are in the language sphinx-build reports in (``juju_radar.model.messages``):
+the locale's, else ``radar_messages_language`` in conf.py, read as ``radar`` reads it.
 """
 
 from __future__ import annotations
 
 import fcntl
 import os
+import runpy
 import shutil
 import subprocess
 import sys
 from pathlib import Path
 
+from juju_radar.model.messages import _, chosen_language, use_language
 from juju_radar.sphinx_ext.config import accelerations_enabled
 
 
@@ -75,7 +80,11 @@ def hold_lock(build: Path) -> int:
         fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:
         os.close(descriptor)
-        raise BuildBusy(f"another build is running in {build} (it holds {build / LOCK})") from None
+        raise BuildBusy(
+            _("another build is running in {build} (it holds {lock})").format(
+                build=build, lock=build / LOCK
+            )
+        ) from None
     return descriptor
 
 
@@ -176,7 +185,8 @@ def build_site(srcdir: Path, build: Path, sphinx_args: list[str]) -> int:
     try:
         lock = hold_lock(build)
     except BuildBusy as busy:
-        print(f"radar: {busy}; try again when it has finished", file=sys.stderr)
+        said = _("{reason}; try again when it has finished").format(reason=busy)
+        print(f"radar: {said}", file=sys.stderr)
         return EXIT_BUSY
     try:
         return build_locked(srcdir, build, sphinx_args)
@@ -228,7 +238,9 @@ def build_locked(srcdir: Path, build: Path, sphinx_args: list[str]) -> int:
     if status != 0:
         discard(build, tree)
         print(
-            f"build failed (exit {status}): {build / 'html'} still holds the last good site",
+            _("build failed (exit {status}): {site} still holds the last good site").format(
+                status=status, site=build / "html"
+            ),
             file=sys.stderr,
         )
         return status
@@ -236,13 +248,23 @@ def build_locked(srcdir: Path, build: Path, sphinx_args: list[str]) -> int:
     summary = tree / "doctrees" / SUMMARY
     if not verbose and summary.is_file():
         print(summary.read_text(encoding="utf-8"), end="")
-    print(f"site built in {build / 'html'}")
+    print(_("site built in {site}").format(site=build / "html"))
     return 0
+
+
+def site_language(srcdir: Path) -> object:
+    """``radar_messages_language`` in the site's conf.py, run as plain Python as ``radar``
+    runs it; None when it cannot be run (sphinx-build then says why)."""
+    try:
+        return runpy.run_path(str(srcdir / "conf.py")).get("radar_messages_language")
+    except Exception:
+        return None
 
 
 def main(argv: list[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     srcdir = Path.cwd()
+    use_language(chosen_language(None, os.environ, lambda: site_language(srcdir)))
     return build_site(srcdir, srcdir / "_build", args)
 
 

@@ -24,6 +24,8 @@ import httpx
 
 from juju_radar.bib.archived import ARCHIVE_DATE_FIELD, ARCHIVE_URL_FIELD
 from juju_radar.editors.lookup.client import env_seconds
+from juju_radar.model.messages import _
+from juju_radar.model.problems import Problem
 
 DEFAULT_ARCHIVE_URL = "https://web.archive.org"
 
@@ -92,7 +94,11 @@ class SavePageNow:
         job = self._json("POST", "/save", data={"url": url})
         job_id = job.get("job_id")
         if not isinstance(job_id, str) or not job_id:
-            raise ArchiveError(f"the archive took no capture of {url}: {job.get('message', job)}")
+            raise ArchiveError(
+                _("the archive took no capture of {url}: {reason}").format(
+                    url=url, reason=job.get("message", job)
+                )
+            )
         deadline = self.clock() + self.settings.wait
         while True:
             status = self._json("GET", f"/save/status/{job_id}")
@@ -101,9 +107,15 @@ class SavePageNow:
                 return snapshot_of(self.settings.base_url, status, url)
             if state != "pending":
                 reason = status.get("message") or status.get("status_ext") or state
-                raise ArchiveError(f"the archive could not capture {url}: {reason}")
+                raise ArchiveError(
+                    _("the archive could not capture {url}: {reason}").format(
+                        url=url, reason=reason
+                    )
+                )
             if self.clock() >= deadline:
-                raise ArchiveError(f"the capture of {url} was still pending after the wait")
+                raise ArchiveError(
+                    _("the capture of {url} was still pending after the wait").format(url=url)
+                )
             self.sleep(self.settings.poll)
 
     def _pace(self) -> None:
@@ -117,15 +129,27 @@ class SavePageNow:
         try:
             response = self.http.request(method, address, **options)  # type: ignore[arg-type]
         except httpx.HTTPError as error:
-            raise ArchiveError(f"cannot reach the archive ({address}): {error}") from error
+            raise ArchiveError(
+                _("cannot reach the archive ({address}): {error}").format(
+                    address=address, error=error
+                )
+            ) from error
         if response.status_code >= 400:
-            raise ArchiveError(f"the archive answered HTTP {response.status_code} ({address})")
+            raise ArchiveError(
+                _("the archive answered HTTP {status} ({address})").format(
+                    status=response.status_code, address=address
+                )
+            )
         try:
             answer = response.json()
         except ValueError as error:
-            raise ArchiveError(f"the archive's answer is not JSON ({address})") from error
+            raise ArchiveError(
+                _("the archive's answer is not JSON ({address})").format(address=address)
+            ) from error
         if not isinstance(answer, dict):
-            raise ArchiveError(f"the archive's answer is not an object ({address})")
+            raise ArchiveError(
+                _("the archive's answer is not an object ({address})").format(address=address)
+            )
         return answer
 
 
@@ -136,7 +160,9 @@ def snapshot_of(base_url: str, status: Mapping[str, object], url: str) -> Snapsh
     try:
         day = dt.datetime.strptime(timestamp[:8], "%Y%m%d").date()
     except ValueError as error:
-        raise ArchiveError(f"the archive gave no capture time for {url}") from error
+        raise ArchiveError(
+            _("the archive gave no capture time for {url}").format(url=url)
+        ) from error
     return Snapshot(f"{base_url}/web/{timestamp}/{original}", day.isoformat())
 
 
@@ -162,7 +188,9 @@ def entries_to_archive(text: str, keys: list[str]) -> list[tuple[str, int, str]]
         url = web_url(fields["url"].value) if "url" in fields else None
         if url is None:
             if keys:
-                raise ArchiveError(f"entry '{entry.key}' has no http(s) url to archive")
+                raise ArchiveError(
+                    _("entry '{key}' has no http(s) url to archive").format(key=entry.key)
+                )
             continue
         if keys or ARCHIVE_URL_FIELD not in fields:
             chosen.append((entry.key or "", fields["url"].line, url))
@@ -181,9 +209,9 @@ def run_archive(args: argparse.Namespace) -> int:
     from juju_radar.editors.site_files import open_site
 
     if bool(args.keys) == bool(args.all):
-        return fail("name the entries to archive, or --all", EXIT_USAGE)
+        return fail(_("name the entries to archive, or --all"), EXIT_USAGE)
     site = open_site(args.root)
-    text, _ = read_bib(site)
+    text, _bom = read_bib(site)
     try:
         chosen = entries_to_archive(text, args.keys)
     except ArchiveError as error:
@@ -196,11 +224,15 @@ def run_archive(args: argparse.Namespace) -> int:
                 snapshot = archive.capture(url)
             except ArchiveError as error:
                 failed += 1
-                print(f"{name}:{line}: error: {key}: {error} [archive-failed]", file=sys.stderr)
+                failure = Problem(name, line, "error", "archive-failed", f"{key}: {error}")
+                print(failure.format(), file=sys.stderr)
                 continue
             if write_entry(site, key, snapshot.fields(), None, None) != EXIT_OK:
                 failed += 1
     finally:
         archive.close()
-    print(f"{len(chosen) - failed} archived, {failed} failed", file=sys.stderr)
+    summary = _("{archived} archived, {failed} failed").format(
+        archived=len(chosen) - failed, failed=failed
+    )
+    print(summary, file=sys.stderr)
     return EXIT_PROBLEMS if failed else EXIT_OK

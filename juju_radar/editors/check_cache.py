@@ -32,6 +32,7 @@ from juju_radar.model import page as page_reading
 from juju_radar.model.anchors import citation_anchor
 from juju_radar.model.content import MarkdownSyntax, check_content, page_kind
 from juju_radar.model.issues import Issue, parse_issue
+from juju_radar.model.messages import _
 from juju_radar.model.page import Page
 from juju_radar.model.problems import Problem
 from juju_radar.store.cache import SETTLED_NS, BuildCache, digest, source_digest
@@ -236,7 +237,8 @@ class CheckCache:
     @staticmethod
     def _unreadable(relative: str, error: OSError) -> Problem:
         reason = error.strerror or error
-        return Problem(relative, 1, "error", "unreadable", f"cannot read the file: {reason}")
+        message = _("cannot read the file: {reason}").format(reason=reason)
+        return Problem(relative, 1, "error", "unreadable", message)
 
     def _page_facts(self, data: bytes, relative: str) -> PageFacts:
         text, problems = decode_utf8(data, relative)

@@ -12,6 +12,7 @@ from juju_radar.editors.check_cache import CheckCache
 from juju_radar.editors.exit_status import EXIT_OK, EXIT_PROBLEMS
 from juju_radar.editors.site_files import Site, read_utf8
 from juju_radar.model.issues import Issue, archive_problems, misplaced_issue
+from juju_radar.model.messages import N_, _, ngettext
 from juju_radar.model.problems import Problem
 from juju_radar.model.site_layout import outside_symlinks, refused_code_files, site_files
 from juju_radar.model.translations import check_translations
@@ -19,7 +20,8 @@ from juju_radar.model.translations import check_translations
 DEFAULT_LOCALE_DIRS = ["locales"]  # Sphinx's default locale_dirs
 
 # What to run to see the notes of a kind, when they are summed up.
-NOTE_HINTS = {"missing-identifier": "`radar refs missing` lists them with what to look up"}
+NOTE_HINTS = {"missing-identifier": N_("`radar refs missing` lists them with what to look up")}
+DEFAULT_NOTE_HINT = N_("`radar check --verbose` lists them")
 
 
 @dataclass(frozen=True)
@@ -44,11 +46,11 @@ def check_archive(site: Site, options: CheckOptions, out: TextIO, err: TextIO) -
     errors = sum(problem.severity == "error" for problem in problems)
     warnings = sum(problem.severity == "warning" for problem in problems)
     if options.verbosity >= 0:
-        print(
-            check_summary(problems, len(site.issue_files()))
-            + (f" ({len(cache.rechecked)} changed file(s) checked)" if options.changed else ""),
-            file=err,
-        )
+        summary = check_summary(problems, len(site.issue_files()))
+        if options.changed:
+            rechecked = _(" ({count} changed file(s) checked)")
+            summary += rechecked.format(count=len(cache.rechecked))
+        print(summary, file=err)
     failing = errors or (options.strict and warnings)
     return EXIT_PROBLEMS if failing else EXIT_OK
 
@@ -78,7 +80,7 @@ def check_site(site: Site, cache: CheckCache | None = None, changed: bool = Fals
             bib = cache.bib(name, text)
             problems += bib.problems
             bib_keys |= set(bib.keys)
-    conf_text, _ = read_utf8(site.root / "conf.py", "conf.py")
+    conf_text, _unread = read_utf8(site.root / "conf.py", "conf.py")
 
     def page_exists(page: str) -> bool:
         return (site.root / page).is_file()
@@ -110,7 +112,8 @@ def check_report(problems: list[Problem], verbosity: int) -> list[str]:
         return shown
     kinds = Counter((p.path, p.code) for p in problems if p.severity == "note")
     for (path, code), count in sorted(kinds.items()):
-        hint = NOTE_HINTS.get(code, "`radar check --verbose` lists them")
+        # As a problem's line: ``PATH: N notes [code]: what to run to see them``.
+        hint = _(NOTE_HINTS[code]) if code in NOTE_HINTS else _(DEFAULT_NOTE_HINT)
         shown.append(f"{path}: {counted(count, 'note')} [{code}]: {hint}")
     return shown
 
@@ -118,15 +121,36 @@ def check_report(problems: list[Problem], verbosity: int) -> list[str]:
 def check_summary(problems: list[Problem], issues: int) -> str:
     """The counts, and the files the problems are in."""
     by_severity = Counter(problem.severity for problem in problems)
-    counts = ", ".join(
-        counted(by_severity[severity], severity) for severity in ("error", "warning", "note")
+    where = sorted(Counter(problem.path for problem in problems).items())
+    places = "".join(
+        (_("{path} ({count})") if number == 0 else _(", {path} ({count})")).format(
+            path=path, count=count
+        )
+        for number, (path, count) in enumerate(where[:5])
     )
-    where = Counter(problem.path for problem in problems)
-    places = ", ".join(f"{path} ({count})" for path, count in sorted(where.items())[:5])
-    more = f" and {len(where) - 5} more files" if len(where) > 5 else ""
-    found = f": in {places}{more}" if where else ""
-    return f"{counts}{found}; {counted(issues, 'issue')} checked"
+    if len(where) > 5:
+        found = _(": in {places} and {count} more files").format(
+            places=places, count=len(where) - 5
+        )
+    else:
+        found = _(": in {places}").format(places=places) if where else ""
+    return _("{errors}, {warnings}, {notes}{found}; {issues} checked").format(
+        errors=counted(by_severity["error"], "error"),
+        warnings=counted(by_severity["warning"], "warning"),
+        notes=counted(by_severity["note"], "note"),
+        found=found,
+        issues=counted(issues, "issue"),
+    )
 
 
-def counted(number: int, noun: str) -> str:
-    return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
+def counted(number: int, noun: Literal["error", "warning", "note", "issue"]) -> str:
+    """``1 error``, ``2 notes``: ``number`` of the severity or of issues, as said."""
+    if noun == "error":
+        text = ngettext("{count} error", "{count} errors", number)
+    elif noun == "warning":
+        text = ngettext("{count} warning", "{count} warnings", number)
+    elif noun == "note":
+        text = ngettext("{count} note", "{count} notes", number)
+    else:
+        text = ngettext("{count} issue", "{count} issues", number)
+    return text.format(count=number)

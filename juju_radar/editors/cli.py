@@ -16,13 +16,19 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from juju_radar.editors.check_run import CheckOptions, check_archive
-from juju_radar.editors.exit_status import EXIT_OK, EXIT_USAGE
+from juju_radar.editors.exit_status import EXIT_OK, EXIT_USAGE, command_error
 from juju_radar.editors.import_run import ImportOptions, import_exports
 from juju_radar.editors.links_run import check_built_links, check_cited_sources
 from juju_radar.editors.new_issue import write_new_issue
 from juju_radar.editors.site_files import SiteError, open_site
 from juju_radar.editors.synth_text import DEFAULT_TEXT, TEXT_MODES
-from juju_radar.model.messages import LANGUAGES, chosen_language, use_language
+from juju_radar.model.messages import (
+    LANGUAGES,
+    _,
+    chosen_language,
+    current_language,
+    use_language,
+)
 from juju_radar.model.site_layout import NOT_SITE
 
 
@@ -35,7 +41,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return int(args.run(args))
     except SiteError as error:
-        print(f"radar: error: {error}", file=sys.stderr)
+        print(command_error(str(error)), file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
         return 130
@@ -211,9 +217,11 @@ def run_links(args: argparse.Namespace) -> int:
 
 def run_serve(args: argparse.Namespace) -> int:
     site = open_site(args.root)
-    command = serve_command(site.root, args.port)
+    command = serve_command(site.root, args.port, current_language())
     print(
-        f"serving a live preview on http://127.0.0.1:{args.port}/ (Ctrl-C stops it)",
+        _("serving a live preview on {url} (Ctrl-C stops it)").format(
+            url=f"http://127.0.0.1:{args.port}/"
+        ),
         file=sys.stderr,
     )
     server = subprocess.Popen(command, cwd=site.root)
@@ -228,9 +236,10 @@ def run_serve(args: argparse.Namespace) -> int:
     return status if status > 0 else EXIT_OK
 
 
-def serve_command(root: Path, port: int) -> list[str]:
+def serve_command(root: Path, port: int, language: str | None = None) -> list[str]:
     """sphinx-autobuild on 127.0.0.1, rebuilding into _build/preview on every save and
-    answering local Host names only (``preview``)."""
+    answering local Host names only (``preview``); speaking ``language``, when given
+    (the language ``radar`` chose, which the preview's build then speaks too)."""
     ignored = [argument for name in NOT_SITE for argument in ("--ignore", str(root / name))]
     return [
         sys.executable,
@@ -245,6 +254,7 @@ def serve_command(root: Path, port: int) -> list[str]:
         *ignored,
         "--re-ignore",
         r"/\.[^/]+\.tmp$",
+        *(["--lang", language] if language else []),
     ]
 
 
@@ -261,16 +271,19 @@ def run_synth(args: argparse.Namespace) -> int:
     site = open_site(args.root)
     out = Path(args.out)
     if out.exists():
-        print(f"radar: error: {out} exists; synth writes only into a new folder", file=sys.stderr)
+        message = _("{out} exists; synth writes only into a new folder").format(out=out)
+        print(command_error(message), file=sys.stderr)
         return EXIT_USAGE
     if args.issues < 1:
-        print("radar: error: N must be at least 1", file=sys.stderr)
+        print(command_error(_("N must be at least 1")), file=sys.stderr)
         return EXIT_USAGE
     options = SynthOptions(issues=args.issues, seed=args.seed, text=args.text)
     if args.exports:
         written = write_synthetic_exports(site.root, out, options, site.vocabulary)
-        print(f"{len(written)} synthetic export files written to {out}")
+        print(
+            _("{count} synthetic export files written to {out}").format(count=len(written), out=out)
+        )
         return EXIT_OK
     written = write_synthetic_archive(site.root, out, options, site.vocabulary)
-    print(f"{len(written)} synthetic issues written to {out}")
+    print(_("{count} synthetic issues written to {out}").format(count=len(written), out=out))
     return EXIT_OK

@@ -1,3 +1,11 @@
-"""What every ``radar`` command returns: 0 done, 1 problems found, 2 a wrong command."""
+"""What every ``radar`` command returns: 0 done, 1 problems found, 2 a wrong command;
+and the line that says why a command stopped."""
+
+from juju_radar.model.messages import _
 
 EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE = 0, 1, 2
+
+
+def command_error(message: str) -> str:
+    """``radar: error: MESSAGE``, in the current language."""
+    return _("radar: error: {message}").format(message=message)

@@ -34,6 +34,7 @@ from juju_radar.model.issues import (
     read_rating,
     split_emoji,
 )
+from juju_radar.model.messages import N_, _
 from juju_radar.model.page import forbidden_characters, page_lines
 from juju_radar.model.problems import Problem
 
@@ -47,7 +48,7 @@ CATEGORY_RE = re.compile(
     r"(?P<verdict>\S.*)$"
 )
 CATEGORY_PARTS_RE = re.compile(r"\s+/\s+|\s*／\s*")
-CATEGORY_FORM = "the category line must read 'CATEGORY[ / TAGS] · SCORE/10｜VERDICT'"
+CATEGORY_FORM = N_("the category line must read 'CATEGORY[ / TAGS] · SCORE/10｜VERDICT'")
 # A line that tries to be a category line: a score out of 10, a verdict bar, "9 分".
 CATEGORY_ATTEMPT_RE = re.compile(r"[/／]\s*(?:10|１０)|[｜|]|\d\s*分")
 VERDICT_BAR_RE = re.compile(r"[｜|]")
@@ -147,7 +148,9 @@ class _ItemReport(_Report):
 
     def error(self, line: int, code: str, message: str) -> None:
         if line != self.heading_line:
-            message = f"item '{_shorten(self.title)}', line {line}: {message}"
+            message = _("item '{title}', line {line}: {message}").format(
+                title=_shorten(self.title), line=line, message=message
+            )
         super().error(self.heading_line, code, message)
 
 
@@ -211,7 +214,7 @@ def parse_export(
     _forbidden_characters(text, report)
     blocks = split_blocks(text)
     if not blocks:
-        report.error(1, "empty", "the file is empty")
+        report.error(1, "empty", _("the file is empty"))
         return None, report.problems
     header = _read_header(blocks, report)
     if header is None:
@@ -224,8 +227,9 @@ def parse_export(
         report.error(
             last_line,
             "missing-closing",
-            f"the issue has no closing section: a line '{CLOSING_TITLE}' "
-            "followed by its paragraphs",
+            _(
+                "the issue has no closing section: a line '{title}' followed by its paragraphs"
+            ).format(title=CLOSING_TITLE),
         )
         content, closing = rest, []
     else:
@@ -234,7 +238,7 @@ def parse_export(
             report.error(
                 rest[closing_index].line,
                 "missing-closing",
-                f"the closing section '{CLOSING_TITLE}' has no paragraphs",
+                _("the closing section '{title}' has no paragraphs").format(title=CLOSING_TITLE),
             )
     lead, items = _read_items(content, vocabulary, report, blocks[2])
     if report.failed:
@@ -257,14 +261,14 @@ def _read_header(blocks: list[_Block], report: _Report) -> tuple[str, dt.date, i
         report.error(
             title_block.line,
             "missing-title",
-            "the file must start with the issue's title, before the date line",
+            _("the file must start with the issue's title, before the date line"),
         )
         return None
     if not title_block.is_single_line:
         report.error(
             title_block.line,
             "missing-title",
-            "the title must be one line, followed by a blank line",
+            _("the title must be one line, followed by a blank line"),
         )
         return None
     date_block = blocks[1] if len(blocks) > 1 else None
@@ -274,12 +278,14 @@ def _read_header(blocks: list[_Block], report: _Report) -> tuple[str, dt.date, i
     length_block = blocks[2] if len(blocks) > 2 else None
     if length_block is None or not LENGTH_LINE_RE.match(_folded(length_block.text)):
         where = length_block.line if length_block else date_block.line + 1
-        found = f", found '{_shorten(length_block.text)}'" if length_block else ""
-        report.error(
-            where,
-            "length-line",
-            f"expected the length line '约 N 字 · 阅读约 M 分钟' after the date line{found}",
-        )
+        if length_block:
+            expected = _(
+                "expected the length line '约 N 字 · 阅读约 M 分钟' after the date line, "
+                "found '{found}'"
+            ).format(found=_shorten(length_block.text))
+        else:
+            expected = _("expected the length line '约 N 字 · 阅读约 M 分钟' after the date line")
+        report.error(where, "length-line", expected)
         return None
     return title_block.text, date, date_block.line, length_block.text
 
@@ -289,7 +295,7 @@ def _read_date(block: _Block | None, title: _Block, report: _Report) -> dt.date 
         report.error(
             title.line + 1,
             "date-line",
-            "expected the date line 'Juju Radar · YYYY.MM.DD' after the title",
+            _("expected the date line 'Juju Radar · YYYY.MM.DD' after the title"),
         )
         return None
     match = DATE_LINE_RE.match(_folded(block.text))
@@ -297,14 +303,17 @@ def _read_date(block: _Block | None, title: _Block, report: _Report) -> dt.date 
         report.error(
             block.line,
             "date-line",
-            f"expected the date line 'Juju Radar · YYYY.MM.DD', found '{_shorten(block.text)}'",
+            _("expected the date line 'Juju Radar · YYYY.MM.DD', found '{found}'").format(
+                found=_shorten(block.text)
+            ),
         )
         return None
     year, month, day = (int(part) for part in re.split(r"[.\-/]", match.group("date")))
     try:
         return dt.date(year, month, day)
     except ValueError:
-        report.error(block.line, "bad-date", f"{match.group('date')} is not a date in the calendar")
+        message = _("{date} is not a date in the calendar").format(date=match.group("date"))
+        report.error(block.line, "bad-date", message)
         return None
 
 
@@ -330,7 +339,7 @@ def _read_items(
             report.error(
                 block.line,
                 "missing-heading",
-                "this category line has no item heading (an emoji and a title) before it",
+                _("this category line has no item heading (an emoji and a title) before it"),
             )
         elif index not in heading_indexes and _looks_like_heading(block):
             following = blocks[index + 1] if index + 1 < len(blocks) else None
@@ -338,15 +347,19 @@ def _read_items(
                 _about_item(report, block).error(
                     following.line,
                     "bad-category",
-                    f"{CATEGORY_FORM}: {_category_problem(following.text)}",
+                    _(
+                        "the category line must read 'CATEGORY[ / TAGS] · SCORE/10｜VERDICT': "
+                        "{problem}"
+                    ).format(problem=_category_problem(following.text)),
                 )
                 continue
             report.error(
                 block.line,
                 "missing-category",
-                f"'{_shorten(block.text)}' looks like an item heading, "
-                "but the next paragraph is not "
-                "a category line 'CATEGORY[ / TAGS] · SCORE/10｜VERDICT'",
+                _(
+                    "'{heading}' looks like an item heading, but the next paragraph is not "
+                    "a category line 'CATEGORY[ / TAGS] · SCORE/10｜VERDICT'"
+                ).format(heading=_shorten(block.text)),
             )
     if not starts:
         # At the first thing that looks like an item, else where the items should be.
@@ -355,7 +368,7 @@ def _read_items(
         report.error(
             where,
             "no-items",
-            "the issue has no items: an item is an emoji-led heading, then its category line",
+            _("the issue has no items: an item is an emoji-led heading, then its category line"),
         )
         return blocks, []
     items = []
@@ -383,25 +396,25 @@ def _read_item(
         report.error(heading.line, *problem)
         ok = False
     if not heading.is_single_line:
-        report.error(heading.line, "bad-heading", "an item heading must be one line")
+        report.error(heading.line, "bad-heading", _("an item heading must be one line"))
         ok = False
     elif not emoji:
         report.error(
             heading.line,
             "missing-emoji",
-            f"the item heading '{_shorten(title)}' must start with an emoji",
+            _("the item heading '{title}' must start with an emoji").format(title=_shorten(title)),
         )
         ok = False
     elif not title:
-        report.error(heading.line, "missing-title", "the item heading has an emoji but no title")
+        message = _("the item heading has an emoji but no title")
+        report.error(heading.line, "missing-title", message)
         ok = False
     fields = _read_category(category, vocabulary, report)
     sources = _read_sources(content, heading, report)
     body = content[:-1] if sources is not None else content
     if content and sources is not None and not body:
-        report.error(
-            content[0].line, "missing-body", f"the item '{_shorten(title)}' has no body text"
-        )
+        message = _("the item '{title}' has no body text").format(title=_shorten(title))
+        report.error(content[0].line, "missing-body", message)
         ok = False
     if not ok or fields is None or sources is None:
         return None
@@ -425,7 +438,7 @@ def _read_category(
 ) -> tuple[str, tuple[str, ...], float, str] | None:
     match = CATEGORY_RE.match(block.text) if block.is_single_line else None
     if match is None:
-        report.error(block.line, "bad-category", CATEGORY_FORM)
+        report.error(block.line, "bad-category", _(CATEGORY_FORM))
         return None
     topic_name, *tags = CATEGORY_PARTS_RE.split(match.group("category").strip())
     rating = read_rating(
@@ -444,7 +457,9 @@ def _read_category(
             report.error(
                 block.line,
                 "bad-tag",
-                f"tag '{tag}' must be non-empty text without ','; separate tags with ' / '",
+                _(
+                    "tag '{tag}' must be non-empty text without ','; separate tags with ' / '"
+                ).format(tag=tag),
             )
             ok = False
     _report_rating(rating, ("score", "verdict"), report)
@@ -464,9 +479,8 @@ def _read_sources(
     content: list[_Block], heading: _Block, report: _Report
 ) -> tuple[ExportSource, ...] | None:
     if not content:
-        report.error(
-            heading.line, "missing-body", "the item has no body text and no line of source labels"
-        )
+        message = _("the item has no body text and no line of source labels")
+        report.error(heading.line, "missing-body", message)
         return None
     last = content[-1]
     sources = tuple(_split_address(part) for part in SOURCE_SEPARATOR_RE.split(last.text))
@@ -476,22 +490,29 @@ def _read_sources(
     clause = any(char in CLAUSE_PUNCTUATION for char in label_text)
     if not last.is_single_line or clause or any(char in SENTENCE_END for char in label_text):
         # A one-line last paragraph with a comma is body text: the labels line is missing.
-        why = ": labels have no '，', '；' or '：'" if clause else ""
-        report.error(
-            last.line,
-            "missing-sources",
-            "an item must end with its line of source link labels, separated by ' · ' "
-            f"(found '{_shorten(last.text)}'{why})",
-        )
+        if clause:
+            message = _(
+                "an item must end with its line of source link labels, separated by ' · ' "
+                "(found '{found}': labels have no '，', '；' or '：')"
+            )
+        else:
+            message = _(
+                "an item must end with its line of source link labels, separated by ' · ' "
+                "(found '{found}')"
+            )
+        report.error(last.line, "missing-sources", message.format(found=_shorten(last.text)))
         return None
     reasons = [reason for label in labels if (reason := _label_problem(label))]
     reasons += [
-        f"the label '{label}' is given twice; each label names its own link"
+        _("the label '{label}' is given twice; each label names its own link").format(label=label)
         for position, label in enumerate(labels)
         if label in labels[:position]
     ]
     if reasons:
-        report.error(last.line, "bad-label", f"source labels '{_shorten(last.text)}': {reasons[0]}")
+        message = _("source labels '{labels}': {reason}").format(
+            labels=_shorten(last.text), reason=reasons[0]
+        )
+        report.error(last.line, "bad-label", message)
         return None
     return sources if _addresses_ok(sources, last.line, report) else None
 
@@ -505,7 +526,10 @@ def _addresses_ok(sources: Sequence[ExportSource], line: int, report: _Report) -
     ok = True
     for source in sources:
         if source.address is not None and (reason := address_problem(source.address)):
-            report.error(line, "bad-address", f"the address of '{source.label}' {reason}")
+            message = _("the address of '{label}' {reason}").format(
+                label=source.label, reason=reason
+            )
+            report.error(line, "bad-address", message)
             ok = False
     return ok
 
@@ -513,19 +537,25 @@ def _addresses_ok(sources: Sequence[ExportSource], line: int, report: _Report) -
 def address_problem(address: str) -> str | None:
     """Why ``address`` cannot be a source's url, or None when it can."""
     if len(address) > MAX_ADDRESS_CHARS:
-        return f"has {len(address)} characters, at most {MAX_ADDRESS_CHARS}"
+        return _("has {count} characters, at most {limit}").format(
+            count=len(address), limit=MAX_ADDRESS_CHARS
+        )
     bad = [char for char in address if _refused_in_address(char)]
     if bad:
-        return f"holds {bad[0]!r}, which an address cannot hold (encode it)"
+        return _("holds {char!r}, which an address cannot hold (encode it)").format(char=bad[0])
     try:
         parts = urlsplit(address)
         host, user = parts.hostname, parts.username
     except ValueError:
-        return f"'{_shorten(address)}' cannot be read as an address"
+        return _("'{address}' cannot be read as an address").format(address=_shorten(address))
     if parts.scheme.lower() not in ("http", "https") or not host:
-        return f"'{_shorten(address)}' is not a full http(s) address (https://…)"
+        return _("'{address}' is not a full http(s) address (https://…)").format(
+            address=_shorten(address)
+        )
     if user is not None:
-        return f"'{_shorten(address)}' names a user or password before its host"
+        return _("'{address}' names a user or password before its host").format(
+            address=_shorten(address)
+        )
     return None
 
 
@@ -536,15 +566,18 @@ def _refused_in_address(char: str) -> bool:
 def _label_problem(label: str) -> str | None:
     """Why ``label`` cannot be a source label, or None when it can."""
     if not label.strip("·・ "):
-        return "a label is empty (a stray ' · '?)"
+        return _("a label is empty (a stray ' · '?)")
     if label.strip("·・ ") != label:
-        return f"'{_shorten(label)}' starts or ends with '·' (a stray separator?)"
+        return _("'{label}' starts or ends with '·' (a stray separator?)").format(
+            label=_shorten(label)
+        )
     if "://" in label:
-        return f"'{_shorten(label)}' holds an address: write it after a label, 'LABEL <https://…>'"
+        return _("'{label}' holds an address: write it after a label, 'LABEL <https://…>'").format(
+            label=_shorten(label)
+        )
     if len(label) > MAX_LABEL_CHARS:
-        return (
-            f"a label has at most {MAX_LABEL_CHARS} characters, "
-            f"'{_shorten(label)}' has {len(label)}"
+        return _("a label has at most {limit} characters, '{label}' has {count}").format(
+            limit=MAX_LABEL_CHARS, label=_shorten(label), count=len(label)
         )
     return None
 
@@ -556,7 +589,9 @@ def _check_unique_titles(items: Sequence[DraftItem], report: _Report) -> None:
             report.error(
                 item.line,
                 "duplicate-title",
-                f"two items are titled '{item.title}' (first on line {first_line[item.title]})",
+                _("two items are titled '{title}' (first on line {line})").format(
+                    title=item.title, line=first_line[item.title]
+                ),
             )
         first_line.setdefault(item.title, item.line)
 
@@ -574,13 +609,13 @@ def _category_problem(text: str) -> str:
     bar = VERDICT_BAR_RE.search(text)
     before_bar = text[: bar.start()] if bar else text
     if not re.search(r"[·・]", before_bar):
-        return "there is no ' · ' between the category and the score"
+        return _("there is no ' · ' between the category and the score")
     score = re.split(r"[·・]", before_bar)[-1].strip()
     if not SCORE_OUT_OF_10_RE.fullmatch(score):
-        return f"the score '{score}' is not written as SCORE/10"
+        return _("the score '{score}' is not written as SCORE/10").format(score=score)
     if bar is None or not text[bar.end() :].strip():
-        return "there is no '｜' and verdict after the score"
-    return f"found '{_shorten(text)}'"
+        return _("there is no '｜' and verdict after the score")
+    return _("found '{found}'").format(found=_shorten(text))
 
 
 def _looks_like_heading(block: _Block) -> bool:

@@ -48,6 +48,7 @@ from juju_radar.editors.page_writer import (
 from juju_radar.editors.site_files import Site, atomic_write, decode_utf8, read_utf8
 from juju_radar.model.anchors import PAGE_ID_PREFIXES, is_reserved_id
 from juju_radar.model.issues import LATIN_WORD_RE, Issue, date_outside_span, parse_issue
+from juju_radar.model.messages import _
 from juju_radar.model.problems import Problem
 
 MAX_ID_WORDS = 4
@@ -150,26 +151,33 @@ def import_exports(
     """Import ``files``; print each imported file to ``out``, the problems (and a
     progress bar, for a backlog) and the counts to ``err``. The exit status."""
     files = list(files)
-    with tqdm(files, desc="importing", unit="file", disable=len(files) < 2, file=err) as bar:
+    desc, unit = _("importing"), _("file")
+    with tqdm(files, desc=desc, unit=unit, disable=len(files) < 2, file=err) as bar:
 
         def report(problem: Problem) -> None:
             tqdm.write(problem.format(), file=err)
 
         outcomes = import_backlog(site, bar, options.force, options.draft, report)
     if outcomes is None:
-        print(
-            f"{site.bibfiles[0]} has errors: fix them before importing (nothing was imported); "
-            f"0 imported, 0 skipped, {len(files)} failed",
-            file=err,
+        message = _(
+            "{bib} has errors: fix them before importing (nothing was imported); "
+            "0 imported, 0 skipped, {failed} failed"
         )
+        print(message.format(bib=site.bibfiles[0], failed=len(files)), file=err)
         return EXIT_PROBLEMS
     for name, outcome in zip(files, outcomes, strict=True):
         if outcome.status == "imported":
-            as_draft = " (status: draft)" if options.draft else ""
-            print(f"{name}: imported as {outcome.written}{as_draft}", file=out)
+            if options.draft:
+                imported = _("{name}: imported as {path} (status: draft)")
+            else:
+                imported = _("{name}: imported as {path}")
+            print(imported.format(name=name, path=outcome.written), file=out)
     counts = Counter(outcome.status for outcome in outcomes)
+    summary = _("{imported} imported, {skipped} skipped, {failed} failed")
     print(
-        f"{counts['imported']} imported, {counts['skipped']} skipped, {counts['failed']} failed",
+        summary.format(
+            imported=counts["imported"], skipped=counts["skipped"], failed=counts["failed"]
+        ),
         file=err,
     )
     # A day already in the archive is skipped, as asked: a warning, not a failure.
@@ -193,7 +201,8 @@ def import_backlog(
     try:
         original = site.bib_path.read_bytes() if site.bib_path.exists() else None
     except OSError as error:
-        report(Problem(bib_name, 1, "error", "unreadable", f"cannot read the file: {error}"))
+        message = _("cannot read the file: {reason}").format(reason=error)
+        report(Problem(bib_name, 1, "error", "unreadable", message))
         return None
     bib_text, read_problems = decode_utf8(original, bib_name) if original else ("", [])
     facts = cache.bib(bib_name, bib_text) if bib_text is not None else None
@@ -263,14 +272,15 @@ def prepare_import(
     target = site.issue_path(export.date.isoformat())
     relative = site.relative(target)
     if (target in pending or target.exists()) and not force:
-        message = (
-            f"issue {export.date.isoformat()} already exists as {relative}: "
-            "pass --force to replace it"
+        message = _("issue {date} already exists as {path}: pass --force to replace it").format(
+            date=export.date.isoformat(), path=relative
         )
         problem = Problem(display, export.date_line, "warning", "exists", message)
         return Outcome("skipped", [problem]), None
     if outside := site.outside_root(target, site.bib_path):
-        message = f"{outside} leads outside the repository (a symbolic link): nothing was written"
+        message = _(
+            "{path} leads outside the repository (a symbolic link): nothing was written"
+        ).format(path=outside)
         return Outcome("failed", [Problem(display, 1, "error", "unwritable", message)]), None
     if clashes := chosen_id_problems(export, archive_ids.taken(relative), display):
         return Outcome("failed", problems + clashes), None
@@ -296,7 +306,9 @@ def chosen_id_problems(export: ExportIssue, taken: TakenIds, display: str) -> li
         if not item.chosen_id:
             continue
         if item.chosen_id in taken:
-            message = f"item id '{item.chosen_id}' is taken by another item: choose another"
+            message = _("item id '{id}' is taken by another item: choose another").format(
+                id=item.chosen_id
+            )
             problems.append(Problem(display, item.line, "error", "duplicate-id", message))
         taken.given.add(item.chosen_id)
     return problems
@@ -387,13 +399,14 @@ def validation_problems(
 ) -> list[Problem]:
     """What would be wrong with the written files; normally nothing."""
     parsed, page_problems = parse_issue(page, relative, site.vocabulary, site.date_span)
+    invalid = _("the generated page would be invalid at its line {line}: {message}")
     problems = [
         Problem(
             display,
             1,
             "error",
             "invalid-page",
-            f"the generated page would be invalid at its line {p.line}: {p.message} [{p.code}]",
+            invalid.format(line=p.line, message=p.message) + f" [{p.code}]",
         )
         for p in page_problems
         if p.severity == "error"
@@ -405,7 +418,7 @@ def validation_problems(
                 1,
                 "error",
                 "invalid-page",
-                "the generated page does not read back as the same issue",
+                _("the generated page does not read back as the same issue"),
             )
         )
     return problems
@@ -431,11 +444,11 @@ def checked_entries(
         ]
         if not kept:
             return "", None
-        block = separator + "\n".join(entry for _, entry in kept)
+        block = separator + "\n".join(entry for _owner, entry in kept)
         added = bib_facts(block, bib_name, limits)
         starts = []  # the line of the block each entry starts on
         line = 1 + separator.count("\n")
-        for _, entry in kept:
+        for _owner, entry in kept:
             starts.append(line)
             line += entry.count("\n") + 1
         at_fault: dict[int, str] = {}
@@ -450,7 +463,7 @@ def checked_entries(
                 1,
                 "error",
                 "invalid-reference",
-                f"a generated reference would be invalid: {message}",
+                _("a generated reference would be invalid: {message}").format(message=message),
             )
             report(problem)
             outcomes[owner] = Outcome("failed", [problem])
@@ -478,7 +491,9 @@ def write_bib_and_pages(
             atomic_write(target, page)
             done.append((target, previous))
     except OSError as error:
-        message = f"cannot write {site.relative(current)}: {error.strerror or error}"
+        message = _("cannot write {path}: {reason}").format(
+            path=site.relative(current), reason=error.strerror or error
+        )
         try:
             for target, previous in reversed(done):
                 if previous is None:
@@ -493,10 +508,14 @@ def write_bib_and_pages(
             elif written_bib and original is not None:
                 atomic_write(site.bib_path, original)
         except OSError as again:
-            return f"{message}; and what was written could not be undone: {again}"
+            return _("{message}; and what was written could not be undone: {error}").format(
+                message=message, error=again
+            )
         if written_bib:
-            message += f" ({site.bibfiles[0]} was left as it was)"
+            message += _(" ({bib} was left as it was)").format(bib=site.bibfiles[0])
         if done:
-            message += f"; the {len(done)} page(s) written before were put back as they were"
+            message += _("; the {count} page(s) written before were put back as they were").format(
+                count=len(done)
+            )
         return message
     return ""

@@ -8,9 +8,12 @@ from collections import Counter
 from pathlib import Path
 from typing import TextIO
 
-from juju_radar.editors.check_run import counted
-from juju_radar.editors.exit_status import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE
+from juju_radar.editors.exit_status import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, command_error
 from juju_radar.editors.site_files import Site
+from juju_radar.model.messages import N_, _, ngettext
+
+# What asking a source found, as each line of ``radar links --external`` says it.
+STATE_WORDS = {"ok": N_("ok"), "moved": N_("moved"), "refused": N_("refused"), "dead": N_("dead")}
 
 
 def check_built_links(outdir: Path, newer_than: Path | None, out: TextIO, err: TextIO) -> int:
@@ -20,14 +23,21 @@ def check_built_links(outdir: Path, newer_than: Path | None, out: TextIO, err: T
 
     pages = html_pages(outdir)
     if not pages:
-        print(f"radar: error: {outdir} holds no built pages: run make html", file=err)
+        message = _("{outdir} holds no built pages: run make html").format(outdir=outdir)
+        print(command_error(message), file=err)
         return EXIT_USAGE
     if newer_than is not None:
         pages = pages_written_since(outdir, newer_than)
     broken = broken_links(outdir, pages)
     for line in broken:
         print(f"{line} [broken-link]", file=out)
-    print(f"{counted(len(broken), 'broken link')} in {counted(len(pages), 'page')}", file=err)
+    broken_count, page_count = len(broken), len(pages)
+    links = ngettext("{count} broken link", "{count} broken links", broken_count)
+    in_pages = ngettext("{count} page", "{count} pages", page_count)
+    summary = _("{links} in {pages}").format(
+        links=links.format(count=broken_count), pages=in_pages.format(count=page_count)
+    )
+    print(summary, file=err)
     return EXIT_PROBLEMS if broken else EXIT_OK
 
 
@@ -46,7 +56,8 @@ def check_cited_sources(
     states = external.check_sources(sources, settings)
     for state in states:
         if state.state != "ok":
-            line = f"{bib_name}:{state.line}: {state.state}: {state.key} {state.url}"
+            word = _(STATE_WORDS[state.state])
+            line = f"{bib_name}:{state.line}: {word}: {state.key} {state.url}"
             print(f"{line} ({state.detail}) [source-{state.state}]", file=out)
     report_path = site.root / report_name
     report_path.parent.mkdir(parents=True, exist_ok=True)
@@ -54,6 +65,18 @@ def check_cited_sources(
     report_path.write_text(json.dumps(report, ensure_ascii=False, indent=2) + "\n", "utf-8")
     dead = sum(state.state == "dead" for state in states)
     summary = Counter(state.state for state in states)
-    counts = ", ".join(f"{summary[name]} {name}" for name in ("ok", "moved", "refused", "dead"))
-    print(f"{counted(len(states), 'source')} checked: {counts}; report in {report_name}", file=err)
+    source_count = len(states)
+    checked = ngettext("{count} source", "{count} sources", source_count)
+    line = _(
+        "{checked} checked: {ok} ok, {moved} moved, {refused} refused, {dead} dead; "
+        "report in {report}"
+    ).format(
+        checked=checked.format(count=source_count),
+        ok=summary["ok"],
+        moved=summary["moved"],
+        refused=summary["refused"],
+        dead=summary["dead"],
+        report=report_name,
+    )
+    print(line, file=err)
     return EXIT_PROBLEMS if dead and strict else EXIT_OK

@@ -7,9 +7,10 @@ import datetime as dt
 from typing import TextIO
 from zoneinfo import ZoneInfo
 
-from juju_radar.editors.exit_status import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE
+from juju_radar.editors.exit_status import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, command_error
 from juju_radar.editors.site_files import Site, atomic_write
 from juju_radar.model.issues import ISO_DATE_RE, Vocabulary, date_outside_span, parse_issue
+from juju_radar.model.messages import _
 
 NEWSROOM_TIMEZONE = ZoneInfo("Asia/Shanghai")
 
@@ -21,21 +22,24 @@ def write_new_issue(
     newsroom) unless its page exists (or ``force``); the exit status."""
     date = parse_date_argument(date_text) if date_text else today_in_newsroom()
     if date is None:
-        print(f"radar: error: '{date_text}' is not a date (YYYY-MM-DD)", file=err)
+        message = _("'{date}' is not a date (YYYY-MM-DD)").format(date=date_text)
+        print(command_error(message), file=err)
         return EXIT_USAGE
     if outside := date_outside_span(date, site.date_span):
-        print(f"radar: error: {outside}", file=err)
+        print(command_error(outside), file=err)
         return EXIT_USAGE
     target = site.issue_path(date.isoformat())
     relative = site.relative(target)
     if outside := site.outside_root(target):
-        print(f"radar: error: {outside} leads outside the repository", file=err)
+        message = _("{path} leads outside the repository").format(path=outside)
+        print(command_error(message), file=err)
         return EXIT_PROBLEMS
     if target.exists() and not force:
-        print(f"radar: error: {relative} already exists: pass --force to replace it", file=err)
+        message = _("{path} already exists: pass --force to replace it").format(path=relative)
+        print(command_error(message), file=err)
         return EXIT_PROBLEMS
     page = draft_page(date, site.vocabulary)
-    _, problems = parse_issue(page, relative, site.vocabulary)
+    _parsed, problems = parse_issue(page, relative, site.vocabulary)
     if any(problem.severity == "error" for problem in problems):  # pragma: no cover - a bug
         for problem in problems:
             print(problem.format(), file=err)
@@ -43,10 +47,17 @@ def write_new_issue(
     try:
         atomic_write(target, page)
     except OSError as error:
-        print(f"radar: error: cannot write {relative}: {error.strerror or error}", file=err)
+        message = _("cannot write {path}: {reason}").format(
+            path=relative, reason=error.strerror or error
+        )
+        print(command_error(message), file=err)
         return EXIT_PROBLEMS
-    chosen = "" if date_text else f", today in {NEWSROOM_TIMEZONE.key}"
-    print(f"created {relative} (status: draft) for {date.isoformat()}{chosen}", file=out)
+    if date_text:
+        created = _("created {path} (status: draft) for {date}")
+    else:
+        created = _("created {path} (status: draft) for {date}, today in {timezone}")
+    fields = {"path": relative, "date": date.isoformat(), "timezone": NEWSROOM_TIMEZONE.key}
+    print(created.format(**fields), file=out)
     return EXIT_OK
 
 

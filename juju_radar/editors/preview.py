@@ -31,6 +31,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from juju_radar.model.messages import LANGUAGES, _, use_language
+
 RELOAD_SCRIPT = "/_radar/reload.js"
 RELOAD_JS = (
     "new WebSocket(`ws://${location.host}/websocket-reload`).onmessage = "
@@ -64,7 +66,7 @@ def is_local_request(scope: dict) -> bool:
 
 
 def origin_is_local(origin: str) -> bool:
-    scheme, _, host = origin.partition("://")
+    scheme, _separator, host = origin.partition("://")
     return scheme.lower() in ("http", "https") and host_is_local(host)
 
 
@@ -147,10 +149,21 @@ def parse_arguments(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--ignore", action="append", default=[], help="a path not watched")
     parser.add_argument("--re-ignore", action="append", default=[], help="a regex of paths")
     parser.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--lang", choices=LANGUAGES, help="the language of the messages")
     return parser.parse_args(argv)
 
 
+def speak(language: str | None) -> None:
+    """Speak ``language`` (``radar``'s, passed on by ``radar serve``): this process's
+    messages, and the build's, which reads the locale first (``LANGUAGE``)."""
+    if language:
+        os.environ["LANGUAGE"] = language
+        use_language(language)
+
+
 def main(argv: list[str]) -> None:
+    args = parse_arguments(argv)
+    speak(args.lang)
     try:
         import uvicorn
         import watchfiles
@@ -162,21 +175,21 @@ def main(argv: list[str]) -> None:
         from starlette.staticfiles import StaticFiles
     except ImportError:
         sys.exit(
-            "radar serve needs sphinx-autobuild (not installed by `make html`): run `make serve`"
+            _("radar serve needs sphinx-autobuild (not installed by `make html`): run `make serve`")
         )
     from juju_radar.build.preview import PreviewSession
 
-    args = parse_arguments(argv)
     srcdir, outdir = args.srcdir.resolve(strict=True), args.outdir.resolve()
     outdir.mkdir(parents=True, exist_ok=True)
     session = PreviewSession(srcdir, outdir, jobs=args.jobs)
 
     def rebuild(changed_paths: list[Path]) -> None:
         names = ", ".join(sorted(path.name for path in changed_paths)[:5])
-        print(f"radar serve: {names} changed, rebuilding", flush=True)
+        print(_("radar serve: {names} changed, rebuilding").format(names=names), flush=True)
         started = time.perf_counter()
         session.build(changed_paths)
-        print(f"radar serve: rebuilt in {time.perf_counter() - started:.2f} s", flush=True)
+        seconds = time.perf_counter() - started
+        print(_("radar serve: rebuilt in {seconds:.2f} s").format(seconds=seconds), flush=True)
 
     class InProcessRebuild(RebuildServer):  # type: ignore[misc]
         """sphinx-autobuild's watcher, building in a thread of this process (its own
@@ -202,7 +215,8 @@ def main(argv: list[str]) -> None:
         lifespan=watcher.lifespan,
     )
     session.build()
-    print(f"radar serve: serving on http://{url_host}/", flush=True)
+    url = f"http://{url_host}/"
+    print(_("radar serve: serving on {url}").format(url=url), flush=True)
     # uvicorn stops on SIGTERM and SIGINT, then raises the signal again: then save.
     signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(0))
     try:
@@ -210,7 +224,7 @@ def main(argv: list[str]) -> None:
     except KeyboardInterrupt:
         pass
     finally:
-        print("radar serve: saving the preview's state for the next start", flush=True)
+        print(_("radar serve: saving the preview's state for the next start"), flush=True)
         session.save()
 
 

@@ -15,6 +15,7 @@ import datetime as dt
 import hashlib
 import json
 import sys
+import unicodedata
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -39,6 +40,7 @@ from juju_radar.editors.exit_status import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE
 from juju_radar.editors.lookup.candidates import Candidate, EntryFacts, Ranking, rank
 from juju_radar.editors.site_files import Site, SiteError, atomic_write, open_site, read_text
 from juju_radar.model.issues import parse_issue
+from juju_radar.model.messages import N_, _, ngettext
 
 if TYPE_CHECKING:  # the HTTP client and feed parser load only for a lookup
     from juju_radar.editors.lookup.client import Client
@@ -120,17 +122,28 @@ def read_bib(site: Site) -> tuple[str, str]:
     try:
         data = site.bib_path.read_bytes()
     except OSError as error:
-        raise SiteError(f"{site.bib_path}: cannot be read: {error.strerror or error}") from error
+        reason = error.strerror or error
+        raise SiteError(
+            _("{path}: cannot be read: {reason}").format(path=site.bib_path, reason=reason)
+        ) from error
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as error:
-        raise SiteError(f"{site.bib_path}: is not valid UTF-8: {error.reason}") from error
+        raise SiteError(
+            _("{path}: is not valid UTF-8: {reason}").format(
+                path=site.bib_path, reason=error.reason
+            )
+        ) from error
     return (text[1:], "\ufeff") if text.startswith("\ufeff") else (text, "")
 
 
 def fail(message: str, status: int = EXIT_PROBLEMS) -> int:
-    print(f"radar refs: error: {message}", file=sys.stderr)
+    print(f"radar refs: {_('error')}: {message}", file=sys.stderr)
     return status
+
+
+def note(message: str) -> None:
+    print(f"radar refs: {_('note')}: {message}", file=sys.stderr)
 
 
 class Refused(Exception):
@@ -143,7 +156,7 @@ class Refused(Exception):
 
 def current_entry(site: Site, key: str) -> tuple[str, BibEntry]:
     """The .bib text as it is now, and entry ``key`` in it (:class:`EditError` if none)."""
-    text, _ = read_bib(site)
+    text, _bom = read_bib(site)
     return text, find_entry(text, key)
 
 
@@ -164,7 +177,7 @@ class Citing:
 
 def run_missing(args: argparse.Namespace) -> int:
     site = open_site(args.root)
-    text, _ = read_bib(site)
+    text, _bom = read_bib(site)
     citing = citing_items(site)
     missing = [
         (entry, citing.get((entry.key or "").lower(), []))
@@ -188,17 +201,23 @@ def run_missing(args: argparse.Namespace) -> int:
     else:
         for entry, cited_by in missing:
             print_entry(site, entry, cited_by)
-    noun = "entry lacks" if len(missing) == 1 else "entries lack"
-    print(f"{len(missing)} {noun} a DOI, arXiv id, URL or ISBN", file=sys.stderr)
+    count = len(missing)
+    summary = ngettext(
+        "{count} entry lacks a DOI, arXiv id, URL or ISBN",
+        "{count} entries lack a DOI, arXiv id, URL or ISBN",
+        count,
+    )
+    print(summary.format(count=count), file=sys.stderr)
     return EXIT_OK
 
 
 def print_entry(site: Site, entry: BibEntry, cited_by: list[Citing]) -> None:
     print(f"{site.bibfiles[0]}:{entry.line}: {entry.key}: {entry.field_value('title')}")
     for each in cited_by:
-        print(f"    cited by {each.path}:{each.line} ({each.item})")
+        where = f"{each.path}:{each.line}"
+        print("    " + _("cited by {where} ({item})").format(where=where, item=each.item))
     if not cited_by:
-        print("    cited by no issue")
+        print("    " + _("cited by no issue"))
 
 
 def citing_items(site: Site) -> dict[str, list[Citing]]:
@@ -207,7 +226,9 @@ def citing_items(site: Site) -> dict[str, list[Citing]]:
     for path in site.issue_files():
         relative = site.relative(path)
         try:
-            issue, _ = parse_issue(read_text(path), relative, site.vocabulary, site.date_span)
+            issue, _problems = parse_issue(
+                read_text(path), relative, site.vocabulary, site.date_span
+            )
         except SiteError:
             continue
         if issue is None:
@@ -286,10 +307,11 @@ class Lookups:
             self._client = Client(Settings.from_environment(self.site.config))
         if not (self._client.settings.contact_email or facts.doi or facts.eprint or self._noted):
             self._noted = True
-            print(
-                "radar refs: note: no contact address (RADAR_CONTACT_EMAIL or "
-                "radar_contact_email in conf.py); Crossref asks polite clients for one",
-                file=sys.stderr,
+            note(
+                _(
+                    "no contact address (RADAR_CONTACT_EMAIL or radar_contact_email in "
+                    "conf.py); Crossref asks polite clients for one"
+                )
             )
         return self._client
 
@@ -304,15 +326,23 @@ class Lookups:
     def saved_candidate(self, key: str, number: int, digest: str) -> Candidate:
         saved = load_lookup(self.site, key)
         if saved is None:
-            raise Refused(f"no saved lookup of '{key}': run `radar refs lookup {key}` first")
+            raise Refused(
+                _("no saved lookup of '{key}': run `radar refs lookup {key}` first").format(key=key)
+            )
         if saved.get("entry") != digest:
             raise Refused(
-                f"entry '{key}' changed since it was looked up: run `radar refs lookup {key}` again"
+                _(
+                    "entry '{key}' changed since it was looked up: "
+                    "run `radar refs lookup {key}` again"
+                ).format(key=key)
             )
         candidates = saved.get("candidates", [])
         if not 1 <= number <= len(candidates):
             raise Refused(
-                f"the lookup of '{key}' has candidates 1 to {len(candidates)}", EXIT_USAGE
+                _("the lookup of '{key}' has candidates 1 to {count}").format(
+                    key=key, count=len(candidates)
+                ),
+                EXIT_USAGE,
             )
         return Candidate.from_dict(candidates[number - 1])
 
@@ -326,7 +356,11 @@ def run_lookup(args: argparse.Namespace) -> int:
         except EditError as error:
             return fail(str(error))
         except ServiceError as error:
-            return fail(f"lookup of '{args.key}' failed: {error}; nothing was written")
+            return fail(
+                _("lookup of '{key}' failed: {error}; nothing was written").format(
+                    key=args.key, error=error
+                )
+            )
     if args.format == "json":
         print(json.dumps(lookup_json(facts, ranking), ensure_ascii=False, indent=2))
     else:
@@ -351,25 +385,50 @@ def print_lookup(facts: EntryFacts, ranking: Ranking) -> None:
     print(f"{facts.key}: {facts.title}")
     print_candidates(ranking)
     if not ranking.candidates:
-        print("no candidate found: search by hand, then `radar refs set`")
+        print(_("no candidate found: search by hand, then `radar refs set`"))
     elif ranking.conclusive:
-        print(f"best match: {ranking.why}; `radar refs accept {facts.key} 1` writes it")
+        print(
+            _("best match: {why}; `radar refs accept {key} 1` writes it").format(
+                why=ranking.why, key=facts.key
+            )
+        )
     else:
         print(
-            f"inconclusive: {ranking.why}; check the candidates before "
-            f"`radar refs accept {facts.key} N`, or search by hand and `radar refs set`"
+            _(
+                "inconclusive: {why}; check the candidates before "
+                "`radar refs accept {key} N`, or search by hand and `radar refs set`"
+            ).format(why=ranking.why, key=facts.key)
         )
+
+
+CANDIDATE_LABELS = {
+    "title": N_("title:"),
+    "authors": N_("authors:"),
+    "year": N_("year:"),
+    "container": N_("container:"),
+    "identifier": N_("identifier:"),
+    "why": N_("why:"),
+}
+LABEL_WIDTH = 12
+"""Columns of a candidate's labels (``identifier: ``), a Chinese character two."""
+
+
+def labelled(name: str, value: str) -> str:
+    """``   title:      value``: the label in the current language, the values in line."""
+    label = _(CANDIDATE_LABELS[name])
+    width = sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in label)
+    return f"   {label}{' ' * max(1, LABEL_WIDTH - width)}{value}"
 
 
 def print_candidates(ranking: Ranking) -> None:
     for number, candidate in enumerate(ranking.candidates, start=1):
         print(f"{number}. [{candidate.score:.2f}] {candidate.source} · {candidate.kind or '-'}")
-        print(f"   title:      {candidate.title}")
-        print(f"   authors:    {'; '.join(candidate.authors) or '-'}")
-        print(f"   year:       {candidate.year or '-'}")
-        print(f"   container:  {candidate.container or '-'}")
-        print(f"   identifier: {candidate.identifier or '-'}")
-        print(f"   why:        {candidate.reason}")
+        print(labelled("title", candidate.title))
+        print(labelled("authors", "; ".join(candidate.authors) or "-"))
+        print(labelled("year", candidate.year or "-"))
+        print(labelled("container", candidate.container or "-"))
+        print(labelled("identifier", candidate.identifier or "-"))
+        print(labelled("why", candidate.reason))
 
 
 def entry_digest(text: str, entry: BibEntry) -> str:
@@ -390,7 +449,7 @@ def save_lookup(site: Site, key: str, digest: str, ranking: Ranking) -> None:
     try:
         atomic_write(lookup_path(site, key), json.dumps(data, ensure_ascii=False, indent=1))
     except OSError as error:
-        print(f"radar refs: note: the candidates were not saved: {error}", file=sys.stderr)
+        note(_("the candidates were not saved: {error}").format(error=error))
 
 
 def load_lookup(site: Site, key: str) -> dict | None:
@@ -474,18 +533,24 @@ def identifier_fields(
     values: dict[str, str] = {}
     if doi is not None:
         if not is_doi(doi):
-            raise Refused(f"'{doi}' is not a DOI (10.NNNN/…)", EXIT_USAGE)
+            raise Refused(_("'{doi}' is not a DOI (10.NNNN/…)").format(doi=doi), EXIT_USAGE)
         values["doi"] = normalize_doi(doi)
     elif arxiv is not None:
         if not is_arxiv_id(arxiv):
-            raise Refused(f"'{arxiv}' is not an arXiv id (2409.01234)", EXIT_USAGE)
+            raise Refused(
+                _("'{arxiv}' is not an arXiv id (2409.01234)").format(arxiv=arxiv), EXIT_USAGE
+            )
         values |= {"eprint": normalize_arxiv(arxiv), "archiveprefix": "arXiv"}
     else:
         if url is None or web_url(url) is None:
-            raise Refused(f"'{url}' is not an http(s) address", EXIT_USAGE)
+            raise Refused(_("'{url}' is not an http(s) address").format(url=url), EXIT_USAGE)
         values["url"] = url.strip()
     values["urldate"] = today()
     return values
+
+
+YES = ("y", "yes", "是")
+"""What confirms a write, typed in English or Chinese."""
 
 
 def write_entry(
@@ -504,25 +569,41 @@ def write_entry(
     name = site.bibfiles[0]
     errors = [p for p in check_bib_text(new_text, name, site.bib_limits) if p.severity == "error"]
     if errors:
-        return fail(f"the entry would be invalid ({errors[0].message}); nothing was written")
-    print(f"{key}: {'@' + entry_type + ', ' if entry_type else ''}writing into {name}:")
+        return fail(
+            _("the entry would be invalid ({message}); nothing was written").format(
+                message=errors[0].message
+            )
+        )
+    if entry_type:
+        writing = _("{key}: @{type}, writing into {name}:").format(
+            key=key, type=entry_type, name=name
+        )
+    else:
+        writing = _("{key}: writing into {name}:").format(key=key, name=name)
+    print(writing)
     for field_name, value in values.items():
         print(f"    {field_name} = {value}")
     if ask is not None:
         try:
-            answer = ask("write these fields? [y/N] ")
+            answer = ask(_("write these fields? [y/N] "))
         except EOFError:
             answer = ""
-        if answer.strip().lower() not in ("y", "yes"):
-            print("nothing was written", file=sys.stderr)
+        if answer.strip().lower() not in YES:
+            print(_("nothing was written"), file=sys.stderr)
             return EXIT_PROBLEMS
     if outside := site.outside_root(site.bib_path):
-        return fail(f"{outside} leads outside the repository: nothing was written")
+        return fail(
+            _("{path} leads outside the repository: nothing was written").format(path=outside)
+        )
     try:
         atomic_write(site.bib_path, bom + new_text)
     except OSError as error:
-        return fail(f"cannot write {name}: {error.strerror or error}; nothing was written")
-    print(f"{name}: entry '{key}' updated")
+        return fail(
+            _("cannot write {name}: {reason}; nothing was written").format(
+                name=name, reason=error.strerror or error
+            )
+        )
+    print(_("{name}: entry '{key}' updated").format(name=name, key=key))
     return EXIT_OK
 
 
@@ -558,7 +639,11 @@ def run_complete(args: argparse.Namespace) -> int:
             try:
                 outcome = complete_one(lookups, key, cited_by, args.yes_conclusive)
             except ServiceError as error:
-                fail(f"lookup of '{key}' failed: {error}; stopped, what was written stays")
+                fail(
+                    _("lookup of '{key}' failed: {error}; stopped, what was written stays").format(
+                        key=key, error=error
+                    )
+                )
                 tally["failed"] += 1
                 left = len(queue) - position - 1
                 break
@@ -566,8 +651,17 @@ def run_complete(args: argparse.Namespace) -> int:
                 left = len(queue) - position
                 break
             tally[outcome] += 1
-    counts = ", ".join(f"{tally[outcome]} {outcome}" for outcome in OUTCOMES)
-    print(f"radar refs complete: {counts}, {left} left", file=sys.stderr)
+    counts = _(
+        "{accepted} accepted, {by_hand} set by hand, {skipped} skipped, {failed} failed, "
+        "{left} left"
+    ).format(
+        accepted=tally["accepted"],
+        by_hand=tally["set by hand"],
+        skipped=tally["skipped"],
+        failed=tally["failed"],
+        left=left,
+    )
+    print(f"radar refs complete: {counts}", file=sys.stderr)
     return EXIT_PROBLEMS if tally["failed"] else EXIT_OK
 
 
@@ -576,7 +670,7 @@ def entries_to_complete(
 ) -> list[tuple[str, list[Citing]]]:
     """The entries to walk: ``keys`` as given, else those lacking an identifier (cited
     on or after ``since``), the newest issue first, without those skipped before."""
-    text, _ = read_bib(site)
+    text, _bom = read_bib(site)
     citing = citing_items(site)
     if keys:
         return chosen_entries(site, text, keys, citing)
@@ -592,10 +686,10 @@ def entries_to_complete(
             continue
         queue.append((key, cited_by))
     if left_out:
-        print(
-            f"radar refs: note: {left_out} skipped before, left out "
-            f"(`--revisit` walks them too; {SKIPPED.as_posix()} lists them)",
-            file=sys.stderr,
+        note(
+            _(
+                "{count} skipped before, left out (`--revisit` walks them too; {path} lists them)"
+            ).format(count=left_out, path=SKIPPED.as_posix())
         )
     return sorted(queue, key=lambda pair: -newest_issue(pair[1]).toordinal())
 
@@ -609,10 +703,11 @@ def chosen_entries(
         if lacks_identifier(entry):
             chosen.append((entry.key or key, citing.get(key.lower(), [])))
         else:
-            print(
-                f"radar refs: note: {site.bibfiles[0]}:{entry.line}: '{entry.key}' has a "
-                "DOI, arXiv id, URL or ISBN already; left out",
-                file=sys.stderr,
+            where = f"{site.bibfiles[0]}:{entry.line}"
+            note(
+                _("{where}: '{key}' has a DOI, arXiv id, URL or ISBN already; left out").format(
+                    where=where, key=entry.key
+                )
             )
     return chosen
 
@@ -634,11 +729,11 @@ def complete_one(lookups: Lookups, key: str, cited_by: list[Citing], yes_conclus
         fail(str(error))
         return "failed"
     print_entry(lookups.site, entry, cited_by)
-    _, ranking = lookups.look_up(key)
+    _facts, ranking = lookups.look_up(key)
     print_candidates(ranking)
     print(verdict(ranking))
     if yes_conclusive and ranking.conclusive:
-        print("conclusive: accepting candidate 1")
+        print(_("conclusive: accepting candidate 1"))
         answer = Answer("accept", 1)
     else:
         answer = ask_answer(len(ranking.candidates))
@@ -647,14 +742,22 @@ def complete_one(lookups: Lookups, key: str, cited_by: list[Citing], yes_conclus
 
 def verdict(ranking: Ranking) -> str:
     if not ranking.candidates:
-        return "no candidate found"
-    return f"{'best match' if ranking.conclusive else 'inconclusive'}: {ranking.why}"
+        return _("no candidate found")
+    if ranking.conclusive:
+        return _("best match: {why}").format(why=ranking.why)
+    return _("inconclusive: {why}").format(why=ranking.why)
 
 
 def ask_answer(candidates: int) -> Answer:
     """The editor's answer, asked again until it is one; the end of the input quits."""
-    choices = f"1-{candidates} accept, " if candidates > 1 else "1 accept, " if candidates else ""
-    prompt = f"{choices}s skip, q quit, or a DOI, arXiv id or URL: "
+    if candidates > 1:
+        prompt = _("1-{count} accept, s skip, q quit, or a DOI, arXiv id or URL: ").format(
+            count=candidates
+        )
+    elif candidates:
+        prompt = _("1 accept, s skip, q quit, or a DOI, arXiv id or URL: ")
+    else:
+        prompt = _("s skip, q quit, or a DOI, arXiv id or URL: ")
     while True:
         try:
             text = input(prompt)
@@ -664,14 +767,14 @@ def ask_answer(candidates: int) -> Answer:
         answer = read_answer(text, candidates)
         if answer is not None:
             return answer
-        print(f"not an answer: '{text.strip()}'")
+        print(_("not an answer: '{text}'").format(text=text.strip()))
 
 
 def read_answer(text: str, candidates: int) -> Answer | None:
     answer = text.strip()
-    if answer.lower() in ("s", "skip"):
+    if answer.lower() in ("s", "skip", "跳过"):
         return Answer("skip")
-    if answer.lower() in ("q", "quit"):
+    if answer.lower() in ("q", "quit", "退出"):
         return Answer("quit")
     if answer.isdigit():
         return Answer("accept", int(answer)) if 1 <= int(answer) <= candidates else None
@@ -715,4 +818,4 @@ def remember_skipped(site: Site, key: str, digest: str) -> None:
     try:
         atomic_write(site.root / SKIPPED, json.dumps(skipped, ensure_ascii=False, indent=1))
     except OSError as error:
-        print(f"radar refs: note: the skip was not recorded: {error}", file=sys.stderr)
+        note(_("the skip was not recorded: {error}").format(error=error))

@@ -22,6 +22,7 @@ from juju_radar.model.issues import (
     read_date_span,
     vocabulary_from_config,
 )
+from juju_radar.model.messages import _
 from juju_radar.model.page import PageLimits
 from juju_radar.model.problems import Problem
 
@@ -45,7 +46,9 @@ class Site:
         try:
             return vocabulary_from_config(topics, verdicts)  # type: ignore[arg-type]
         except TypeError as error:
-            message = f"{self.root / 'conf.py'}: bad radar_topics/radar_verdicts: {error}"
+            message = _("{path}: bad radar_topics/radar_verdicts: {error}").format(
+                path=self.root / "conf.py", error=error
+            )
             raise SiteError(message) from error
 
     @property
@@ -53,7 +56,9 @@ class Site:
         value = self.config.get("radar_date_span", DEFAULT_DATE_SPAN)
         span = read_date_span(value)
         if span is None:
-            message = f"{self.root / 'conf.py'}: radar_date_span must be two years, not {value!r}"
+            message = _("{path}: radar_date_span must be two years, not {value!r}").format(
+                path=self.root / "conf.py", value=value
+            )
             raise SiteError(message)
         return span
 
@@ -63,8 +68,8 @@ class Site:
         chars = self.config.get("radar_max_page_chars", default.max_chars)
         items = self.config.get("radar_max_items", default.max_items)
         if not (isinstance(chars, int) and isinstance(items, int)):
-            names = "radar_max_page_chars and radar_max_items"
-            message = f"{self.root / 'conf.py'}: {names} must be numbers"
+            message = _("{path}: radar_max_page_chars and radar_max_items must be numbers")
+            message = message.format(path=self.root / "conf.py")
             raise SiteError(message)
         return PageLimits(chars, items)
 
@@ -111,11 +116,15 @@ def open_site(root: str | os.PathLike[str]) -> Site:
     root_path = Path(root).resolve()
     conf = root_path / "conf.py"
     if not conf.is_file():
-        raise SiteError(f"{root_path}: not a site root (no conf.py); use --root DIR")
+        message = _("{path}: not a site root (no conf.py); use --root DIR")
+        raise SiteError(message.format(path=root_path))
     try:
         config = runpy.run_path(str(conf))
     except Exception as error:
-        raise SiteError(f"{conf}: cannot be loaded: {type(error).__name__}: {error}") from error
+        message = _("{path}: cannot be loaded: {kind}: {error}").format(
+            path=conf, kind=type(error).__name__, error=error
+        )
+        raise SiteError(message) from error
     return Site(root_path, config)
 
 
@@ -123,9 +132,11 @@ def read_text(path: Path) -> str:
     try:
         return path.read_text(encoding="utf-8-sig")
     except OSError as error:
-        raise SiteError(f"{path}: cannot be read: {error.strerror or error}") from error
+        message = _("{path}: cannot be read: {reason}")
+        raise SiteError(message.format(path=path, reason=error.strerror or error)) from error
     except UnicodeDecodeError as error:
-        raise SiteError(f"{path}: is not valid UTF-8: {error.reason}") from error
+        message = _("{path}: is not valid UTF-8: {reason}")
+        raise SiteError(message.format(path=path, reason=error.reason)) from error
 
 
 def decode_utf8(data: bytes, path: str) -> tuple[str | None, list[Problem]]:
@@ -136,7 +147,7 @@ def decode_utf8(data: bytes, path: str) -> tuple[str | None, list[Problem]]:
     except UnicodeDecodeError as error:
         line = data[: error.start].count(b"\n") + 1
         byte = data[error.start : error.start + 1].hex()
-        message = f"not valid UTF-8 (byte 0x{byte}); save the file as UTF-8"
+        message = _("not valid UTF-8 (byte 0x{byte}); save the file as UTF-8").format(byte=byte)
         return None, [Problem(path, line, "error", "encoding", message)]
 
 
@@ -146,7 +157,7 @@ def read_utf8(path: Path, shown_as: str) -> tuple[str | None, list[Problem]]:
     try:
         data = path.read_bytes()
     except OSError as error:
-        message = f"cannot read the file: {error.strerror or error}"
+        message = _("cannot read the file: {reason}").format(reason=error.strerror or error)
         return None, [Problem(shown_as, 1, "error", "unreadable", message)]
     return decode_utf8(data, shown_as)
 

@@ -8,6 +8,8 @@ from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
+from juju_radar.model.messages import _
+
 LINK_ATTRIBUTES = {"a": "href", "link": "href", "script": "src", "img": "src", "source": "src"}
 
 
@@ -64,8 +66,8 @@ def pages_written_since(outdir: Path, stamp: Path) -> list[Path]:
 
 
 def broken_links(outdir: Path, pages: list[Path] | None = None) -> list[str]:
-    """``PAGE: TARGET`` for every local link or asset of ``pages`` (all the site's by
-    default) that does not resolve."""
+    """``PAGE: TARGET`` (and why, for a missing anchor) for every local link or asset of
+    ``pages`` (all the site's by default) that does not resolve."""
     cache: dict[Path, PageLinks] = {}
 
     def links_of(path: Path) -> PageLinks:
@@ -90,5 +92,6 @@ def broken_links(outdir: Path, pages: list[Path] | None = None) -> list[str]:
                 and file.suffix == ".html"
                 and unquote(parts.fragment) not in links_of(file).ids
             ):
-                broken.append(f"{where}: {target} (no such anchor)")
+                no_anchor = _(" (no such anchor)")
+                broken.append(f"{where}: {target}{no_anchor}")
     return broken

@@ -35,6 +35,7 @@ from mdit_py_plugins.substitution import substitution_plugin
 
 from juju_radar.model.anchors import is_reserved_id, make_id
 from juju_radar.model.issues import ISSUE_FIELDS
+from juju_radar.model.messages import _
 from juju_radar.model.page import FrontMatter, Page
 from juju_radar.model.problems import Problem
 
@@ -216,15 +217,17 @@ def _check_markdown(scan: _Scan, text: str, offset: int) -> None:
         if token.type in ("fence", "colon_fence"):
             _check_fence(scan, token, line)
         elif token.type in ("math_block", "math_block_label", "amsmath"):
-            scan.error(line, "forbidden-directive", "math is not allowed: it loads a script")
+            scan.error(line, "forbidden-directive", _("math is not allowed: it loads a script"))
         elif token.type == "inline":
             if in_heading:
                 _check_heading(scan, token.children or [], line)
             _check_inline(scan, token.children or [], line)
         elif token.type == "html_block" and scan.kind == "site":
-            scan.error(line, "raw-html", "raw HTML is not allowed in a page")
+            scan.error(line, "raw-html", _("raw HTML is not allowed in a page"))
         elif token.type == "myst_target" and is_reserved_id(make_id(token.content)):
-            message = f"target '({token.content})=' takes an id the page gives its own parts"
+            message = _("target '({target})=' takes an id the page gives its own parts").format(
+                target=token.content
+            )
             scan.error(line, "reserved-id", message)
         in_heading = token.type == "heading_open"
 
@@ -233,7 +236,7 @@ def _check_heading(scan: _Scan, children: Sequence[Token], line: int) -> None:
     """A heading, ``#`` or underlined, holds text only: a link, image or role in it
     crashed the table of contents."""
     if any(child.type in HEADING_MARKUP for child in children):
-        message = "a heading holds text only: move the link, image or role into a paragraph"
+        message = _("a heading holds text only: move the link, image or role into a paragraph")
         scan.error(line, "heading-markup", message)
 
 
@@ -242,13 +245,15 @@ def _check_front_matter(scan: _Scan, front: FrontMatter) -> None:
         key = str(field_key)
         number = front.line_of(key)
         active = key in ACTIVE_FRONT_MATTER
-        if active or (scan.kind == "site" and key not in SITE_FRONT_MATTER):
-            allowed = (
-                "" if active else f" (a site page may have: {', '.join(sorted(SITE_FRONT_MATTER))})"
-            )
-            scan.error(
-                number, "forbidden-field", f"front matter field '{key}' is not allowed{allowed}"
-            )
+        if active:
+            message = _("front matter field '{key}' is not allowed").format(key=key)
+        elif scan.kind == "site" and key not in SITE_FRONT_MATTER:
+            message = _(
+                "front matter field '{key}' is not allowed (a site page may have: {fields})"
+            ).format(key=key, fields=", ".join(sorted(SITE_FRONT_MATTER)))
+        else:
+            continue
+        scan.error(number, "forbidden-field", message)
 
 
 def _check_fence(scan: _Scan, token: Token, line: int) -> None:
@@ -259,20 +264,21 @@ def _check_fence(scan: _Scan, token: Token, line: int) -> None:
     name = name[1:-1]
     if name == "eval-rst":
         scan.error(
-            line, "forbidden-directive", "reStructuredText blocks ({eval-rst}) are not allowed"
+            line, "forbidden-directive", _("reStructuredText blocks ({eval-rst}) are not allowed")
         )
     elif name == "bibliography":
         scan.error(
             line,
             "manual-bibliography",
-            "the build adds the issue's bibliography: remove this block",
+            _("the build adds the issue's bibliography: remove this block"),
         )
     elif not is_allowed_directive(name, scan.kind):
         scan.error(line, "forbidden-directive", _directive_message(name, scan.kind))
     elif scan.kind == "issue" and token.type == "fence":
-        scan.error(
-            line, "forbidden-directive", f"write the {{{name}}} block with ':::', not a code fence"
+        message = _("write the {block} block with ':::', not a code fence").format(
+            block=f"{{{name}}}"
         )
+        scan.error(line, "forbidden-directive", message)
     elif name.lower() in MARKDOWN_BODY_DIRECTIVES:
         body, skipped = _directive_body(token.content)
         _check_markdown(scan, body, line + skipped)
@@ -282,8 +288,11 @@ def _check_fence(scan: _Scan, token: Token, line: int) -> None:
 
 def _directive_message(name: str, kind: PageKind) -> str:
     allowed = ", ".join(f"{{{known}}}" for known in sorted(allowed_directives(kind)))
-    where = "an issue page" if kind == "issue" else "a site page"
-    return f"block '{{{name}}}' is not allowed in {where} (allowed: {allowed})"
+    if kind == "issue":
+        message = _("block '{block}' is not allowed in an issue page (allowed: {allowed})")
+    else:
+        message = _("block '{block}' is not allowed in a site page (allowed: {allowed})")
+    return message.format(block=f"{{{name}}}", allowed=allowed)
 
 
 def _directive_body(content: str) -> tuple[str, int]:
@@ -305,9 +314,8 @@ def _check_toctree(scan: _Scan, content: str, line: int) -> None:
             continue
         target = (match.group("target") or match.group("bare") or "").strip()
         if not DOCNAME_RE.match(target) or "://" in target:
-            scan.error(
-                number, "forbidden-link", f"toctree entry '{target}' is not a page of the site"
-            )
+            message = _("toctree entry '{target}' is not a page of the site").format(target=target)
+            scan.error(number, "forbidden-link", message)
 
 
 def _check_inline(scan: _Scan, children: Sequence[Token], line: int) -> None:
@@ -316,11 +324,12 @@ def _check_inline(scan: _Scan, children: Sequence[Token], line: int) -> None:
             line += 1
         elif child.type == "myst_role" and not is_allowed_role(child.meta.get("name", "")):
             name = child.meta.get("name", "")
-            scan.error(line, "forbidden-role", f"role '{{{name}}}' is not allowed in a page")
+            message = _("role '{role}' is not allowed in a page").format(role=f"{{{name}}}")
+            scan.error(line, "forbidden-role", message)
         elif child.type in ("math_inline", "math_inline_double"):
-            scan.error(line, "forbidden-role", "math is not allowed: it loads a script")
+            scan.error(line, "forbidden-role", _("math is not allowed: it loads a script"))
         elif child.type == "html_inline" and scan.kind == "site":
-            scan.error(line, "raw-html", "raw HTML is not allowed in a page")
+            scan.error(line, "raw-html", _("raw HTML is not allowed in a page"))
         elif child.type == "link_open":
             _check_link(scan, str(child.attrGet("href") or ""), line)
         elif child.type == "image":
@@ -338,21 +347,28 @@ def link_problem(href: str, page: str) -> str | None:
     """Why a Markdown link of ``page`` is not allowed, or None."""
     scheme = url_scheme(href)
     if scheme:
-        return None if scheme in LINK_SCHEMES else f"link '{href}': only http(s) and mailto links"
+        if scheme in LINK_SCHEMES:
+            return None
+        return _("link '{href}': only http(s) and mailto links").format(href=href)
     if not is_safe_href(href):
-        return f"link '{href}' leads to another host: write it with https:"
+        return _("link '{href}' leads to another host: write it with https:").format(href=href)
     target = href.split("#", 1)[0].split("?", 1)[0]
     if not target:
         return None  # an anchor of the page
     if not target.endswith(".md"):
-        return f"link '{href}' is a file, not a page: link pages by their .md file"
+        return _("link '{href}' is a file, not a page: link pages by their .md file").format(
+            href=href
+        )
     base = "" if target.startswith("/") else posixpath.dirname(page)
     normalized = posixpath.normpath(posixpath.join(base, unquote(target).lstrip("/")))
     if normalized == ".." or normalized.startswith("../"):
-        return f"link '{href}' leaves the site"
+        return _("link '{href}' leaves the site").format(href=href)
     return None
 
 
 def _check_image(scan: _Scan, src: str, line: int) -> None:
-    where = "from another host" if url_scheme(src) or src.startswith("//") else "from a file"
-    scan.error(line, "forbidden-image", f"image '{src}' {where}: the archive shows no images")
+    if url_scheme(src) or src.startswith("//"):
+        message = _("image '{src}' from another host: the archive shows no images")
+    else:
+        message = _("image '{src}' from a file: the archive shows no images")
+    scan.error(line, "forbidden-image", message.format(src=src))

@@ -18,7 +18,7 @@ from typing import Any, TypeVar
 from myst_parser.parsers.options import TokenizeError, options_to_items
 
 from juju_radar.model.anchors import is_reserved_id
-from juju_radar.model.messages import _
+from juju_radar.model.messages import N_, _
 from juju_radar.model.page import FrontMatter, Page
 from juju_radar.model.problems import Problem
 
@@ -58,6 +58,11 @@ ITEM_DIRECTIVE = "radar-item"
 CLOSING_DIRECTIVE = "radar-closing"
 ITEM_OPTIONS = ("id", "topic", "tags", "score", "verdict", "sources")
 REQUIRED_ITEM_OPTIONS = ("id", "topic", "score", "verdict")
+# What an unknown topic or verdict is reported as (by the name of the option).
+UNKNOWN_NAME = {
+    "topic": N_("unknown topic '{value}'{suggestion}"),
+    "verdict": N_("unknown verdict '{value}'{suggestion}"),
+}
 # The years an issue may be dated in (``radar_date_span``): a page dated 0001 or 9999
 # would make the listings and charts span thousands of empty months.
 DEFAULT_DATE_SPAN = (2000, 2100)
@@ -294,8 +299,10 @@ def misplaced_issue(path: str) -> Problem | None:
         1,
         "error",
         "bad-path",
-        "an issue page must be issues/YYYY/YYYY-MM-DD.md, named by its date in the folder "
-        "of its year; rename or move it",
+        _(
+            "an issue page must be issues/YYYY/YYYY-MM-DD.md, named by its date in the folder "
+            "of its year; rename or move it"
+        ),
     )
 
 
@@ -385,8 +392,10 @@ def parse_issue(
     item_blocks = [block for block in blocks if block.name == ITEM_DIRECTIVE]
     max_items = page.limits.max_items
     if len(item_blocks) > max_items:
-        message = f"the issue has {len(item_blocks):,} items, over the limit of {max_items:,}"
-        report.error(item_blocks[max_items].line, "too-many-items", f"{message} (radar_max_items)")
+        message = _(
+            "the issue has {count:,} items, over the limit of {limit:,} (radar_max_items)"
+        ).format(count=len(item_blocks), limit=max_items)
+        report.error(item_blocks[max_items].line, "too-many-items", message)
         meta = None
     items = tuple(
         item
@@ -398,9 +407,11 @@ def parse_issue(
     closing = [block for block in blocks if block.name == CLOSING_DIRECTIVE]
     swallowed = any(problem.code == "unclosed-fence" for problem in report.problems)
     if not closing and not swallowed:
-        report.error(len(lines), "missing-closing", "the issue has no closing section (今天的主线)")
+        report.error(
+            len(lines), "missing-closing", _("the issue has no closing section (今天的主线)")
+        )
     if not items and not swallowed:
-        report.warning(body_start + 1, "no-items", "the issue has no items")
+        report.warning(body_start + 1, "no-items", _("the issue has no items"))
     if meta is None or page.character_problems:
         return None, report.problems
     if meta["status"] == "published":
@@ -451,7 +462,10 @@ def _check_no_placeholders(
         report.error(
             line,
             "placeholder",
-            "placeholder text of `radar new` in a published issue: write it, or keep status: draft",
+            _(
+                "placeholder text of `radar new` in a published issue: write it, or keep "
+                "status: draft"
+            ),
         )
 
 
@@ -480,8 +494,10 @@ def _check_stated_length(issue: Issue, line: int, report: Reporter) -> None:
     report.warning(
         line,
         "length-mismatch",
-        f"the stated length ({stated:,} 字) differs from the counted one ({counted:,} 字) "
-        "by more than half: correct the `length` line",
+        _(
+            "the stated length ({stated:,} 字) differs from the counted one ({counted:,} 字) "
+            "by more than half: correct the `length` line"
+        ).format(stated=stated, counted=counted),
     )
 
 
@@ -503,7 +519,7 @@ def _read_front_matter(front: FrontMatter, report: Reporter) -> dict | None:
     if not front.readable:
         return None
     if not front.end:
-        report.error(1, "front-matter", "the file must start with YAML front matter ('---')")
+        report.error(1, "front-matter", _("the file must start with YAML front matter ('---')"))
         return None
     data = front.fields
     key_lines = front.key_lines
@@ -517,33 +533,39 @@ def _read_front_matter(front: FrontMatter, report: Reporter) -> dict | None:
         report.error(
             key_lines.get("date", 1),
             "date-mismatch",
-            f"date {date.isoformat()} does not match the file name ({path_date.isoformat()})",
+            _("date {date} does not match the file name ({named})").format(
+                date=date.isoformat(), named=path_date.isoformat()
+            ),
         )
     title = data.get("title")
     if title is not None and not isinstance(title, str):
         report.error(
-            key_lines.get("title", 1), "front-matter", 'title must be text (quote it: "...")'
+            key_lines.get("title", 1), "front-matter", _('title must be text (quote it: "...")')
         )
         ok = False
     elif not isinstance(title, str) or not title.strip():
-        report.error(key_lines.get("title", 1), "missing-title", "the issue has no title")
+        report.error(key_lines.get("title", 1), "missing-title", _("the issue has no title"))
         ok = False
     status = data.get("status", "published")
     if status not in STATUSES:
         report.error(
             key_lines.get("status", 1),
             "unknown-status",
-            f"status '{status}' is not one of: {', '.join(STATUSES)}",
+            _("status '{status}' is not one of: {statuses}").format(
+                status=status, statuses=", ".join(STATUSES)
+            ),
         )
         ok = False
     length = data.get("length", "")
     if not isinstance(length, str):
-        report.error(key_lines.get("length", 1), "front-matter", "length must be text")
+        report.error(key_lines.get("length", 1), "front-matter", _("length must be text"))
         ok = False
     # YAML reads a key such as 2026 or yes as a number or a boolean.
     for unknown in sorted(map(str, set(data) - ISSUE_FIELDS)):
         report.warning(
-            key_lines.get(unknown, 1), "unknown-field", f"unknown front matter field '{unknown}'"
+            key_lines.get(unknown, 1),
+            "unknown-field",
+            _("unknown front matter field '{name}'").format(name=unknown),
         )
     if date is None or not ok:
         return None
@@ -572,10 +594,9 @@ def date_outside_span(date: dt.date, span: tuple[int, int]) -> str:
     first, last = span
     if first <= date.year <= last:
         return ""
-    return (
-        f"date {date.isoformat()} is outside the archive's years {first}–{last} "
-        "(radar_date_span in conf.py)"
-    )
+    return _(
+        "date {date} is outside the archive's years {first}–{last} (radar_date_span in conf.py)"
+    ).format(date=date.isoformat(), first=first, last=last)
 
 
 def _front_date(value: object, line: int, report: Reporter) -> dt.date | None:
@@ -584,10 +605,10 @@ def _front_date(value: object, line: int, report: Reporter) -> dt.date | None:
     if isinstance(value, dt.date):
         return value
     if value is None:
-        report.error(line, "missing-date", "the front matter has no date")
+        report.error(line, "missing-date", _("the front matter has no date"))
         return None
     if not isinstance(value, str | int):
-        report.error(line, "bad-date", "the date must be written YYYY-MM-DD")
+        report.error(line, "bad-date", _("the date must be written YYYY-MM-DD"))
         return None
     text = str(value)[:40]
     try:
@@ -595,7 +616,7 @@ def _front_date(value: object, line: int, report: Reporter) -> dt.date | None:
             return dt.date.fromisoformat(text)
     except ValueError:
         pass
-    report.error(line, "bad-date", f"'{text}' is not a date (YYYY-MM-DD)")
+    report.error(line, "bad-date", _("'{text}' is not a date (YYYY-MM-DD)").format(text=text))
     return None
 
 
@@ -638,7 +659,7 @@ def _read_body(
         if opening:
             flush()
             if block is not None:
-                report.error(number, "nested-block", "a ':::' block is opened inside another")
+                report.error(number, "nested-block", _("a ':::' block is opened inside another"))
             # Other names are the content check's (model.content: forbidden-directive).
             block = _Block(opening.group(1), opening.group(2).strip(), number)
             blocks.append(block)
@@ -648,7 +669,7 @@ def _read_body(
         if re.match(r"^:::+$", stripped):
             flush()
             if block is None:
-                report.error(number, "stray-close", "':::' closes no block")
+                report.error(number, "stray-close", _("':::' closes no block"))
             block = None
             in_options = False
             continue
@@ -660,7 +681,7 @@ def _read_body(
         if stripped.startswith("%"):  # a MyST comment line
             continue
         if RAW_HTML_RE.search(CODE_SPAN_RE.sub("", line)):
-            report.error(number, "raw-html", "raw HTML is not allowed in an issue")
+            report.error(number, "raw-html", _("raw HTML is not allowed in an issue"))
         if not stripped:
             flush()
             continue
@@ -672,11 +693,15 @@ def _read_body(
         report.error(
             fence_line,
             "unclosed-fence",
-            f"this code fence ({fence}) is never closed: the rest of the page reads as code",
+            _(
+                "this code fence ({fence}) is never closed: the rest of the page reads as code"
+            ).format(fence=fence),
         )
     elif block is not None:
         report.error(
-            block.line, "unclosed-block", f"block '{{{block.name}}}' is not closed by ':::'"
+            block.line,
+            "unclosed-block",
+            _("block '{block}' is not closed by ':::'").format(block=f"{{{block.name}}}"),
         )
     return lead, blocks
 
@@ -699,16 +724,19 @@ def _read_options(block: _Block, report: Reporter) -> bool:
         return True
     first_line = block.option_lines[0][1]
     try:
-        items, _ = options_to_items("\n".join(line for line, _ in block.option_lines))
+        items, _warnings = options_to_items("\n".join(line for line, _n in block.option_lines))
     except TokenizeError as error:
         line = first_line + error.problem_mark.line
-        report.error(line, "bad-options", f"unreadable item option: {error.problem}")
+        message = _("unreadable item option: {problem}").format(problem=error.problem)
+        report.error(line, "bad-options", message)
         return False
     key_lines = [(line.split(":", 1)[0], number) for line, number in block.option_lines]
     for name, value in items:
         number = next((n for key, n in key_lines if key == name), first_line)
         if name in block.options:
-            report.error(number, "duplicate-option", f"option ':{name}:' given twice")
+            report.error(
+                number, "duplicate-option", _("option ':{name}:' given twice").format(name=name)
+            )
         block.options[name] = (value.strip(), number)
     return True
 
@@ -784,7 +812,9 @@ def read_rating(
         value, line = score
         found_score = parse_score(unicodedata.normalize("NFKC", value) if fold_width else value)
         if found_score is None:
-            message = f"score '{value}' must be a number from 0 to 10 in halves"
+            message = _("score '{value}' must be a number from 0 to 10 in halves").format(
+                value=value
+            )
             problems["score"] = Problem(path, line, "error", "bad-score", message)
     return Rating(found_topic, found_verdict, found_score, problems)
 
@@ -803,7 +833,7 @@ def _known(
     value, line = given
     found = _lookup(records, value)
     if found is None:
-        message = f"unknown {name} '{value}'{did_you_mean(value, records)}"
+        message = _(UNKNOWN_NAME[name]).format(value=value, suggestion=did_you_mean(value, records))
         problems[name] = Problem(path, line, "error", code, message)
     return found
 
@@ -814,13 +844,15 @@ def _read_item(block: _Block, vocabulary: Vocabulary, report: Reporter) -> Item 
     options = block.options
     for name in options:
         if name not in ITEM_OPTIONS:
-            report.error(options[name][1], "unknown-option", f"unknown item option ':{name}:'")
+            message = _("unknown item option ':{name}:'").format(name=name)
+            report.error(options[name][1], "unknown-option", message)
     missing = [name for name in REQUIRED_ITEM_OPTIONS if name not in options]
     for name in missing:
-        report.error(block.line, "missing-option", f"the item has no ':{name}:' option")
+        message = _("the item has no ':{name}:' option").format(name=name)
+        report.error(block.line, "missing-option", message)
     emoji, title = split_emoji(block.argument)
     if not title:
-        report.error(block.line, "missing-title", "the item has no title")
+        report.error(block.line, "missing-title", _("the item has no title"))
     read = read_item_options(options, vocabulary, report)
     item_id, topic, verdict, score, sources = (
         read.id,
@@ -863,11 +895,13 @@ def item_id_problem(value: str) -> tuple[str, str] | None:
     """Why ``value`` cannot be an item's id (its code and message), or None: the one rule
     for ids written in a page and ids editors choose in an export."""
     if not ITEM_ID_RE.match(value):
-        return "bad-id", f"item id '{value}' must be lowercase ASCII letters, digits and '-'"
+        return "bad-id", _(
+            "item id '{value}' must be lowercase ASCII letters, digits and '-'"
+        ).format(value=value)
     if is_reserved_id(value):
-        return "reserved-id", (
-            f"item id '{value}' is an id the issue page uses for its own parts: choose another"
-        )
+        return "reserved-id", _(
+            "item id '{value}' is an id the issue page uses for its own parts: choose another"
+        ).format(value=value)
     return None
 
 
@@ -903,7 +937,9 @@ def _item_sources(option: tuple[str, int] | None, report: Reporter) -> tuple[Sou
     sources = parse_sources(value)
     if sources is None:
         report.error(
-            line, "bad-sources", "sources must read 'label <citation-key> · label <citation-key>'"
+            line,
+            "bad-sources",
+            _("sources must read 'label <citation-key> · label <citation-key>'"),
         )
         return None
     return tuple(sources)
@@ -923,10 +959,11 @@ def _check_unique_ids(items: Sequence[Item], report: Reporter) -> None:
             report.error(
                 item.id_line or item.line,
                 "duplicate-id",
-                f"item id '{item.id}' is used twice in this issue",
+                _("item id '{id}' is used twice in this issue").format(id=item.id),
             )
         if item.title in titles:
-            report.error(item.line, "duplicate-title", f"two items are titled '{item.title}'")
+            message = _("two items are titled '{title}'").format(title=item.title)
+            report.error(item.line, "duplicate-title", message)
         seen.setdefault(item.id, item)
         titles.setdefault(item.title, item)
 
@@ -961,8 +998,10 @@ def check_topic_pages(
                 line,
                 "error",
                 "missing-topic-page",
-                f"topic '{topic.key}' has no page: create {topic_page(topic)} holding "
-                f"a {{radar-topic}} {topic.key} block and list it in topics/index.md's toctree",
+                _(
+                    "topic '{key}' has no page: create {page} holding a {{radar-topic}} {key} "
+                    "block and list it in topics/index.md's toctree"
+                ).format(key=topic.key, page=topic_page(topic)),
             )
         )
     return problems
@@ -996,7 +1035,9 @@ def check_archive(issues: Iterable[Issue], bib_keys: set[str] | None) -> list[Pr
                     issue.date_line,
                     "error",
                     "duplicate-date",
-                    f"{same_day.path} is already the issue of {issue.date.isoformat()}",
+                    _("{path} is already the issue of {date}").format(
+                        path=same_day.path, date=issue.date.isoformat()
+                    ),
                 )
             )
         for item in issue.items:
@@ -1008,7 +1049,9 @@ def check_archive(issues: Iterable[Issue], bib_keys: set[str] | None) -> list[Pr
                         item.id_line or item.line,
                         "error",
                         "duplicate-id",
-                        f"item id '{item.id}' is already used in {owner.path}",
+                        _("item id '{id}' is already used in {path}").format(
+                            id=item.id, path=owner.path
+                        ),
                     )
                 )
             for key in item.citation_keys if bib_keys is not None else ():
@@ -1019,7 +1062,7 @@ def check_archive(issues: Iterable[Issue], bib_keys: set[str] | None) -> list[Pr
                             item.sources_line or item.line,
                             "error",
                             "missing-citation",
-                            f"citation key '{key}' is not in references.bib",
+                            _("citation key '{key}' is not in references.bib").format(key=key),
                         )
                     )
     return problems

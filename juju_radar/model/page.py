@@ -21,6 +21,7 @@ from typing import Any
 
 import yaml
 
+from juju_radar.model.messages import _
 from juju_radar.model.problems import Problem
 
 MARK = "---"
@@ -81,10 +82,10 @@ class Page:
     @classmethod
     def read(cls, text: str, path: str, limits: PageLimits = PageLimits()) -> Page:
         if len(text) > limits.max_chars:
-            message = (
-                f"the page is {len(text):,} characters, over the limit of {limits.max_chars:,} "
+            message = _(
+                "the page is {count:,} characters, over the limit of {limit:,} "
                 "(radar_max_page_chars in conf.py)"
-            )
+            ).format(count=len(text), limit=limits.max_chars)
             too_large = _unreadable(path, 1, message, code="page-too-large")
             return cls(path, [], too_large, (), limits)
         lines = page_lines(text)
@@ -113,8 +114,11 @@ def forbidden_characters(text: str, lines: list[str], path: str) -> list[Problem
     for number, line in enumerate(lines, 1):
         if match := FORBIDDEN_CHARACTER_RE.search(line):
             char = match.group()
-            kind = "bidirectional" if char in BIDI_CONTROLS else "invisible"
-            message = f"{kind} control character U+{ord(char):04X}: delete it"
+            if char in BIDI_CONTROLS:
+                message = _("bidirectional control character U+{code:04X}: delete it")
+            else:
+                message = _("invisible control character U+{code:04X}: delete it")
+            message = message.format(code=ord(char))
             problems.append(Problem(path, number, "error", "control-character", message))
     return problems
 
@@ -124,16 +128,18 @@ def read_front_matter(lines: list[str], path: str) -> FrontMatter:
     next line ``---`` (blanks after the marks are allowed, nothing before them)."""
     if not lines or lines[0].rstrip() != MARK:
         if lines and lines[0].startswith(MARK):
-            return _unreadable(path, 1, "the front matter must open with a line '---' alone")
+            return _unreadable(path, 1, _("the front matter must open with a line '---' alone"))
         return FrontMatter({}, {}, 0, readable=True)
     for index in range(1, len(lines)):
         line = lines[index]
         if line.rstrip() == MARK:
             return _parse(lines[1:index], index + 1, path)
         if line.strip() == MARK or (line.startswith(MARK) and line.strip("-").strip() == ""):
-            message = f"{line.strip()!r} does not close the front matter: write '---' alone"
+            message = _("{line!r} does not close the front matter: write '---' alone").format(
+                line=line.strip()
+            )
             return _unreadable(path, index + 1, message)
-    return _unreadable(path, 1, "the front matter is not closed by a '---' line")
+    return _unreadable(path, 1, _("the front matter is not closed by a '---' line"))
 
 
 def _unreadable(
@@ -154,13 +160,18 @@ class _FrontMatterLoader(yaml.SafeLoader):
         if self.check_event(yaml.AliasEvent):
             mark = self.peek_event().start_mark
             raise yaml.composer.ComposerError(
-                None, None, "aliases (*name) are not allowed in front matter", mark
+                None, None, _("aliases (*name) are not allowed in front matter"), mark
             )
         depth = getattr(self, "_depth", 0)
         if depth >= FRONT_MATTER_MAX_DEPTH:
             mark = self.peek_event().start_mark
             raise yaml.composer.ComposerError(
-                None, None, f"front matter nested more than {FRONT_MATTER_MAX_DEPTH} deep", mark
+                None,
+                None,
+                _("front matter nested more than {depth} deep").format(
+                    depth=FRONT_MATTER_MAX_DEPTH
+                ),
+                mark,
             )
         self._depth = depth + 1
         try:
@@ -178,25 +189,28 @@ _FrontMatterLoader.yaml_implicit_resolvers = {
 def _parse(front: list[str], end: int, path: str) -> FrontMatter:
     source = "\n".join(front)
     if len(source) > FRONT_MATTER_MAX_CHARS:
-        message = f"the front matter is over {FRONT_MATTER_MAX_CHARS:,} characters"
+        message = _("the front matter is over {limit:,} characters").format(
+            limit=FRONT_MATTER_MAX_CHARS
+        )
         return _unreadable(path, 1, message, end)
     loader = _FrontMatterLoader(source)
     try:
         node = loader.get_single_node()
         data = loader.construct_document(node) if node is not None else None
     except RecursionError:  # nested flow collections recurse in the scanner too
-        return _unreadable(path, 1, "the front matter is nested too deep", end)
+        return _unreadable(path, 1, _("the front matter is nested too deep"), end)
     except yaml.YAMLError as error:
         mark = getattr(error, "problem_mark", None)
         line = mark.line + 2 if mark is not None else 1
-        return _unreadable(path, line, f"invalid YAML: {getattr(error, 'problem', error)}", end)
+        message = _("invalid YAML: {problem}").format(problem=getattr(error, "problem", error))
+        return _unreadable(path, line, message, end)
     finally:
         loader.dispose()
     if node is None or not isinstance(data, dict):
-        return _unreadable(path, 1, "the front matter must be a mapping of fields", end)
+        return _unreadable(path, 1, _("the front matter must be a mapping of fields"), end)
     key_lines = {
         str(loader_key.value): loader_key.start_mark.line + 2
-        for loader_key, _ in node.value
+        for loader_key, _value in node.value
         if isinstance(loader_key, yaml.ScalarNode)
     }
     return FrontMatter(data, key_lines, end, readable=True)

@@ -6,6 +6,7 @@ import os
 from fnmatch import fnmatch
 from pathlib import Path
 
+from juju_radar.model.messages import _
 from juju_radar.model.problems import Problem
 
 # Everything at the root that is not site source: the package, its tests and tools,
@@ -70,8 +71,10 @@ def refused_code_files(root: Path) -> list[Problem]:
             1,
             "error",
             "refused-file",
-            f"{name} would configure the build: the archive's settings are in conf.py "
-            "and the package; delete it",
+            _(
+                "{name} would configure the build: the archive's settings are in conf.py "
+                "and the package; delete it"
+            ).format(name=name),
         )
         for name in REFUSED_CODE_FILES
         if (root / name).exists() or (root / name).is_symlink()
@@ -97,8 +100,9 @@ def outside_symlinks(root: Path) -> list[Problem]:
                         1,
                         "error",
                         "symlink-outside",
-                        f"a symlink to {os.readlink(path)}, outside the repository: "
-                        "commit the file itself",
+                        _(
+                            "a symlink to {target}, outside the repository: commit the file itself"
+                        ).format(target=os.readlink(path)),
                     )
                 )
     return problems

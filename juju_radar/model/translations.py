@@ -25,6 +25,7 @@ from babel.messages.catalog import Message
 from babel.messages.mofile import read_mo
 from babel.messages.pofile import read_po
 
+from juju_radar.model.messages import _
 from juju_radar.model.problems import Problem
 
 CODE = "unsafe-translation"
@@ -59,16 +60,24 @@ def _texts(value: object) -> list[str]:
     return [str(text) for text in value] if isinstance(value, (tuple, list)) else [str(value)]
 
 
-def problem(path: str, line: int, message: Message, markup: str, where: str = "") -> Problem:
-    msgid = _msgid(message)
-    return Problem(
-        path,
-        line,
-        "error",
-        CODE,
-        f"the translation of {msgid!r}{where} holds {markup!r}, which its original has not: "
-        "the theme prints translations into pages as markup; write them as text",
-    )
+def problem(path: str, line: int, message: Message, markup: str, compiled: bool = False) -> Problem:
+    if compiled:
+        text = _(
+            "the translation of {msgid!r} (in the compiled catalogue gettext loads) holds "
+            "{markup!r}, which its original has not: the theme prints translations into pages "
+            "as markup; write them as text"
+        )
+    else:
+        text = _(
+            "the translation of {msgid!r} holds {markup!r}, which its original has not: the "
+            "theme prints translations into pages as markup; write them as text"
+        )
+    return Problem(path, line, "error", CODE, text.format(msgid=_msgid(message), markup=markup))
+
+
+def unreadable(path: str, error: Exception) -> Problem:
+    message = _("an unreadable catalogue: {error}").format(error=error)
+    return Problem(path, 1, "error", CODE, message)
 
 
 def po_problems(path: Path, relative: str) -> list[tuple[str, Problem]]:
@@ -77,7 +86,7 @@ def po_problems(path: Path, relative: str) -> list[tuple[str, Problem]]:
         with path.open("rb") as file:
             catalog = read_po(file)
     except Exception as error:  # Babel's parse errors have no common base
-        return [("", Problem(relative, 1, "error", CODE, f"an unreadable catalogue: {error}"))]
+        return [("", unreadable(relative, error))]
     return [
         (_msgid(message), problem(relative, message.lineno or 1, message, markup))
         for message in catalog
@@ -92,10 +101,10 @@ def mo_problems(path: Path, relative: str, checked: Iterable[str]) -> list[Probl
         with path.open("rb") as file:
             catalog = read_mo(file)
     except Exception as error:
-        return [Problem(relative, 1, "error", CODE, f"an unreadable catalogue: {error}")]
+        return [unreadable(relative, error)]
     reported = set(checked)
     return [
-        problem(relative, 1, message, markup, " (in the compiled catalogue gettext loads)")
+        problem(relative, 1, message, markup, compiled=True)
         for message in catalog
         if message.id and _msgid(message) not in reported and (markup := message_markup(message))
     ]
@@ -137,8 +146,10 @@ def check_translations(root: Path, locale_dirs: Iterable[str], language: str) ->
                 1,
                 "error",
                 CODE,
-                "a catalogue Sphinx would use to replace the text of pages, past the content "
-                f"check: the site translates only its interface ({DOMAIN}.po)",
+                _(
+                    "a catalogue Sphinx would use to replace the text of pages, past the content "
+                    "check: the site translates only its interface ({catalogue})"
+                ).format(catalogue=f"{DOMAIN}.po"),
             )
         )
     for script in sorted(path for folder in folders for path in folder.rglob(f"{DOMAIN}.js")):
@@ -148,8 +159,10 @@ def check_translations(root: Path, locale_dirs: Iterable[str], language: str) ->
                 1,
                 "error",
                 CODE,
-                "a script Sphinx would publish as every page's _static/translations.js: the "
-                "site's translations are .po files only",
+                _(
+                    "a script Sphinx would publish as every page's _static/translations.js: the "
+                    "site's translations are .po files only"
+                ),
             )
         )
     return problems

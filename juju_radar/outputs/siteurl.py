@@ -16,6 +16,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
+from juju_radar.model.messages import _, chosen_language, use_language
+
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
     from sphinx.config import Config
@@ -55,9 +57,11 @@ def url_problem(url: str) -> str | None:
     """Why ``url`` cannot be the site's address, or None."""
     parts = urlsplit(url)
     if parts.scheme not in ("http", "https") or not parts.netloc:
-        return f"the site's address must be an http(s) URL with a host, not {url!r}"
+        return _("the site's address must be an http(s) URL with a host, not {url!r}").format(
+            url=url
+        )
     if parts.query or parts.fragment:
-        return f"the site's address cannot have a query or fragment: {url!r}"
+        return _("the site's address cannot have a query or fragment: {url!r}").format(url=url)
     return None
 
 
@@ -73,12 +77,16 @@ def apply_environment(app: Sphinx) -> None:
     if from_environment:
         app.config.radar_site_url = from_environment
     site = SiteUrl.from_config(app.config)
+    # Before config-inited, where the build chooses it (sphinx_ext.config), with conf.py's
+    # setting already readable: this line is said in the language of the build's others.
+    configured = getattr(app.config, "radar_messages_language", None)
+    use_language(chosen_language(None, os.environ, lambda: configured))
     problem, subtype = (url_problem(site.base) if site else None), "bad-site-url"
     if not site and os.environ.get(DEPLOY_ENV, "") not in ("", "0"):
-        problem = (
-            f"{DEPLOY_ENV}=1 but the site's address is unknown: set {SITE_URL_ENV}, "
+        problem = _(
+            "{deploy}=1 but the site's address is unknown: set {variable}, "
             "-D radar_site_url=… or radar_site_url in conf.py"
-        )
+        ).format(deploy=DEPLOY_ENV, variable=SITE_URL_ENV)
         subtype = "no-site-url"
     if problem:
         conf = Path(app.confdir, "conf.py")

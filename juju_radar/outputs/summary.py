@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from juju_radar.model.issues import is_issue_path
+from juju_radar.model.messages import N_, _, ngettext
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -20,10 +21,6 @@ if TYPE_CHECKING:
 SUMMARY = "radar-summary.txt"
 CHANGES = "_radar_changes"
 BARE_ENTRIES = "_radar_bare_entries"
-
-
-def plural(count: int, word: str) -> str:
-    return f"{count} {word}" if count == 1 else f"{count} {word}s"
 
 
 def note_changes(
@@ -45,27 +42,62 @@ def changes_line(app: Sphinx) -> str:
     removed: set[str]
     added, changed, removed = getattr(app, CHANGES, (set(), set(), set()))
     if not (added or changed or removed):
-        return "Nothing changed since the last build."
-    kinds: list[tuple[set[str], str]] = [(added, "added"), (changed, "changed")]
-    kinds.append((removed, "removed"))
-    issues = [
-        plural(len([doc for doc in docs if is_issue_path(doc)]), "issue") + f" {what}"
-        for docs, what in kinds
-        if any(is_issue_path(doc) for doc in docs)
-    ]
-    pages = plural(len(added | changed), "page") + " read"
-    return f"{pages}: {', '.join(issues)}." if issues else f"{pages}."
+        return _("Nothing changed since the last build.")
+    pages = len(added | changed)
+    issues = issue_changes(issue_count(added), issue_count(changed), issue_count(removed))
+    if not issues:
+        return ngettext("{count} page read.", "{count} pages read.", pages).format(count=pages)
+    return ngettext("{count} page read: {issues}.", "{count} pages read: {issues}.", pages).format(
+        count=pages, issues=issues
+    )
+
+
+def issue_count(docs: set[str]) -> int:
+    return len([doc for doc in docs if is_issue_path(doc)])
+
+
+# Each kind of change: its message first in a list, and after another (with the
+# separator a translation gives it).
+ISSUE_CHANGES = (
+    (
+        (N_("{count} issue added"), N_("{count} issues added")),
+        (N_(", {count} issue added"), N_(", {count} issues added")),
+    ),
+    (
+        (N_("{count} issue changed"), N_("{count} issues changed")),
+        (N_(", {count} issue changed"), N_(", {count} issues changed")),
+    ),
+    (
+        (N_("{count} issue removed"), N_("{count} issues removed")),
+        (N_(", {count} issue removed"), N_(", {count} issues removed")),
+    ),
+)
+
+
+def issue_changes(added: int, changed: int, removed: int) -> str:
+    """The issues added, changed and removed, those there are, in a list."""
+    said = ""
+    for count, (first, after) in zip((added, changed, removed), ISSUE_CHANGES, strict=True):
+        if count:
+            singular, plural = after if said else first
+            said += ngettext(singular, plural, count).format(count=count)
+    return said
 
 
 def summary_lines(app: Sphinx, holdings: str) -> list[str]:
     lines = [changes_line(app), holdings]
     for name, count in sorted(getattr(app, BARE_ENTRIES, {}).items()):
-        lines.append(
-            f"{name}: {count} {'entry' if count == 1 else 'entries'} without a "
-            "DOI/URL/arXiv id/ISBN yet (`radar refs missing` lists them)."
+        said = ngettext(
+            "{name}: {count} entry without a DOI/URL/arXiv id/ISBN yet "
+            "(`radar refs missing` lists them).",
+            "{name}: {count} entries without a DOI/URL/arXiv id/ISBN yet "
+            "(`radar refs missing` lists them).",
+            count,
         )
+        lines.append(said.format(name=name, count=count))
     return lines
 
 
 def write_summary(app: Sphinx, holdings: str) -> None:
-    Path(app.doctreedir, SUMMARY).write_text("\n".join(summary_lines(app, holdings)) + "\n")
+    lines = summary_lines(app, holdings)
+    Path(app.doctreedir, SUMMARY).write_text("\n".join(lines) + "\n", encoding="utf-8")

@@ -17,6 +17,7 @@ from juju_radar.bib.reader import parse_bib_keys
 from juju_radar.model import issues as model
 from juju_radar.model import page as page_reading
 from juju_radar.model.issues import Problem, archive_problems
+from juju_radar.model.messages import _, current_language
 from juju_radar.outputs.summary import note_bare_entries
 from juju_radar.sphinx_ext.collector import radar_data, warn
 from juju_radar.sphinx_ext.config import bib_limits, vocabulary
@@ -68,7 +69,8 @@ def _checked_bib(app: Sphinx, name: str) -> tuple[Path, str, dict[str, int], lis
     path = Path(app.srcdir, name)
     text = path.read_text(encoding="utf-8-sig")
     limits = bib_limits(app.config)
-    key = digest(CHECKER_DIGEST, name, repr(limits), text)
+    # The problems' messages are kept in the build's language.
+    key = digest(CHECKER_DIGEST, current_language(), name, repr(limits), text)
     keys, problems = build_cache(app.doctreedir).get(
         BIB_CHECKS, key, partial(_check_bib, text, name, limits)
     )
@@ -81,13 +83,13 @@ def refuse_unreadable_bib(app: Sphinx) -> None:
     instead, after the file and line of each error. SystemExit, because Sphinx turns
     any exception, its own errors included, into that crash report."""
     for name in app.config.bibtex_bibfiles or ():
-        path, _, _, problems = _checked_bib(app, name)
+        path, _key, _keys, problems = _checked_bib(app, name)
         unreadable = [problem for problem in problems if problem.code in UNREADABLE]
         for problem in unreadable:
             warn(problem, f"{path}:{problem.line}")
         if unreadable:
             logger.error(
-                "BibTeX cannot read this file: nothing was built",
+                _("BibTeX cannot read this file: nothing was built"),
                 location=f"{path}:{unreadable[0].line}",
                 type="radar",
                 subtype="bib-unreadable",
@@ -108,10 +110,11 @@ def check_archive_consistency(app: Sphinx, env: BuildEnvironment) -> None:
         bare = sum(problem.code == "missing-identifier" for problem in problems)
         note_bare_entries(app, name, bare)
         if bare:
-            logger.info(
-                f"{name}: {bare} entries have no DOI/URL/arXiv id/ISBN yet "
-                "(`radar check` lists them) [radar.missing-identifier]"
-            )
+            said = _(
+                "{name}: {count} entries have no DOI/URL/arXiv id/ISBN yet "
+                "(`radar check` lists them)"
+            ).format(name=name, count=bare)
+            logger.info(f"{said} [radar.missing-identifier]")
     build_cache(env.doctreedir).keep_only(BIB_CHECKS, checked)
     issues = radar_data(env).issues
     docname_of = {issue.path: docname for docname, issue in issues.items()}

@@ -21,6 +21,7 @@ from juju_radar.model.issues import (
 from juju_radar.model.messages import (
     DEFAULT_LANGUAGE,
     LANGUAGES,
+    _,
     chosen_language,
     use_language,
 )
@@ -76,13 +77,13 @@ def add_config_values(app: Sphinx) -> None:
 
 
 def check_config(app: Sphinx, config: Config) -> None:
-    config.radar_date_span = date_span(config.radar_date_span)
     choose_messages_language(config)
+    config.radar_date_span = date_span(config.radar_date_span)
     bib_limits(config)
     if config.radar_front_page_issues < 0:
         from sphinx.errors import ConfigError
 
-        raise ConfigError("radar_front_page_issues must be 0 or more")
+        raise ConfigError(_("radar_front_page_issues must be 0 or more"))
     for name in ("radar_topics", "radar_verdicts"):
         for entry in getattr(config, name):
             unknown = set(entry) - RECORD_KEYS
@@ -91,21 +92,33 @@ def check_config(app: Sphinx, config: Config) -> None:
                 from sphinx.errors import ConfigError
 
                 raise ConfigError(
-                    f"{name}: entry {entry.get('key', entry)!r} has unknown fields "
-                    f"{sorted(unknown)} or lacks {sorted(missing)}"
+                    _(
+                        "{name}: entry {entry!r} has unknown fields {unknown} or lacks {missing}"
+                    ).format(
+                        name=name,
+                        entry=entry.get("key", entry),
+                        unknown=sorted(unknown),
+                        missing=sorted(missing),
+                    )
                 )
 
 
 def choose_messages_language(config: Config) -> None:
     """The build reports problems in the language ``radar`` would; the choice is a
-    config value, so a change of language re-reads every page (and its problems)."""
-    if config.radar_messages_language not in LANGUAGES:
+    config value, so a change of language re-reads every page (and its problems). The
+    first check of the configuration, so that the others speak that language."""
+    setting = config.radar_messages_language
+    language = chosen_language(None, os.environ, lambda: setting)
+    use_language(language)
+    if setting not in LANGUAGES:
         from sphinx.errors import ConfigError
 
-        raise ConfigError(f"radar_messages_language must be one of {', '.join(LANGUAGES)}")
-    language = chosen_language(None, os.environ, lambda: config.radar_messages_language)
+        raise ConfigError(
+            _("radar_messages_language must be one of {languages}").format(
+                languages=", ".join(LANGUAGES)
+            )
+        )
     config.radar_messages_language = language
-    use_language(language)
 
 
 def note_interface_translations(app: Sphinx, config: Config) -> None:
@@ -154,7 +167,9 @@ def date_span(value: object) -> tuple[int, int]:
         return span
     from sphinx.errors import ConfigError
 
-    raise ConfigError(f"radar_date_span must be two years (first, last), not {value!r}")
+    raise ConfigError(
+        _("radar_date_span must be two years (first, last), not {value!r}").format(value=value)
+    )
 
 
 def page_limits(config: Config) -> PageLimits:

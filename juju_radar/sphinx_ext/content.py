@@ -27,6 +27,7 @@ from juju_radar.model.content import (
     renderer_fields,
 )
 from juju_radar.model.issues import is_issue_path, parse_issue
+from juju_radar.model.messages import _
 from juju_radar.model.page import Page
 from juju_radar.model.problems import Problem
 from juju_radar.model.site_layout import outside_symlinks, refused_code_files
@@ -116,7 +117,7 @@ class RefusedDirective(Directive):
     def run(self) -> list[nodes.Node]:
         env = self.state.document.settings.env
         logger.error(
-            f"block '{{{self.name}}}' is not allowed here",
+            _("block '{{{name}}}' is not allowed here").format(name=self.name),
             location=(env.docname, self.lineno),
             type="radar",
             subtype="forbidden-directive",
@@ -129,7 +130,7 @@ def refused_role(
 ) -> tuple[list[nodes.Node], list[nodes.system_message]]:
     env = inliner.document.settings.env
     logger.error(
-        f"role '{{{name}}}' is not allowed here",
+        _("role '{{{name}}}' is not allowed here").format(name=name),
         location=(env.docname, lineno),
         type="radar",
         subtype="forbidden-role",
@@ -146,7 +147,7 @@ class RefuseForeignNodes(SphinxTransform):
     def apply(self, **kwargs: Any) -> None:
         for node in list(self.document.findall(_foreign)):
             logger.error(
-                f"{node.tagname} is not allowed in a page: removed",
+                _("{element} is not allowed in a page: removed").format(element=node.tagname),
                 location=node,
                 type="radar",
                 subtype="forbidden-directive",
@@ -159,7 +160,9 @@ class RefuseForeignNodes(SphinxTransform):
         for title, ref in list(toctree["entries"]):
             if ref not in self.env.found_docs and ref != "self" and not is_safe_href(ref):
                 logger.error(
-                    f"toctree entry {ref!r} is not a page of the site: removed",
+                    _("toctree entry {entry!r} is not a page of the site: removed").format(
+                        entry=ref
+                    ),
                     location=toctree,
                     type="radar",
                     subtype="forbidden-link",

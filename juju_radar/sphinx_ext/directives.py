@@ -15,6 +15,7 @@ from juju_radar.model.issues import (
     read_item_options,
     split_emoji,
 )
+from juju_radar.model.messages import _
 from juju_radar.sphinx_ext import render
 from juju_radar.sphinx_ext.config import vocabulary
 from juju_radar.sphinx_ext.nodes import placeholder
@@ -92,7 +93,7 @@ class TopicDirective(SphinxDirective):
     def run(self) -> list[nodes.Node]:
         topic = vocabulary(self.config).topic(self.arguments[0])
         if topic is None:
-            raise self.error(f"unknown topic '{self.arguments[0]}'")
+            raise self.error(_("unknown topic '{topic}'").format(topic=self.arguments[0]))
         section = nodes.section(ids=[f"topic-{topic.key}"], classes=["radar-topic-page"])
         section += nodes.title("", topic.title)
         if topic.description:
@@ -137,7 +138,9 @@ class TopicYearDirective(SphinxDirective):
         name, year = self.arguments
         topic = vocabulary(self.config).topic(name)
         if topic is None or not year.isdigit():
-            raise self.error(f"expected a topic and a year, got '{name} {year}'")
+            raise self.error(
+                _("expected a topic and a year, got '{topic} {year}'").format(topic=name, year=year)
+            )
         node = placeholder("topic-year", topic=topic.key, year=year)
         self.set_source_info(node)
         return [node]
@@ -150,7 +153,7 @@ class BestYearDirective(SphinxDirective):
 
     def run(self) -> list[nodes.Node]:
         if not self.arguments[0].isdigit():
-            raise self.error(f"expected a year, got '{self.arguments[0]}'")
+            raise self.error(_("expected a year, got '{year}'").format(year=self.arguments[0]))
         node = placeholder("best-year", year=self.arguments[0])
         self.set_source_info(node)
         return [node]

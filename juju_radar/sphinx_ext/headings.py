@@ -13,6 +13,8 @@ from sphinx import addnodes
 from sphinx.transforms import SphinxTransform
 from sphinx.util import logging
 
+from juju_radar.model.messages import _
+
 logger = logging.getLogger(__name__)
 
 NOT_TEXT = (
@@ -35,7 +37,7 @@ class FlattenHeadings(SphinxTransform):
                     node.replace_self(nodes.Text(node.astext()))
             if markup:
                 logger.error(
-                    "a heading holds text only: move the link, image or role into a paragraph",
+                    _("a heading holds text only: move the link, image or role into a paragraph"),
                     location=title,
                     type="radar",
                     subtype="heading-markup",

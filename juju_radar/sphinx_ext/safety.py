@@ -16,6 +16,7 @@ from sphinx.transforms.post_transforms import SphinxPostTransform
 from sphinx.util import logging
 
 from juju_radar.model.content import is_safe_href, is_site_resource
+from juju_radar.model.messages import N_, _
 from juju_radar.sphinx_ext.csp import POLICY, PagePolicy, source_hash
 
 if TYPE_CHECKING:
@@ -53,7 +54,7 @@ class UnsafeLinkTransform(SphinxPostTransform):
             uri = node.get("refuri", "")
             if uri and not is_safe_uri(uri):
                 logger.error(
-                    f"unsafe link URL {uri!r} removed",
+                    _("unsafe link URL {url!r} removed").format(url=uri),
                     location=node,
                     type="radar",
                     subtype="unsafe-url",
@@ -122,13 +123,43 @@ NO_POLICY = PagePolicy()
 
 
 class Refusal(str):
-    """A message of the built-page check; ``code`` is its ``radar.<code>`` subtype."""
+    """A message of the built-page check; ``code`` is its ``radar.<code>`` subtype.
+
+    The text is English (the check's results are cached across pages); ``translated``
+    is the message in the build's language, made when it is reported."""
 
     code = "unsafe-url"
+    template: str
+    fields: dict[str, object]
+
+    def __new__(cls, template: str, **fields: object) -> Refusal:
+        refusal = super().__new__(cls, template.format(**fields))
+        refusal.template = template
+        refusal.fields = fields
+        return refusal
+
+    def __getnewargs_ex__(self) -> tuple[tuple[str], dict[str, object]]:
+        return (self.template,), self.fields
+
+    def translated(self) -> str:
+        fields = {
+            name: _(value) if isinstance(value, Phrase) else value
+            for name, value in self.fields.items()
+        }
+        return _(self.template).format(**fields)
 
 
 class MarkupRefusal(Refusal):
     code = "unsafe-markup"
+
+
+class Phrase(str):
+    """Words filled into a ``Refusal``, translated with it."""
+
+
+# The hash source of a <style> whose text loads an address not of the site: no policy
+# holds it, and the message names it.
+OUTSIDE_ADDRESS = Phrase(N_("(an address not of the site)"))
 
 
 def _css_character(match: re.Match[str]) -> str:
@@ -187,7 +218,9 @@ def check_page_html(output: str, report: Any, policy: PagePolicy = NO_POLICY) ->
         at = checked.find(meta_tag)
         script = re.search(r"<script", checked, re.IGNORECASE)
         if at < 0 or (script is not None and script.start() < at):
-            report(MarkupRefusal("the page's Content-Security-Policy is not before its scripts"))
+            report(
+                MarkupRefusal(N_("the page's Content-Security-Policy is not before its scripts"))
+            )
     return checked
 
 
@@ -215,7 +248,13 @@ def checked_raw_text(match: re.Match[str], policy: PagePolicy) -> tuple[str, tup
     ):
         excerpt = " ".join(body.split())[:60]
         refusal = MarkupRefusal(
-            f"inline <{name}> {code} ({excerpt!r}) is not one the site's templates print: removed"
+            N_(
+                "inline <{name}> {code} ({excerpt!r}) is not one the site's templates print: "
+                "removed"
+            ),
+            name=name,
+            code=code,
+            excerpt=excerpt,
         )
         return "", (*messages, refusal)
     if cleaned_opener is None:
@@ -232,7 +271,8 @@ def read_raw_text(opener: str, body: str) -> tuple[str | None, tuple[str, ...], 
     (``None`` for a <script> with a ``src`` and a JSON data block)."""
     tag = TAG_RE.fullmatch(opener)
     if tag is None:
-        return None, (MarkupRefusal(f"{opener[:60]!r} is not a start tag: removed"),), None
+        refusal = MarkupRefusal(N_("{text!r} is not a start tag: removed"), text=opener[:60])
+        return None, (refusal,), None
     name = tag.group(1).lower()
     cleaned_opener, messages = checked_tag(opener) if tag.group(2) else (opener, ())
     attributes = _attributes(opener)
@@ -241,9 +281,10 @@ def read_raw_text(opener: str, body: str) -> tuple[str | None, tuple[str, ...], 
     if name == "script" and attributes.get("type", "").strip().lower() in DATA_SCRIPT_TYPES:
         if _is_json(body):
             return cleaned_opener, messages, None
-        return None, (*messages, MarkupRefusal("a JSON data block that is not JSON: removed")), None
+        refusal = MarkupRefusal(N_("a JSON data block that is not JSON: removed"))
+        return None, (*messages, refusal), None
     if name == "style" and not css_loads_only_site_files(body):
-        return cleaned_opener, messages, "(an address not of the site)"
+        return cleaned_opener, messages, OUTSIDE_ADDRESS
     return cleaned_opener, messages, source_hash(body)
 
 
@@ -262,7 +303,10 @@ def checked_element(tag: str, name: str, policy: PagePolicy) -> tuple[str, tuple
         shown = "".join(
             f" {key}={value!r}" for key, value in attributes.items() if key in SHOWN_ATTRIBUTES
         )
-        return "", (MarkupRefusal(f"<{name}{shown}> is not the site's own: removed"),)
+        refusal = MarkupRefusal(
+            N_("<{name}{shown}> is not the site's own: removed"), name=name, shown=shown
+        )
+        return "", (refusal,)
     return checked_tag(tag)
 
 
@@ -280,7 +324,10 @@ def checked_tag(text: str) -> tuple[str, tuple[str, ...]]:
     page's tags are the theme's, the same on every page."""
     match = TAG_RE.fullmatch(text)
     if match is None:
-        return "", (MarkupRefusal(f"{text[:60]!r} is not a tag the check can read: removed"),)
+        refusal = MarkupRefusal(
+            N_("{text!r} is not a tag the check can read: removed"), text=text[:60]
+        )
+        return "", (refusal,)
     tag, attributes = match.group(1).lower(), match.group(2) or ""
     values = [
         (attribute.group(1), html.unescape(_value(attribute)))
@@ -291,7 +338,12 @@ def checked_tag(text: str) -> tuple[str, tuple[str, ...]]:
     if not refused:
         return text, ()
     messages = tuple(
-        Refusal(f"<{tag} {name}={value!r}> is not allowed in a page: removed")
+        Refusal(
+            N_("<{tag} {name}={value!r}> is not allowed in a page: removed"),
+            tag=tag,
+            name=name,
+            value=value,
+        )
         for name, value in refused
     )
     if tag == "meta":
@@ -325,7 +377,8 @@ class CheckedTemplates:
 
         def report(message: str) -> None:
             code = getattr(message, "code", Refusal.code)
-            logger.error(f"{pagename}: {message}", location=location, type="radar", subtype=code)
+            said = message.translated() if isinstance(message, Refusal) else message
+            logger.error(f"{pagename}: {said}", location=location, type="radar", subtype=code)
 
         policy = context.get(POLICY, NO_POLICY)
         return check_page_html(self._templates.render(template, context), report, policy)

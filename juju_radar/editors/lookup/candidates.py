@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 from juju_radar.bib.identifiers import normalize_doi
+from juju_radar.model.messages import _, current_language
 
 LATIN_WORD = re.compile(r"[0-9a-z]+(?:[-'][0-9a-z]+)*")
 CJK = re.compile("[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
@@ -121,37 +122,47 @@ def match(entry: EntryFacts, candidate: Candidate) -> Candidate:
     """The candidate with its score (0–1) and the reason for it."""
     reasons: list[str] = []
     if entry.doi and candidate.doi and normalize_doi(entry.doi).lower() == candidate.doi.lower():
-        return replace(candidate, score=1.0, reason="the record of the entry's own DOI")
+        return replace(candidate, score=1.0, reason=_("the record of the entry's own DOI"))
     if entry.eprint and candidate.eprint and _same_arxiv(entry.eprint, candidate.eprint):
-        return replace(candidate, score=1.0, reason="the record of the entry's own arXiv id")
+        return replace(candidate, score=1.0, reason=_("the record of the entry's own arXiv id"))
     wanted, offered = words(entry.title), words(candidate.title)
     if not CJK.search(candidate.title):  # Chinese words cannot match an English title
         wanted = {word for word in wanted if not CJK.match(word)}
     shared = wanted & offered
     if not wanted or not offered:
         score = 0.0
-        reasons.append("no title words to compare")
+        reasons.append(_("no title words to compare"))
     else:
         recall, precision = len(shared) / len(wanted), len(shared) / len(offered)
         score = 0.7 * recall + 0.3 * precision
-        listed = ", ".join(sorted(shared)[:6]) or "none"
-        reasons.append(f"title shares {len(shared)} of the entry's {len(wanted)} words ({listed})")
+        listed = ", ".join(sorted(shared)[:6]) or _("none")
+        reasons.append(
+            _("title shares {shared} of the entry's {wanted} words ({listed})").format(
+                shared=len(shared), wanted=len(wanted), listed=listed
+            )
+        )
     if entry.year and candidate.year:
         if entry.year == candidate.year:
             score += 0.1
-            reasons.append(f"year {candidate.year} as in the entry")
+            reasons.append(_("year {year} as in the entry").format(year=candidate.year))
         else:
             score -= 0.3
-            reasons.append(f"year {candidate.year}, the entry says {entry.year}")
+            reasons.append(
+                _("year {year}, the entry says {stated}").format(
+                    year=candidate.year, stated=entry.year
+                )
+            )
     if entry.authors and candidate.authors:
         common = family_names(entry.authors) & family_names(candidate.authors)
         if common:
             score += 0.1
-            reasons.append(f"author {', '.join(sorted(common)[:3])} as in the entry")
+            names = ", ".join(sorted(common)[:3])
+            reasons.append(_("author {names} as in the entry").format(names=names))
         else:
             score -= 0.2
-            reasons.append("no author in common with the entry")
-    return replace(candidate, score=max(0.0, min(1.0, score)), reason="; ".join(reasons))
+            reasons.append(_("no author in common with the entry"))
+    separator = "；" if current_language() == "zh" else "; "
+    return replace(candidate, score=max(0.0, min(1.0, score)), reason=separator.join(reasons))
 
 
 def _same_arxiv(left: str, right: str) -> bool:
@@ -197,11 +208,16 @@ def rank(entry: EntryFacts, found: Sequence[Candidate]) -> Ranking:
         key=lambda candidate: -candidate.score,
     )
     if not scored:
-        return Ranking((), False, "no candidate found")
+        return Ranking((), False, _("no candidate found"))
     best = scored[0]
     if best.score < GOOD_ENOUGH:
-        return Ranking(tuple(scored), False, f"the best candidate scores only {best.score:.2f}")
-    if len(scored) > 1 and best.score - scored[1].score < CLOSE_MARGIN:
-        why = f"candidates 1 and 2 score {best.score:.2f} and {scored[1].score:.2f}: too close"
+        why = _("the best candidate scores only {score:.2f}").format(score=best.score)
         return Ranking(tuple(scored), False, why)
-    return Ranking(tuple(scored), True, f"candidate 1 scores {best.score:.2f}")
+    if len(scored) > 1 and best.score - scored[1].score < CLOSE_MARGIN:
+        why = _("candidates 1 and 2 score {best:.2f} and {second:.2f}: too close").format(
+            best=best.score, second=scored[1].score
+        )
+        return Ranking(tuple(scored), False, why)
+    return Ranking(
+        tuple(scored), True, _("candidate 1 scores {score:.2f}").format(score=best.score)
+    )

@@ -16,6 +16,8 @@ from typing import Any
 
 import httpx
 
+from juju_radar.model.messages import _
+
 DEFAULT_CROSSREF_URL = "https://api.crossref.org"
 DEFAULT_ARXIV_URL = "https://export.arxiv.org/api"
 DEFAULT_DOI_URL = "https://doi.org"
@@ -107,15 +109,21 @@ class Client:
             try:
                 response = self.http.get(url, params=params, headers=headers)
             except httpx.TimeoutException:
-                failure = f"{service} did not answer within {self.settings.timeout:g} s ({url})"
+                failure = _("{service} did not answer within {seconds:g} s ({url})").format(
+                    service=service, seconds=self.settings.timeout, url=url
+                )
                 response = None
             except httpx.HTTPError as error:
-                failure = f"cannot reach {service} ({url}): {_one_line(error)}"
+                failure = _("cannot reach {service} ({url}): {error}").format(
+                    service=service, url=url, error=_one_line(error)
+                )
                 response = None
             if response is not None:
                 if response.status_code < 400:
                     return response
-                failure = f"{service} answered HTTP {response.status_code} ({response.url})"
+                failure = _("{service} answered HTTP {status} ({url})").format(
+                    service=service, status=response.status_code, url=response.url
+                )
                 if response.status_code not in RETRIED_STATUS:
                     raise ServiceError(failure)
             if attempt >= self.settings.retries:

@@ -19,6 +19,7 @@ import httpx
 from juju_radar.bib.identifiers import DOI_RESOLVER, normalize_arxiv, normalize_doi
 from juju_radar.editors.lookup.candidates import LATIN_WORD, STOPWORDS, Candidate
 from juju_radar.editors.lookup.client import Client, ServiceError
+from juju_radar.model.messages import _
 
 CSL_JSON = "application/vnd.citationstyles.csl+json"
 ROWS = 5
@@ -32,10 +33,10 @@ def doi_record(client: Client, doi: str) -> list[Candidate]:
     url = f"{base}/{quote(normalize_doi(doi), safe='/:;()')}"
     data = _json(client.get("doi.org", url, accept=CSL_JSON), "doi.org")
     if not isinstance(data, dict):
-        raise ServiceError(f"doi.org sent no CSL-JSON record for {doi}")
+        raise ServiceError(_("doi.org sent no CSL-JSON record for {doi}").format(doi=doi))
     candidate = from_csl(data, "doi.org", url)
     if candidate is None:
-        raise ServiceError(f"doi.org's record for {doi} has no title")
+        raise ServiceError(_("doi.org's record for {doi} has no title").format(doi=doi))
     return [candidate]
 
 
@@ -49,7 +50,7 @@ def crossref_search(client: Client, query: str) -> list[Candidate]:
         items = data["message"]["items"]
         assert isinstance(items, list)
     except (KeyError, TypeError, AssertionError):
-        raise ServiceError("Crossref's answer is not a works list (no message.items)") from None
+        raise ServiceError(_("Crossref's answer is not a works list (no message.items)")) from None
     found = []
     for item in items:
         if isinstance(item, dict):
@@ -84,13 +85,16 @@ def _arxiv(client: Client, params: dict[str, Any]) -> list[Candidate]:
     if not feed.get("version") or (
         feed.get("bozo") and isinstance(feed.get("bozo_exception"), xml.sax.SAXException)
     ):
-        reason = _one_line(feed.get("bozo_exception")) or "not an Atom feed"
-        raise ServiceError(f"arXiv's answer cannot be read as Atom: {reason}")
+        reason = _one_line(feed.get("bozo_exception")) or _("not an Atom feed")
+        raise ServiceError(
+            _("arXiv's answer cannot be read as Atom: {reason}").format(reason=reason)
+        )
     found = []
     for entry in feed.entries:
         identifier = str(entry.get("id", ""))
         if "/api/errors" in identifier:
-            raise ServiceError(f"arXiv refused the query: {_one_line(entry.get('summary'))}")
+            reason = _one_line(entry.get("summary"))
+            raise ServiceError(_("arXiv refused the query: {reason}").format(reason=reason))
         candidate = from_arxiv_entry(entry)
         if candidate is not None:
             found.append(candidate)
@@ -185,7 +189,11 @@ def _json(response: httpx.Response, service: str) -> Any:
     try:
         return json.loads(response.content)
     except (ValueError, UnicodeDecodeError) as error:
-        raise ServiceError(f"{service}'s answer is not valid JSON: {_one_line(error)}") from None
+        raise ServiceError(
+            _("{service}'s answer is not valid JSON: {error}").format(
+                service=service, error=_one_line(error)
+            )
+        ) from None
 
 
 def _one_line(value: object) -> str:

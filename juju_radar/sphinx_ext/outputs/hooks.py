@@ -18,6 +18,7 @@ from sphinx.errors import SphinxParallelError
 from sphinx.util import logging
 from sphinx.util.parallel import ParallelTasks, SerialTasks, parallel_available
 
+from juju_radar.model.messages import _, ngettext
 from juju_radar.outputs import export, summary
 from juju_radar.outputs.export import ExportContext, export_complete, write_export
 from juju_radar.outputs.feeds import FeedContext, write_feeds
@@ -46,8 +47,11 @@ def citation_identifiers(app: Sphinx) -> dict[str, dict[str, str]]:
 def say_without_site_url(app: Sphinx) -> None:
     if not SiteUrl.from_config(app.config):
         logger.info(
-            "the site's address is not set (RADAR_SITE_URL or radar_site_url): no sitemap, "
-            "robots.txt or social meta tags; feeds and the export use relative links"
+            _(
+                "the site's address is not set (RADAR_SITE_URL or radar_site_url): no "
+                "sitemap, robots.txt or social meta tags; feeds and the export use relative "
+                "links"
+            )
         )
 
 
@@ -57,10 +61,6 @@ def remove_url_outputs(outdir: Path) -> None:
         (outdir / name).unlink(missing_ok=True)
 
 
-def plural(count: int, word: str) -> str:
-    return f"{count} {word}" if count == 1 else f"{count} {word}s"
-
-
 def holdings(app: Sphinx) -> str:
     """What the built site holds, in one sentence."""
     data = radar_data(app.env)
@@ -68,13 +68,23 @@ def holdings(app: Sphinx) -> str:
     drafts = len(data.issues) - len(archive.published)
     items = sum(len(issue.items) for issue in archive.published)
     references = len(load_bibliography(app.env).data.entries)
-    issues = plural(len(archive.published), "published issue")
+    published = len(archive.published)
+    issues = ngettext("{count} published issue", "{count} published issues", published)
+    issues = issues.format(count=published)
     if drafts:
-        issues += f" (and {plural(drafts, 'draft')})"
+        issues += ngettext(" (and {count} draft)", " (and {count} drafts)", drafts).format(
+            count=drafts
+        )
     elif left_out := drafts_left_out(app):
-        issues += f" ({plural(left_out, 'draft')} left out)"
-    return (
-        f"The site holds {issues}, {plural(items, 'item')} and {plural(references, 'reference')}."
+        issues += ngettext(
+            " ({count} draft left out)", " ({count} drafts left out)", left_out
+        ).format(count=left_out)
+    return _("The site holds {issues}, {items} and {references}.").format(
+        issues=issues,
+        items=ngettext("{count} item", "{count} items", items).format(count=items),
+        references=ngettext("{count} reference", "{count} references", references).format(
+            count=references
+        ),
     )
 
 

@@ -17,6 +17,7 @@ from docutils import nodes
 from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective
 
+from juju_radar.model.messages import _
 from juju_radar.outputs.search.index import Folders, IndexState, IndexUpdate, SearchPage, usable
 from juju_radar.outputs.search.parts import BUNDLE_DIR
 from juju_radar.sphinx_ext.collector import radar_data
@@ -127,8 +128,7 @@ def build_pagefind_index(app: Sphinx, exception: BaseException | None) -> None:
     report = update.run(searchable_pages(app))
     for failure in report.failures:
         logger.warning(
-            "the search index could not be built: %s",
-            failure,
+            _("the search index could not be built: {failure}").format(failure=failure),
             type="radar",
             subtype="search",
         )
