@@ -1,15 +1,27 @@
 """Build benchmark (not a test): ``make bench`` or ``.venv/bin/python bench/build_bench.py``.
 
-For each archive size (default 100, 1,000 and 3,650 synthetic issues from ``radar synth``,
-Zipf-like text) it builds the site the way ``make html`` does (``python -m
-juju_radar.build.staged`` in the site's folder: two build trees, the published one and
-the spare) and measures, as medians over ``--runs`` runs (one run from ``--large``
-issues up):
+Two corpora (``--corpus``, default both), each at every size (default 100, 1,000 and
+3,650 issues), built the way ``make html`` does (``python -m juju_radar.build.staged`` in
+the site's folder: two build trees, the published one and the spare), and measured as
+medians over ``--runs`` runs (one run from ``--large`` issues up):
 
-- the clean build (``-j auto``; ``-j 1`` too below ``--large``), then the second build
-  (the spare tree's first, no change) and a no-change rebuild;
-- adding one issue, editing a sentence of the newest issue (the build, and the preview
-  when ``bench/preview_bench.py`` is there), editing one reference's title;
+- synthetic: the archive ``radar synth N+1`` writes (Zipf-like text, references shared
+  across issues), one issue of its oldest year moved aside for the back-fill;
+- imported: the archive editors make, every issue through ``radar import``: ``radar
+  synth N+2 --exports``, then one import of all but two of them into a copy of the
+  tests' seed site (every source label its own ``references.bib`` entry); the two held
+  back are the newest export and one of the oldest year.
+
+What is measured:
+
+- the clean build (``-j auto``; ``-j 1`` too below ``--large``, synthetic only), then the
+  second build (the spare tree's first, no change) and a no-change rebuild;
+- synthetic: adding one issue (a copy of the newest), editing a sentence of the newest
+  issue (the build, and the preview when ``bench/preview_bench.py`` is there), editing
+  one reference's title, back-filling the issue moved aside;
+- imported: the backlog import, then ``radar import`` of the newest export and the
+  build, of the old one and the build, editing one reference's title; against the
+  targets of issues 17 and 32;
 - the content path of a daily push (what the deploy workflow runs for a content-only
   change): a new issue, then ``radar check --quiet``, the build and ``radar links``;
 - for each: wall and CPU time (the build's processes), pages read and written, and peak
@@ -20,7 +32,8 @@ issues up):
 
 ``--rows`` measures only some of these (``--sizes 20 --rows clean search`` for a quick
 look). The numbers are written between the markers of the "Build and scale" section of
-``BENCHMARKS.md`` (``--no-write`` only prints them).
+``BENCHMARKS.md`` (synthetic) and of its "Imported archive" section (``--no-write`` only
+prints them).
 """
 
 from __future__ import annotations
@@ -64,6 +77,7 @@ from tree_memory import TreeMemory  # noqa: E402
 
 from juju_radar.build.staged import COMPLETE, published_tree, spare_tree  # noqa: E402
 
+CORPORA = ("synthetic", "imported")
 # Besides the clean and second builds, which always run: the steps in this order, each
 # on the site the step before left; output and search on the site they all left.
 OPTIONAL_ROWS = (
@@ -74,6 +88,7 @@ OPTIONAL_ROWS = (
     "preview",
     "edit-reference",
     "content-path",
+    "back-fill",
     "output",
     "search",
 )
@@ -164,15 +179,70 @@ def median_run(runs: list[Run]) -> dict[str, float]:
     return {**medians, **peaks, "processes": max(run.processes for run in runs), "runs": len(runs)}
 
 
-def synthesize(issues: int, out: Path) -> None:
+def synthesize(issues: int, out: Path, *options: str) -> None:
     # The frame and the seed sentences come from the tests' seed site, not the live archive.
     command = [sys.executable, "-m", "juju_radar", "synth", "--root", str(SEED_SITE)]
-    command += [str(issues), "--out", str(out), "--text", "zipf"]
+    command += [str(issues), "--out", str(out), "--text", "zipf", *options]
     subprocess.run(command, cwd=ROOT, check=True, capture_output=True)
 
 
+def backfill_choice(dated: list[Path]) -> Path:
+    """Of files named by their date, in date order: one of the oldest year that is
+    neither its first day nor the newest of all (the middle one of those)."""
+    oldest_year = dated[0].stem[:4]
+    candidates = [path for path in dated[1:-1] if path.stem.startswith(oldest_year)]
+    if not candidates:
+        raise SystemExit("the back-fill needs an archive of at least 2 issues")
+    return candidates[len(candidates) // 2]
+
+
+def issue_pages(srcdir: Path) -> list[Path]:
+    return sorted((srcdir / "issues").rglob("20*.md"))
+
+
+def bib_entries(srcdir: Path) -> int:
+    text = (srcdir / "references.bib").read_text(encoding="utf-8")
+    return len(re.findall(r"^@\w+\s*\{", text, flags=re.MULTILINE))
+
+
+def corpus_size(srcdir: Path) -> dict[str, int]:
+    return {"issue_pages": len(issue_pages(srcdir)), "bib_entries": bib_entries(srcdir)}
+
+
+@dataclass(frozen=True)
+class ImportedCorpus:
+    srcdir: Path
+    newest: Path  # the export held back for "add the newest issue"
+    backfill: Path  # the export of the oldest year held back for the back-fill
+    backlog_import_s: float
+
+
+def import_exports(srcdir: Path, exports: list[Path]) -> float:
+    """Seconds of one ``radar import`` of ``exports`` in ``srcdir``, as an editor runs it
+    (an export of a day the archive has is skipped, which is not a failure)."""
+    command = [sys.executable, "-m", "juju_radar", "import", "--lang", "en", *map(str, exports)]
+    started = time.perf_counter()
+    result = subprocess.run(command, cwd=srcdir, capture_output=True, text=True)
+    if result.returncode:
+        raise RuntimeError(f"radar import failed ({result.returncode}):\n{result.stderr[-3000:]}")
+    return time.perf_counter() - started
+
+
+def imported_corpus(issues: int, workdir: Path) -> ImportedCorpus:
+    """A copy of the seed site with ``issues`` issues imported from ``radar synth
+    --exports``, two exports more held back."""
+    exports_dir = workdir / f"exports-{issues}"
+    synthesize(issues + 2, exports_dir, "--exports")
+    exports = sorted(exports_dir.glob("*.txt"))
+    newest, backfill = exports[-1], backfill_choice(exports)
+    srcdir = workdir / f"imported-{issues}"
+    shutil.copytree(SEED_SITE, srcdir)
+    backlog = [export for export in exports if export not in (newest, backfill)]
+    return ImportedCorpus(srcdir, newest, backfill, import_exports(srcdir, backlog))
+
+
 def newest_issue(srcdir: Path) -> Path:
-    return sorted((srcdir / "issues").rglob("20*.md"))[-1]
+    return issue_pages(srcdir)[-1]
 
 
 def next_issue(srcdir: Path) -> None:
@@ -196,10 +266,19 @@ def edit_sentence(srcdir: Path) -> None:
     page.write_text(text[:body] + "编辑改写了这一句。" + text[body:], encoding="utf-8")
 
 
-def edit_reference_title(srcdir: Path) -> None:
+# The start of the first title of a reference the corpus made: synth writes "合成文献 KEY",
+# import "LABEL（ITEM TITLE）", and every item's first source label is 论文.
+SYNTHETIC_TITLE = r"title = \{合成文献"
+IMPORTED_TITLE = r"title\s*=\s*\{论文"
+
+
+def edit_reference_title(srcdir: Path, title_start: str = SYNTHETIC_TITLE) -> None:
     bib = srcdir / "references.bib"
     text = bib.read_text(encoding="utf-8")
-    bib.write_text(text.replace("title = {合成文献 ", "title = {合成文献（修订） ", 1), "utf-8")
+    edited, count = re.subn(f"({title_start})", r"\1（修订）", text, count=1)
+    if not count:
+        raise RuntimeError(f"no title in {bib} starts like {title_start!r}")
+    bib.write_text(edited, "utf-8")
 
 
 PREVIEW_BENCH = Path(__file__).resolve().parent / "preview_bench.py"
@@ -241,12 +320,37 @@ def directory_size(path: Path) -> int:
 
 
 def measure(
-    issues: int, runs: int, workdir: Path, rows: tuple[str, ...], large: int
+    corpus: str, issues: int, runs: int, workdir: Path, rows: tuple[str, ...], large: int
 ) -> dict[str, Any]:
-    srcdir = workdir / f"archive-{issues}"
-    synthesize(issues, srcdir)
+    """One corpus at one size; its site is deleted after (two build trees each)."""
     runs = 1 if issues >= large else runs
-    result: dict[str, Any] = {"issues": issues, "runs": runs}
+    measure_corpus = measure_imported if corpus == "imported" else measure_synthetic
+    result, srcdir = measure_corpus(issues, runs, workdir, rows, large)
+    shutil.rmtree(srcdir)
+    return {"corpus": corpus, "issues": issues, "runs": runs, **result}
+
+
+def clean_builds(srcdir: Path, runs: int, rows: tuple[str, ...]) -> dict[str, Any]:
+    """The clean and second builds, and the no-change rebuild."""
+    clean, second = [], []
+    for _ in range(runs):  # the state the later steps build upon is the last run's
+        shutil.rmtree(srcdir / "_build", ignore_errors=True)
+        clean.append(staged_build(srcdir, "auto"))
+        second.append(staged_build(srcdir, "auto"))
+    result: dict[str, Any] = {"clean_jauto": median_run(clean), "second": median_run(second)}
+    if "no-change" in rows:
+        result["no_change"] = median_run([staged_build(srcdir, "auto") for _ in range(runs)])
+    return result
+
+
+def measure_synthetic(
+    issues: int, runs: int, workdir: Path, rows: tuple[str, ...], large: int
+) -> tuple[dict[str, Any], Path]:
+    srcdir = workdir / f"archive-{issues}"
+    synthesize(issues + 1, srcdir)
+    backfill = backfill_choice(issue_pages(srcdir))
+    held_back = backfill.rename(workdir / f"backfill-{issues}.md")
+    result: dict[str, Any] = corpus_size(srcdir)
     build = srcdir / "_build"
     if "clean-j1" in rows and issues < large:
         serial = []
@@ -254,14 +358,7 @@ def measure(
             shutil.rmtree(build, ignore_errors=True)
             serial.append(staged_build(srcdir, "1"))
         result["clean_j1"] = median_run(serial)
-    clean, second = [], []
-    for _ in range(runs):  # the state the later steps build upon is the last run's
-        shutil.rmtree(build, ignore_errors=True)
-        clean.append(staged_build(srcdir, "auto"))
-        second.append(staged_build(srcdir, "auto"))
-    result["clean_jauto"], result["second"] = median_run(clean), median_run(second)
-    if "no-change" in rows:
-        result["no_change"] = median_run([staged_build(srcdir, "auto") for _ in range(runs)])
+    result |= clean_builds(srcdir, runs, rows)
     steps: tuple[tuple[str, str, Callable[[Path], None]], ...] = (
         ("add-issue", "add_issue", next_issue),
         ("edit-sentence", "edit_sentence", edit_sentence),
@@ -279,13 +376,36 @@ def measure(
         subprocess.run(check, cwd=srcdir, check=True, capture_output=True)
         next_issue(srcdir)
         result["content_path"] = content_path(srcdir)
+    if "back-fill" in rows:  # last: the rows before it are measured as they always were
+        held_back.rename(backfill)
+        result["back_fill"] = median_run([staged_build(srcdir, "auto")])
     outdir = build / "html"
     if "output" in rows:
         result["output_mib"] = directory_size(outdir.resolve()) / 2**20
         result["search_bundle"] = bundle_size(outdir)
     if "output" in rows or "search" in rows:
         result.update(browse(outdir, rows))
-    return result
+    return result, srcdir
+
+
+def measure_imported(
+    issues: int, runs: int, workdir: Path, rows: tuple[str, ...], large: int
+) -> tuple[dict[str, Any], Path]:
+    corpus = imported_corpus(issues, workdir)
+    srcdir = corpus.srcdir
+    result: dict[str, Any] = {"backlog_import_s": corpus.backlog_import_s, **corpus_size(srcdir)}
+    result |= clean_builds(srcdir, runs, rows)
+    for row, key, export in (
+        ("add-issue", "add_issue", corpus.newest),
+        ("back-fill", "back_fill", corpus.backfill),
+    ):
+        if row in rows:
+            result[f"{key}_import_s"] = import_exports(srcdir, [export])
+            result[key] = median_run([staged_build(srcdir, "auto")])
+    if "edit-reference" in rows:
+        edit_reference_title(srcdir, IMPORTED_TITLE)
+        result["edit_reference"] = median_run([staged_build(srcdir, "auto")])
+    return result, srcdir
 
 
 def content_path(srcdir: Path) -> dict[str, float]:
@@ -373,25 +493,60 @@ STEPS = (
     ("add_issue", "add one issue"),
     ("edit_sentence", "edit a sentence of the newest issue: build"),
     ("edit_reference", "edit one reference title"),
+    ("back_fill", "back-fill an issue in an older year"),
 )
+IMPORTED_STEPS = (
+    ("clean_jauto", "clean build `-j auto`"),
+    ("second", "second build (the spare tree's first; no change)"),
+    ("no_change", "no-change rebuild"),
+    ("add_issue", "add the newest issue: build"),
+    ("back_fill", "back-fill an issue in an older year: build"),
+    ("edit_reference", "edit one reference title"),
+)
+IMPORT_LABELS = {
+    "add_issue": "add the newest issue: `radar import` of its export",
+    "back_fill": "back-fill an issue in an older year: `radar import` of its export",
+}
+# Issues 17 and 32, at 3,650 imported issues: the build's wall time, and the peak.
+TARGET_SECONDS = {
+    "clean_jauto": 150.0,
+    "add_issue": 10.0,
+    "back_fill": 20.0,
+    "edit_reference": 20.0,
+}
+TARGET_PEAK_PSS_MIB = 1.5 * 1024
 
 
 def mib(value: float) -> str:
     return f"{value:,.0f} MiB"
 
 
+def against(value: float, target: float, shown: str) -> str:
+    return f"({'✓' if value <= target else '✗'} target ≤ {shown})"
+
+
+def step_rows(label: str, run: dict[str, Any], target_s: float | None = None) -> dict[str, str]:
+    """The rows of one build step; its wall time against ``target_s`` when there is one."""
+    times = f"{run['wall']:.1f} s / {run['cpu']:.1f} s"
+    if target_s is not None:
+        times += " " + against(run["wall"], target_s, f"{target_s:g} s")
+    return {
+        f"{label}: wall / CPU": times,
+        f"{label}: peak memory, summed Rss (Pss)": (
+            f"{mib(run['rss_mib'])} ({mib(run['pss_mib'])}), {run['processes']} processes"
+        ),
+        f"{label}: pages read / written": f"{run['read']:.0f} / {run['written']:.0f}",
+    }
+
+
 def measure_rows(result: dict[str, Any]) -> dict[str, str]:
-    """One column of the table: label -> formatted value."""
-    rows = {}
+    """One column of the synthetic corpus's table: label -> formatted value."""
+    rows: dict[str, str] = {}
     for key, label in STEPS:
         run = result.get(key)
         if run is None:
             continue
-        rows[f"{label}: wall / CPU"] = f"{run['wall']:.1f} s / {run['cpu']:.1f} s"
-        rows[f"{label}: peak memory, summed Rss (Pss)"] = (
-            f"{mib(run['rss_mib'])} ({mib(run['pss_mib'])}), {run['processes']} processes"
-        )
-        rows[f"{label}: pages read / written"] = f"{run['read']:.0f} / {run['written']:.0f}"
+        rows |= step_rows(label, run)
         if key == "edit_sentence" and "edit_preview" in result:
             rows["edit a sentence of the newest issue: preview"] = preview_cell(
                 result["edit_preview"]
@@ -454,15 +609,97 @@ def table(results: list[dict[str, Any]], runs: int, large: int) -> str:
         f"Measured {time.strftime('%Y-%m-%d')} with `bench/build_bench.py --runs {runs}` "
         f"({versions()}); medians of {runs} run(s), one run from {large:,} issues up; "
         "peak memory is the largest of the runs. Each build is `make html` "
-        "(`python -m juju_radar.build.staged -j auto`) in the synthetic site."
+        "(`python -m juju_radar.build.staged -j auto`) in the synthetic site. It is written "
+        "with one issue more, of which one of the oldest year is moved aside before the "
+        "clean build and put back for the back-fill, the last step."
     )
     issues = [result["issues"] for result in results]
     return measure_table(intro, issues, [measure_rows(result) for result in results])
 
 
+def imported_rows(result: dict[str, Any]) -> dict[str, str]:
+    """One column of the imported corpus's table: label -> formatted value."""
+    rows = {
+        "backlog import (one `radar import` of the exports)": (
+            f"{result['backlog_import_s']:.1f} s"
+        ),
+        "`references.bib` entries / issues before the builds": entries_per_issue(result),
+    }
+    builds = []
+    for key, label in IMPORTED_STEPS:
+        if key not in result:
+            continue
+        if key in IMPORT_LABELS:
+            rows[IMPORT_LABELS[key]] = f"{result[f'{key}_import_s']:.1f} s"
+        rows |= step_rows(label, result[key], TARGET_SECONDS.get(key))
+        builds.append(result[key])
+    peak = max(run["pss_mib"] for run in builds)
+    rows["peak memory of all these builds, summed Pss"] = (
+        f"{mib(peak)} {against(peak, TARGET_PEAK_PSS_MIB, '1.5 GiB')}"
+    )
+    return rows
+
+
+def entries_per_issue(result: dict[str, Any]) -> str:
+    entries, issues = result["bib_entries"], result["issue_pages"]
+    return f"{entries:,} / {issues:,} ({entries / issues:.1f} an issue)"
+
+
+def bib_comparison(imported: list[dict[str, Any]], synthetic: list[dict[str, Any]]) -> str:
+    """How the imported archive's references differ from the synthetic one's, measured."""
+    sentence = (
+        "Every source label of an imported issue is its own `references.bib` entry, so "
+        "adding an issue appends to `references.bib` (the synthetic corpus adds a copy of "
+        "its newest issue, which cites the same entries and leaves it unchanged). Before "
+        "the builds `references.bib` held "
+    )
+    sentence += "; ".join(entries_at_size(result) for result in imported)
+    if synthetic:
+        sentence += "; the synthetic archive (2–3 references an item, a quarter of them "
+        sentence += "shared with earlier issues) "
+        sentence += "; ".join(entries_at_size(result) for result in synthetic)
+    return sentence + "."
+
+
+def entries_at_size(result: dict[str, Any]) -> str:
+    entries, issues = result["bib_entries"], result["issue_pages"]
+    return (
+        f"{entries:,} entries for {issues:,} issues at size {result['issues']:,} "
+        f"({entries / issues:.1f} an issue)"
+    )
+
+
+def imported_table(
+    imported: list[dict[str, Any]], synthetic: list[dict[str, Any]], runs: int, large: int
+) -> str:
+    intro = (
+        f"Measured {time.strftime('%Y-%m-%d')} with `bench/build_bench.py --corpus imported "
+        f"--runs {runs}` ({versions()}); medians of {runs} run(s), one run from {large:,} "
+        "issues up; peak memory is the largest of the runs. The archive is made the way "
+        "editors make it: `radar synth N+2 --exports` writes the synthetic archive's issues "
+        "as export files, one `radar import` brings all but two of them into a copy of the "
+        "tests' seed site (its own issue stays; an export of that day is skipped), and the "
+        "two held back are imported for their rows: the newest, and one of the oldest year "
+        "that is not its first day. Each build is `make html` (`python -m "
+        "juju_radar.build.staged -j auto`) in that site; each step builds the spare tree, "
+        "one step behind, so it also catches up the step before. "
+        f"{bib_comparison(imported, synthetic)} Targets (issues 17 and 32) at 3,650 "
+        "imported issues: ✓ met, ✗ not."
+    )
+    issues = [result["issues"] for result in imported]
+    return measure_table(intro, issues, [imported_rows(result) for result in imported])
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[100, 1000, 3650])
+    parser.add_argument(
+        "--corpus",
+        nargs="+",
+        choices=CORPORA,
+        default=list(CORPORA),
+        help="synthetic (`radar synth N`), imported (`radar import` of exports); default: both",
+    )
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument(
         "--large",
@@ -481,11 +718,25 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     rows = tuple(args.rows)
     with tempfile.TemporaryDirectory(prefix="build-bench-") as workdir:
-        results = [measure(size, args.runs, Path(workdir), rows, args.large) for size in args.sizes]
+        results = [
+            measure(corpus, size, args.runs, Path(workdir), rows, args.large)
+            for corpus in args.corpus
+            for size in args.sizes
+        ]
     print(json.dumps(results, ensure_ascii=False, indent=2))
     if not args.no_write:
-        write_section("build-bench", "Build and scale", table(results, args.runs, args.large))
+        write_tables(results, args.runs, args.large)
     return 0
+
+
+def write_tables(results: list[dict[str, Any]], runs: int, large: int) -> None:
+    synthetic = [result for result in results if result["corpus"] == "synthetic"]
+    imported = [result for result in results if result["corpus"] == "imported"]
+    if synthetic:
+        write_section("build-bench", "Build and scale", table(synthetic, runs, large))
+    if imported:
+        section = imported_table(imported, synthetic, runs, large)
+        write_section("imported-bench", "Imported archive", section)
 
 
 if __name__ == "__main__":

@@ -1,16 +1,29 @@
 """Parts of the build benchmark: peak memory summed over the process tree (forked
-children too), and the preview step taken from ``bench/preview_bench.py`` when there."""
+children too), the preview step taken from ``bench/preview_bench.py`` when there, and
+the imported corpus (its set-up and its steps' imports, without building it)."""
 
 from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
 
-from conftest import ROOT
+from conftest import ROOT, SEED_SITE
 
 sys.path[:0] = [str(ROOT / "bench")]
 
-from build_bench import measure_preview, measure_rows  # noqa: E402
+from build_bench import (  # noqa: E402
+    IMPORTED_TITLE,
+    backfill_choice,
+    bib_entries,
+    edit_reference_title,
+    import_exports,
+    imported_corpus,
+    imported_rows,
+    issue_pages,
+    measure_preview,
+    measure_rows,
+)
 from tree_memory import TreeMemory  # noqa: E402
 
 # A parent holding 60 MiB forks two children that each allocate 60 MiB more of their own.
@@ -59,3 +72,54 @@ def test_the_preview_step_runs_preview_bench_when_it_is_there(tmp_path):
     assert rows["edit a sentence of the newest issue: preview"] == (
         "not measured: bench/preview_bench.py is not there yet"
     )
+
+
+def test_the_back_fill_is_of_the_oldest_year_neither_its_first_day_nor_the_newest():
+    dates = ["2024-12-29", "2024-12-30", "2024-12-31", "2025-01-01", "2025-01-02"]
+    assert backfill_choice([Path(f"{date}.txt") for date in dates]).stem == "2024-12-31"
+    assert backfill_choice([Path(f"2024-01-0{day}.md") for day in (1, 2, 3)]).stem == "2024-01-02"
+
+
+def test_the_imported_corpus_holds_back_two_exports_and_imports_the_rest(tmp_path):
+    corpus = imported_corpus(6, tmp_path)
+    exports = sorted((tmp_path / "exports-6").glob("*.txt"))
+    assert len(exports) == 8
+    assert corpus.newest == exports[-1]
+    assert corpus.backfill not in (exports[0], exports[-1])
+    assert corpus.backfill.stem[:4] == exports[0].stem[:4], "of the oldest year"
+    imported = {export.stem for export in exports} - {corpus.newest.stem, corpus.backfill.stem}
+    seed_issues = {page.stem for page in issue_pages(SEED_SITE)}
+    assert {page.stem for page in issue_pages(corpus.srcdir)} == imported | seed_issues
+    # Every source label its own entry: 4-6 items an issue, at least one label each.
+    assert bib_entries(corpus.srcdir) >= bib_entries(SEED_SITE) + 6 * 4
+    assert corpus.backlog_import_s > 0
+
+    pages, entries = set(issue_pages(corpus.srcdir)), bib_entries(corpus.srcdir)
+    assert import_exports(corpus.srcdir, [corpus.newest]) > 0
+    (added,) = set(issue_pages(corpus.srcdir)) - pages
+    assert added.stem == corpus.newest.stem
+    assert bib_entries(corpus.srcdir) > entries, "adding an issue appends to references.bib"
+
+    bib = corpus.srcdir / "references.bib"
+    before = bib.read_text(encoding="utf-8")
+    edit_reference_title(corpus.srcdir, IMPORTED_TITLE)  # finds a title import wrote
+    assert len(bib.read_text(encoding="utf-8")) == len(before) + len("（修订）")
+
+
+def test_the_imported_table_says_each_measure_against_its_target():
+    slow, quick = {**RUN, "wall": 151.0, "pss_mib": 1600}, {**RUN, "wall": 9.5}
+    result = {
+        "issues": 3,
+        "backlog_import_s": 2.0,
+        "bib_entries": 40,
+        "issue_pages": 4,
+        "clean_jauto": slow,
+        "add_issue_import_s": 0.5,
+        "add_issue": quick,
+    }
+    rows = imported_rows(result)
+    assert rows["clean build `-j auto`: wall / CPU"] == "151.0 s / 1.0 s (✗ target ≤ 150 s)"
+    assert rows["add the newest issue: build: wall / CPU"] == "9.5 s / 1.0 s (✓ target ≤ 10 s)"
+    assert rows["add the newest issue: `radar import` of its export"] == "0.5 s"
+    assert rows["`references.bib` entries / issues before the builds"] == "40 / 4 (10.0 an issue)"
+    assert rows["peak memory of all these builds, summed Pss"] == ("1,600 MiB (✗ target ≤ 1.5 GiB)")
