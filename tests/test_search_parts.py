@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 from conftest import ROOTS, site_with_root, sphinx_build
-from search_bundles import pagefind_records, search_parts, tree_bytes
+from search_bundles import pagefind_records, search_differences, search_parts, tree_bytes
 
 from juju_radar.outputs.search.index import IndexState, code_version, usable
 from juju_radar.outputs.search.parts import parts_of, period_name
@@ -223,3 +223,34 @@ def test_a_piece_that_fails_leaves_the_published_parts_as_they_were(
         "index.html",
         "topics/agent.html",
     }
+
+
+def test_parts_indexed_whole_index_no_pieces_and_search_the_same(
+    years_site: Path, tmp_path: Path
+) -> None:
+    """Without the merge (RADAR_ACCEL=0) Pagefind indexes each part's records whole, and
+    no piece: the same search as the merged parts, from half the Pagefind runs."""
+    from juju_radar.model.issues import Vocabulary
+    from juju_radar.outputs.search import index
+
+    pages = [
+        index.SearchPage("index", "index.html", "首页", None),
+        index.SearchPage("topics/agent", "topics/agent.html", "Agent", None),
+    ]
+    reports = {}
+    for merge in (True, False):
+        outdir = tmp_path / f"merge-{merge}" / "html"
+        for page in pages:
+            (outdir / page.filename).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(years_site / page.filename, outdir / page.filename)
+        folders = index.Folders(
+            outdir / "pagefind", outdir.parent / "records", outdir.parent / "pieces"
+        )
+        update = index.IndexUpdate(
+            outdir, folders, Vocabulary((), ()), "zh-cn", IndexState(), lambda state: None, merge
+        )
+        reports[merge] = update.run(pages)
+    assert reports[True].pieces_indexed and not reports[False].pieces_indexed
+    assert reports[False].parts == reports[True].parts == ["other-site"]
+    merged, whole = (tmp_path / f"merge-{merge}" / "html" for merge in (True, False))
+    assert search_differences(merged, whole) == []

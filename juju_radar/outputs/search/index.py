@@ -244,6 +244,8 @@ class IndexUpdate:
             return []
         pieces = self._update_record_sites(period, pages, now, known)
         new.periods[period] = PeriodState(now, pieces)
+        if not self.merge:
+            return []  # each part is indexed whole from the record sites: no pieces
         jobs = []
         for name, state in pieces.items():
             if piece_state(self.folders.piece(name)) != state:
@@ -302,6 +304,9 @@ class IndexUpdate:
         return read
 
     def _built(self, pieces: dict[str, str]) -> bool:
+        """The pieces are indexed, or, when parts are indexed whole, their records kept."""
+        if not self.merge:
+            return all((self.folders.record_sites / name).is_dir() for name in pieces)
         return all(piece_state(self.folders.piece(name)) == state for name, state in pieces.items())
 
     def _merge_part(
