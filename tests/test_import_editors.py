@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from test_cli_bad_input import GOOD, ISSUE, run_import
+from import_cases import GOOD, ISSUE, run_import
 
 from juju_radar.editors.site_files import open_site
 from juju_radar.model.issues import parse_issue

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from bs4 import BeautifulSoup
 from conftest import SEED_EXPORT, SEED_SITE, copy_site, sphinx_build
+from import_cases import GOOD, ISSUE, run_import, site_files
 from pybtex.database import parse_string
-from test_cli_bad_input import GOOD, ISSUE, run_import, site_files
 
 from juju_radar.bib.check import check_bib_text
 from juju_radar.bib.identifiers import url_identifiers

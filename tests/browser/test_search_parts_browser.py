@@ -17,8 +17,8 @@ import pytest
 from conftest import open_filters, site_with_root, sphinx_build, watch_errors
 
 from .conftest import load_queries
+from .search_results import TIMEOUT_MS, assert_story_first, results, wait_for_results
 from .site_server import serve
-from .test_search_browser import TIMEOUT_MS, assert_story_first, results, wait_for_results
 
 pytestmark = pytest.mark.browser
 
