@@ -18,6 +18,7 @@ import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
+from urllib.parse import quote
 
 import pytest
 
@@ -216,6 +217,19 @@ def test_the_landing_highlight_is_pale_and_keeps_its_story_legible(
     assert heading in (marked, "rgba(0, 0, 0, 0)")
     assert contrast(marked, page) < 1.3, "the highlight is a pale tint of the page"
     assert too_faint == []
+
+
+def test_the_landing_highlight_marks_each_searched_word_whole(browser: Any, archive: str) -> None:
+    """A word Pagefind segments in pieces (智能 / 纠纷 / 案件) is marked as the reader
+    typed it, one mark, not one a piece."""
+    story = "spc-ai-disputes-opinion"
+    url = f"{archive}{ISSUE_PAGE}?pagefind-highlight={quote('智能纠纷案件')}#{story}"
+    with opened(browser, url) as tab:
+        tab.wait_for_selector(f"#{story} mark.pagefind-highlight")
+        marks = tab.eval_on_selector_all(
+            f"#{story} mark.pagefind-highlight", "marks => marks.map(m => m.textContent)"
+        )
+    assert marks and set(marks) == {"智能纠纷案件"}
 
 
 @pytest.mark.parametrize("scheme", SCHEMES)
