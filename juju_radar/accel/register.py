@@ -107,11 +107,16 @@ REGISTER: tuple[tuple[Acceleration, str | None], ...] = (
             module="juju_radar.accel.stored_bibdata",
             written_for=(("sphinxcontrib-bibtex", "2.7.0"), ("pybtex", "0.26.1")),
             replaces="sphinxcontrib-bibtex's parsed .bib in the environment, pickled by "
-            "reference to a copy in the build cache",
+            "reference to a copy in the build cache; and its parse of a changed .bib file "
+            "(parse_bibdata), done by segment: the stored parse's entries of unchanged "
+            "segments kept, new or changed segments parsed by pybtex's Parser with the "
+            "@string macros in effect",
             upstream="sphinxcontrib-bibtex keeps the parse in the environment, pickled again "
-            "by every build that reads a page",
-            delete_when="sphinxcontrib-bibtex keeps its parse out of the environment",
-            gain=NOT_MEASURED,
+            "by every build that reads a page, and parses every file whole when one changed",
+            delete_when="sphinxcontrib-bibtex keeps its parse out of the environment and "
+            "parses only what changed in a file",
+            gain="adding an issue at 1,000 issues (12,600 references): the parse of the "
+            ".bib 0.7-1.0 s -> 0.13-0.18 s; the pickling of the environment not measured yet",
         ),
         "connect",
     ),

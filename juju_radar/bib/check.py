@@ -17,10 +17,10 @@ Nothing here imports Sphinx or docutils, and no public function raises on any in
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Container, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
+from typing import Any, TypeVar
 
 from juju_radar.bib.archived import ARCHIVE_URL_FIELD
 from juju_radar.bib.reader import (
@@ -31,17 +31,21 @@ from juju_radar.bib.reader import (
     BibEntry,
     BibField,
     BibReading,
+    EntryRecord,
     LineIndex,
     normalize_whitespace,
     read_bib,
 )
 from juju_radar.bib.typesetting import TEXT_ESCAPES, VERBATIM_FIELDS, bare_specials
 from juju_radar.model.anchors import citation_anchor
+from juju_radar.model.messages import _, current_language
 from juju_radar.model.page import forbidden_characters, page_lines
 from juju_radar.model.problems import Problem
 
 PERSON_FIELDS = frozenset({"author", "editor"})
 """pybtex's ``Person.valid_roles``: read as lists of names."""
+
+Record = TypeVar("Record", bound=EntryRecord)
 
 
 # ---------------------------------------------------------------------------
@@ -72,9 +76,13 @@ def read_bib_limits(max_entries: object, max_field_chars: object) -> BibLimits |
         ("radar_bib_max_field_chars", max_field_chars, MAX_VALUE_CHARS),
     ):
         if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-            return f"{name} must be a whole number of at least 1, not {value!r}"
+            return _("{name} must be a whole number of at least 1, not {value!r}").format(
+                name=name, value=value
+            )
         if ceiling is not None and value > ceiling:
-            return f"{name} may be at most {ceiling:,}, not {value:,}"
+            return _("{name} may be at most {ceiling:,}, not {value:,}").format(
+                name=name, ceiling=ceiling, value=value
+            )
     assert isinstance(max_entries, int) and isinstance(max_field_chars, int)
     return BibLimits(max_entries, max_field_chars)
 
@@ -100,8 +108,10 @@ def reading_limit_problems(reading: BibReading, path: str, limits: BibLimits) ->
             too_many_entries_line(reading, limits.max_entries),
             "error",
             "too-many-entries",
-            f"more than {limits.max_entries:,} entries (radar_bib_max_entries in conf.py): "
-            "this is the first entry past the limit, and the file is not read further",
+            _(
+                "more than {count:,} entries (radar_bib_max_entries in conf.py): "
+                "this is the first entry past the limit, and the file is not read further"
+            ).format(count=limits.max_entries),
         )
     if reading.expansion_line:
         yield Problem(
@@ -109,9 +119,11 @@ def reading_limit_problems(reading: BibReading, path: str, limits: BibLimits) ->
             reading.expansion_line,
             "error",
             "expansion-too-large",
-            "@string macros expand the file past twice its length plus "
-            f"{EXPANSION_ALLOWANCE:,} characters here (a macro repeating another?); "
-            "the file is not read further",
+            _(
+                "@string macros expand the file past twice its length plus "
+                "{allowance:,} characters here (a macro repeating another?); "
+                "the file is not read further"
+            ).format(allowance=EXPANSION_ALLOWANCE),
         )
 
 
@@ -122,18 +134,31 @@ def long_field_problems(entries: list[BibEntry], path: str, max_chars: int) -> I
             if bib_field.length <= max_chars:
                 continue
             if entry.entry_type == "string":
-                what = f"@string '{bib_field.name}' expands to"
+                message = _(
+                    "@string '{name}' expands to {length:,} characters after @string "
+                    "expansion (at most {most:,}: radar_bib_max_field_chars in conf.py)"
+                )
             elif entry.entry_type == "preamble":
-                what = "@preamble holds"
+                message = _(
+                    "@preamble holds {length:,} characters after @string expansion "
+                    "(at most {most:,}: radar_bib_max_field_chars in conf.py)"
+                )
             else:
-                what = f"{entry_label(entry)}: field '{bib_field.name}' has"
+                message = _(
+                    "{entry}: field '{name}' has {length:,} characters after @string "
+                    "expansion (at most {most:,}: radar_bib_max_field_chars in conf.py)"
+                )
             yield Problem(
                 path,
                 bib_field.line,
                 "error",
                 "field-too-long",
-                f"{what} {bib_field.length:,} characters after @string expansion "
-                f"(at most {max_chars:,}: radar_bib_max_field_chars in conf.py)",
+                message.format(
+                    entry=entry_label(entry),
+                    name=bib_field.name,
+                    length=bib_field.length,
+                    most=max_chars,
+                ),
             )
 
 
@@ -151,6 +176,20 @@ class PybtexComplaint:
     entry_offset: int | None
     entry_key: str | None
     kind: str
+    syntax_error: bool = False
+    """pybtex stopped reading the command here (not an undefined macro, which it reads as
+    empty and goes on)."""
+
+
+@dataclass(frozen=True)
+class PybtexReading:
+    """What pybtex's parser read of a text, and the ``@string`` macros in effect after it."""
+
+    data: Any
+    """A ``BibliographyData``; None if pybtex stopped."""
+    complaints: list[PybtexComplaint]
+    macros: Mapping[str, str]
+    """Lower-case name -> value, pybtex's month names included."""
 
 
 def message_without_line(error: BaseException) -> str:
@@ -169,26 +208,45 @@ def pybtex_reading(text: str) -> tuple[Any, list[PybtexComplaint]]:
     next, and with each error tied to the entry pybtex was reading. Only call it on a
     text :func:`read_bib` read to its end: pybtex builds every ``@string`` in full.
     """
+    reading = pybtex_parse(text)
+    return reading.data, reading.complaints
+
+
+def pybtex_parse(text: str, macros: Mapping[str, str] | None = None) -> PybtexReading:
+    """:func:`pybtex_reading` of ``text`` with ``macros`` in effect (pybtex's month
+    names when None), and the macros in effect after it."""
     try:
-        import pybtex.errors
-        from pybtex.database.input.bibtex import Parser
-        from pybtex.scanner import PybtexSyntaxError
+        parser_class = _collecting_parser()
     except Exception as error:  # pragma: no cover - pybtex is a dependency
-        return None, [PybtexComplaint(f"pybtex unavailable: {error}", None, None, None, "error")]
+        unavailable = _("pybtex unavailable: {error}").format(error=error)
+        return PybtexReading(None, [PybtexComplaint(unavailable, None, None, None, "error")], {})
+    parser = parser_class() if macros is None else parser_class(macros=macros)
+    parser.complaints = complaints = []
+    try:
+        parser.parse_string(text)
+    except Exception as error:
+        complaints.append(complaint_from(error, None))
+        return PybtexReading(None, complaints, {})
+    if macros is not None and not _MAY_DEFINE_MACRO.search(text):
+        return PybtexReading(parser.data, complaints, macros)
+    in_effect = {name.lower(): value for name, value in parser.macros.items()}
+    return PybtexReading(parser.data, complaints, in_effect)
 
-    complaints: list[PybtexComplaint] = []
 
-    def complaint_from(error: BaseException, entry_key: str | None) -> PybtexComplaint:
-        line = getattr(error, "lineno", None) if isinstance(error, PybtexSyntaxError) else None
-        context = getattr(error, "error_context_info", None)
-        entry_offset = context[0] if isinstance(context, tuple) and len(context) == 3 else None
-        return PybtexComplaint(
-            message_without_line(error), line, entry_offset, entry_key, type(error).__name__
-        )
+_MAY_DEFINE_MACRO = re.compile(r"@\s*string", re.IGNORECASE)
 
-    class CollectingParser(Parser):
+
+@cache
+def _collecting_parser() -> type[Any]:
+    """pybtex's ``Parser``, its errors collected in ``complaints`` instead of raised."""
+    import pybtex.errors
+    from pybtex.database.input.bibtex import Parser
+
+    class CollectingParser(Parser):  # type: ignore[misc]
+        complaints: list[PybtexComplaint]
+
         def handle_error(self, error: BaseException) -> None:
-            complaints.append(complaint_from(error, None))
+            self.complaints.append(complaint_from(error, None))
 
         def process_entry(self, entry_type: str, key: str | None, fields: object) -> None:
             with pybtex.errors.capture() as reported:
@@ -196,15 +254,28 @@ def pybtex_reading(text: str) -> tuple[Any, list[PybtexComplaint]]:
                     super().process_entry(entry_type, key, fields)
                 except Exception as error:
                     reported.append(error)
-            complaints.extend(complaint_from(error, key) for error in reported)
+            self.complaints.extend(complaint_from(error, key) for error in reported)
 
-    parser = CollectingParser()
-    try:
-        parser.parse_string(text)
-    except Exception as error:
-        complaints.append(complaint_from(error, None))
-        return None, complaints
-    return parser.data, complaints
+    return CollectingParser
+
+
+def complaint_from(error: BaseException, entry_key: str | None) -> PybtexComplaint:
+    from pybtex.database.input.bibtex import UndefinedMacro
+    from pybtex.scanner import PybtexSyntaxError
+
+    syntax_error = isinstance(error, PybtexSyntaxError)
+    line = getattr(error, "lineno", None) if syntax_error else None
+    context = getattr(error, "error_context_info", None)
+    entry_offset = context[0] if isinstance(context, tuple) and len(context) == 3 else None
+    stopped = syntax_error and not isinstance(error, UndefinedMacro)
+    return PybtexComplaint(
+        message_without_line(error),
+        line,
+        entry_offset,
+        entry_key,
+        type(error).__name__,
+        syntax_error=stopped,
+    )
 
 
 # ---------------------------------------------------------------------------
@@ -212,7 +283,7 @@ def pybtex_reading(text: str) -> tuple[Any, list[PybtexComplaint]]:
 # ---------------------------------------------------------------------------
 
 
-def duplicate_key_problems(entries: list[BibEntry], path: str) -> Iterator[Problem]:
+def duplicate_key_problems(entries: Iterable[EntryRecord], path: str) -> Iterator[Problem]:
     first_line_of_key: dict[str, int] = {}
     for entry in entries:
         folded_key = (entry.key or "").lower()
@@ -222,46 +293,60 @@ def duplicate_key_problems(entries: list[BibEntry], path: str) -> Iterator[Probl
                 entry.key_line,
                 "error",
                 "duplicate-key",
-                f"entry key '{entry.key}' is already used on line "
-                f"{first_line_of_key[folded_key]} (keys are case-insensitive); "
-                "pybtex stops reading entries here",
+                _(
+                    "entry key '{key}' is already used on line {line} (keys are "
+                    "case-insensitive); pybtex stops reading entries here"
+                ).format(key=entry.key, line=first_line_of_key[folded_key]),
             )
         else:
             first_line_of_key[folded_key] = entry.key_line
 
 
-def anchor_clash_problems(entries: list[BibEntry], path: str) -> Iterator[Problem]:
+def anchor_clash_problems(
+    entries: Iterable[Record], path: str, anchor_of: Callable[[Record], str] | None = None
+) -> Iterator[Problem]:
     """Keys that differ in punctuation or accents only (``foo_bar``, ``foo.bar``,
     ``café``, ``cafe``): a page that lists
-    both would give them one anchor, and links would land on the first."""
-    first: dict[str, BibEntry] = {}
+    both would give them one anchor, and links would land on the first. ``anchor_of``:
+    an entry's anchor, when it is known already."""
+    first: dict[str, Record] = {}
     for entry in entries:
         if entry.key is None:
             continue
-        earlier = first.setdefault(citation_anchor(entry.key), entry)
+        anchor = citation_anchor(entry.key) if anchor_of is None else anchor_of(entry)
+        earlier = first.setdefault(anchor, entry)
         if earlier is not entry and earlier.key and earlier.key.lower() != entry.key.lower():
             yield Problem(
                 path,
                 entry.key_line,
                 "error",
                 "anchor-clash",
-                f"entry key '{entry.key}' differs from '{earlier.key}' (line "
-                f"{earlier.key_line}) only in punctuation or accents: both would be the anchor "
-                f"#{citation_anchor(entry.key)} on the page; rename one",
+                _(
+                    "entry key '{key}' differs from '{other}' (line {line}) only in "
+                    "punctuation or accents: both would be the anchor #{anchor} on the page; "
+                    "rename one"
+                ).format(
+                    key=entry.key,
+                    other=earlier.key,
+                    line=earlier.key_line,
+                    anchor=anchor,
+                ),
             )
 
 
-def unbalanced_brace_problems(entries: list[BibEntry], path: str) -> Iterator[Problem]:
+def unbalanced_brace_problems(entries: Iterable[EntryRecord], path: str) -> Iterator[Problem]:
     for entry in entries:
         if not entry.braces_balanced:
-            name = f"entry '{entry.key}'" if entry.key else f"@{entry.entry_type}"
+            name = _("entry '{key}'").format(key=entry.key) if entry.key else f"@{entry.entry_type}"
             yield Problem(
                 path,
                 entry.line,
                 "error",
                 "unbalanced-braces",
-                f"{name} has unbalanced braces: a missing or extra '{{' or '}}' "
-                "makes BibTeX read into the entries that follow",
+                _(
+                    "{name} has unbalanced braces: a missing or extra '{opening}' or "
+                    "'{closing}' makes BibTeX read into the entries that follow"
+                ).format(name=name, opening="{", closing="}"),
             )
 
 
@@ -276,8 +361,10 @@ def unescaped_percent_problems(entries: list[BibEntry], path: str) -> Iterator[P
                     line,
                     "error",
                     "unescaped-percent",
-                    f"unescaped '%' in field '{bib_field.name}' of "
-                    f"{entry_label(entry)}: pybtex drops the rest of the field; write '\\%'",
+                    _(
+                        "unescaped '%' in field '{name}' of {entry}: pybtex drops the rest "
+                        "of the field; write '\\%'"
+                    ).format(name=bib_field.name, entry=entry_label(entry)),
                 )
 
 
@@ -293,15 +380,20 @@ def untypesettable_problems(entries: list[BibEntry], path: str) -> Iterator[Prob
                 continue
             found = bare_specials(bib_field.value)
             if found:
-                written = ", ".join(f"'{c}' as '{TEXT_ESCAPES[c]}'" for c in dict.fromkeys(found))
+                written = listed(
+                    _("'{character}' as '{command}'").format(character=c, command=TEXT_ESCAPES[c])
+                    for c in dict.fromkeys(found)
+                )
                 yield Problem(
                     path,
                     bib_field.line,
                     "note",
                     "latex-special",
-                    f"field '{bib_field.name}' of {entry_label(entry)} holds what LaTeX "
-                    f"reads as math or markup; the downloads escape it: write {written} "
-                    "for LaTeX users of references.bib itself",
+                    _(
+                        "field '{name}' of {entry} holds what LaTeX reads as math or markup; "
+                        "the downloads escape it: write {written} for LaTeX users of "
+                        "references.bib itself"
+                    ).format(name=bib_field.name, entry=entry_label(entry), written=written),
                 )
 
 
@@ -315,8 +407,9 @@ def duplicate_field_problems(entries: list[BibEntry], path: str) -> Iterator[Pro
                     bib_field.line,
                     "error",
                     "bib-syntax",
-                    f"{entry_label(entry)} has a second '{bib_field.name}' field; "
-                    "pybtex ignores it",
+                    _("{entry} has a second '{name}' field; pybtex ignores it").format(
+                        entry=entry_label(entry), name=bib_field.name
+                    ),
                 )
             seen_names.add(bib_field.name)
 
@@ -331,7 +424,7 @@ def missing_field_problems(entries: list[BibEntry], path: str) -> Iterator[Probl
                 entry.line,
                 "error",
                 "missing-title",
-                f"{entry_label(entry)} has no title",
+                _("{entry} has no title").format(entry=entry_label(entry)),
             )
         if not any(entry.has_nonblank_field(name) for name in IDENTIFIER_FIELDS):
             yield Problem(
@@ -339,7 +432,9 @@ def missing_field_problems(entries: list[BibEntry], path: str) -> Iterator[Probl
                 entry.line,
                 "note",
                 "missing-identifier",
-                f"{entry_label(entry)} has no DOI/URL/arXiv id/ISBN: an editor must complete it",
+                _("{entry} has no DOI/URL/arXiv id/ISBN: an editor must complete it").format(
+                    entry=entry_label(entry)
+                ),
             )
 
 
@@ -359,8 +454,9 @@ def unsafe_url_problems(entries: list[BibEntry], path: str) -> Iterator[Problem]
                     bib_field.line,
                     "error",
                     "unsafe-url",
-                    f"{entry_label(entry)} has a {bib_field.name} that is not an http(s) "
-                    f"address: {value!r}",
+                    _("{entry} has a {name} that is not an http(s) address: {value!r}").format(
+                        entry=entry_label(entry), name=bib_field.name, value=value
+                    ),
                 )
 
 
@@ -369,15 +465,12 @@ def unsafe_url_problems(entries: list[BibEntry], path: str) -> Iterator[Problem]
 MAX_CROSSREF_DEPTH = 3
 
 
-def crossref_problems(entries: list[BibEntry], path: str) -> Iterator[Problem]:
+def crossref_problems(entries: Sequence[EntryRecord], path: str) -> Iterator[Problem]:
     """A ``crossref`` (its value as pybtex reads it, macros expanded) that names no entry,
     leads back to its entry, or goes through too many entries."""
-    parent: dict[str, str] = {}
+    parent = crossref_parents(entries)
     for entry in entries:
-        if entry.is_citable and entry.key:
-            parent.setdefault(entry.key.lower(), (entry.field_value("crossref") or "").lower())
-    for entry in entries:
-        crossref = next((f for f in entry.fields if f.name == "crossref"), None)
+        crossref = entry.crossref
         if crossref is None or not entry.is_citable or not entry.key:
             continue
         target = normalize_whitespace(crossref.value)
@@ -387,22 +480,40 @@ def crossref_problems(entries: list[BibEntry], path: str) -> Iterator[Problem]:
                 crossref.line,
                 "error",
                 "crossref-missing",
-                f"{entry_label(entry)}: crossref {target!r} names no entry of this file",
+                _("{entry}: crossref {target!r} names no entry of this file").format(
+                    entry=entry_label(entry), target=target
+                ),
             )
             continue
         chain = crossref_chain(entry.key.lower(), parent)
         if chain[-1] in chain[:-1]:
             loop = " → ".join(chain)
-            yield Problem(path, crossref.line, "error", "crossref-loop", f"crossref loop: {loop}")
+            message = _("crossref loop: {loop}").format(loop=loop)
+            yield Problem(path, crossref.line, "error", "crossref-loop", message)
         elif len(chain) - 1 > MAX_CROSSREF_DEPTH:
             yield Problem(
                 path,
                 crossref.line,
                 "error",
                 "crossref-depth",
-                f"{entry_label(entry)}: a crossref chain of {len(chain) - 1} entries "
-                f"(at most {MAX_CROSSREF_DEPTH}): {' → '.join(chain)}",
+                _("{entry}: a crossref chain of {count} entries (at most {most}): {chain}").format(
+                    entry=entry_label(entry),
+                    count=len(chain) - 1,
+                    most=MAX_CROSSREF_DEPTH,
+                    chain=" → ".join(chain),
+                ),
             )
+
+
+def crossref_parents(entries: Iterable[EntryRecord]) -> dict[str, str]:
+    """Folded key -> the folded key its crossref names ("" for none), first entry of a key."""
+    parent: dict[str, str] = {}
+    for entry in entries:
+        if entry.is_citable and entry.key:
+            crossref = entry.crossref
+            target = normalize_whitespace(crossref.value) if crossref is not None else ""
+            parent.setdefault(entry.key.lower(), target.lower())
+    return parent
 
 
 def crossref_chain(key: str, parent: dict[str, str]) -> list[str]:
@@ -453,20 +564,53 @@ def latex_problems(
     if data is None:
         return
     pybtex_entries = {key.lower(): (key, entry) for key, entry in data.entries.items()}
+    for entry in entries_to_convert(entries, pybtex_entries, skipped):
+        if needs_conversion(entry):
+            key, pybtex_entry = pybtex_entries[(entry.key or "").lower()]
+            problem = conversion_problem(path, entry, key, pybtex_entry, data)
+            if problem is not None:
+                yield problem
+
+
+def entries_to_convert(
+    entries: Iterable[Record], pybtex_keys: Container[str], skipped: Container[str]
+) -> Iterator[Record]:
+    """The entries :func:`latex_problems` converts (those holding a command among them):
+    the first well-formed one of each key pybtex read (``pybtex_keys``, folded) but
+    ``skipped``."""
     seen: set[str] = set()
     for entry in entries:
         if not entry.is_citable or not entry.closed_properly or not entry.key:
             continue
         folded = entry.key.lower()
-        if folded in seen or folded in skipped or folded not in pybtex_entries:
+        if folded in seen or folded in skipped or folded not in pybtex_keys:
             continue
         seen.add(folded)
-        if needs_conversion(entry):
-            key, pybtex_entry = pybtex_entries[folded]
-            error = conversion_error(key, pybtex_entry, data)
-            if error is not None:
-                culprit = failing_field(entry, pybtex_entry, data)
-                yield latex_problem(path, entry, culprit, error)
+        yield entry
+
+
+def unconverted_keys(
+    citable: Iterable[EntryRecord], max_field_chars: int, crossrefs_refused: bool
+) -> set[str]:
+    """Folded keys not to convert: an entry over the size limit, or whose crossref pybtex
+    might follow into a loop or a missing entry."""
+    return {
+        (entry.key or "").lower()
+        for entry in citable
+        if entry.longest_field > max_field_chars
+        or (crossrefs_refused and entry.crossref is not None)
+    }
+
+
+def conversion_problem(
+    path: str, entry: BibEntry, key: str, pybtex_entry: Any, data: Any
+) -> Problem | None:
+    """The problem of ``entry`` (pybtex's ``pybtex_entry`` under ``key``) when the build
+    cannot convert its LaTeX."""
+    error = conversion_error(key, pybtex_entry, data)
+    if error is None:
+        return None
+    return latex_problem(path, entry, failing_field(entry, pybtex_entry, data), error)
 
 
 @cache
@@ -522,9 +666,17 @@ def latex_problem(
     path: str, entry: BibEntry, bib_field: BibField | None, error: Exception
 ) -> Problem:
     """``entry``'s LaTeX fails (in ``bib_field``, when known): the commands written there."""
-    line, where, written = entry.line, "", " ".join(f.value for f in entry.fields)
+    line, written = entry.line, " ".join(f.value for f in entry.fields)
+    message = _(
+        "{entry} holds LaTeX the build cannot turn into text ({commands}; {kind}: {error}): "
+        "write it as plain text (an address as {example})"
+    )
     if bib_field is not None:
-        line, where, written = bib_field.line, f"field '{bib_field.name}' of ", bib_field.value
+        line, written = bib_field.line, bib_field.value
+        message = _(
+            "field '{name}' of {entry} holds LaTeX the build cannot turn into text "
+            "({commands}; {kind}: {error}): write it as plain text (an address as {example})"
+        )
     commands = sorted(set(_LATEX_COMMAND.findall(written)))
     named = ", ".join(commands[:5]) or "LaTeX"
     return Problem(
@@ -532,14 +684,26 @@ def latex_problem(
         line,
         "error",
         "bad-latex",
-        f"{where}{entry_label(entry)} holds LaTeX the build cannot turn into text "
-        f"({named}; {type(error).__name__}: {error}): write it as plain text "
-        "(an address as \\url{...})",
+        message.format(
+            name=bib_field.name if bib_field is not None else "",
+            entry=entry_label(entry),
+            commands=named,
+            kind=type(error).__name__,
+            error=error,
+            example="\\url{...}",
+        ),
     )
 
 
-def entry_label(entry: BibEntry) -> str:
-    return f"entry '{entry.key}'" if entry.key else f"@{entry.entry_type} entry"
+def entry_label(entry: EntryRecord) -> str:
+    if entry.key:
+        return _("entry '{key}'").format(key=entry.key)
+    return _("@{type} entry").format(type=entry.entry_type)
+
+
+def listed(parts: Iterable[str]) -> str:
+    """``parts`` as a list in the current language: ``a, b`` or ``a、b``."""
+    return ("、" if current_language() == "zh" else ", ").join(parts)
 
 
 def is_already_reported(complaint: PybtexComplaint) -> bool:
@@ -550,7 +714,7 @@ def is_already_reported(complaint: PybtexComplaint) -> bool:
     return repeated_entry or complaint.kind == "DuplicateField"
 
 
-def entry_containing(entries: list[BibEntry], offset: int) -> BibEntry | None:
+def entry_containing(entries: Iterable[Record], offset: int) -> Record | None:
     for entry in entries:
         if entry.start <= offset < entry.end:
             return entry
@@ -559,7 +723,7 @@ def entry_containing(entries: list[BibEntry], offset: int) -> BibEntry | None:
 
 def complaint_line(
     complaint: PybtexComplaint,
-    entries: list[BibEntry],
+    entries: Iterable[EntryRecord],
     keyed_lines: dict[str, int],
     lines: LineIndex,
 ) -> int:
@@ -575,8 +739,10 @@ def complaint_line(
 
 
 def bib_syntax_problems(
-    text: str, entries: list[BibEntry], complaints: list[PybtexComplaint], path: str
+    text: str, entries: Sequence[EntryRecord], complaints: list[PybtexComplaint], path: str
 ) -> Iterator[Problem]:
+    if not complaints:
+        return
     lines = LineIndex(text)
     keyed_lines: dict[str, int] = {}
     for entry in entries:
@@ -594,7 +760,7 @@ def bib_syntax_problems(
             complaint_line(complaint, entries, keyed_lines, lines),
             "error",
             "bib-syntax",
-            f"pybtex cannot read this: {complaint.message}",
+            _("pybtex cannot read this: {message}").format(message=complaint.message),
         )
 
 
@@ -625,16 +791,7 @@ def check_bib_text(text: str, path: str, limits: BibLimits = DEFAULT_BIB_LIMITS)
         ]
         data, complaints = pybtex_reading(text)
         problems += bib_syntax_problems(text, entries, complaints, path)
-        # Not converted: an entry over the size limit, or whose crossref pybtex might
-        # follow into a loop or a missing entry.
-        skipped = {
-            (entry.key or "").lower()
-            for entry in citable
-            if any(
-                f.length > limits.max_field_chars or (crossrefs and f.name == "crossref")
-                for f in entry.fields
-            )
-        }
+        skipped = unconverted_keys(citable, limits.max_field_chars, bool(crossrefs))
         problems += latex_problems(entries, data, path, skipped)
     except Exception as error:  # a bug in a checker: reported, never swallowed
         return [internal_error(path, error)]
@@ -647,5 +804,7 @@ def internal_error(path: str, error: Exception) -> Problem:
         1,
         "error",
         "internal-error",
-        f"the .bib check failed ({type(error).__name__}: {error}); please report it, it is a bug",
+        _("the .bib check failed ({kind}: {error}); please report it, it is a bug").format(
+            kind=type(error).__name__, error=error
+        ),
     )

@@ -34,10 +34,12 @@ from __future__ import annotations
 
 import bisect
 import re
+import sys
 from collections import OrderedDict
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
-from typing import Any
+from typing import Any, Protocol
 
 NON_ENTRY_COMMANDS = frozenset({"comment", "string", "preamble"})
 
@@ -127,6 +129,21 @@ class BibEntry:
     def is_citable(self) -> bool:
         return self.entry_type not in NON_ENTRY_COMMANDS and self.key is not None
 
+    @property
+    def crossref(self) -> BibField | None:
+        """The first ``crossref`` field (the one pybtex keeps)."""
+        return next((f for f in self.fields if f.name == "crossref"), None)
+
+    @property
+    def longest_field(self) -> int:
+        """The length of the entry's longest value, after expansion."""
+        return max((bib_field.length for bib_field in self.fields), default=0)
+
+    @property
+    def identifiers(self) -> dict[str, str]:
+        """Its fields that identify the work (:data:`REPORTED_IDENTIFIER_FIELDS`)."""
+        return identifier_fields_of(self)
+
     def field_value(self, name: str) -> str | None:
         """The first value of field ``name`` (lower-case), as pybtex gives it."""
         for bib_field in self.fields:
@@ -137,6 +154,36 @@ class BibEntry:
     def has_nonblank_field(self, name: str) -> bool:
         value = self.field_value(name)
         return bool(value and value.strip("{} "))
+
+
+class EntryRecord(Protocol):
+    """What the archive-wide checks read of a command: a :class:`BibEntry`, or what a
+    cache kept of one."""
+
+    @property
+    def entry_type(self) -> str: ...
+    @property
+    def line(self) -> int: ...
+    @property
+    def start(self) -> int: ...
+    @property
+    def end(self) -> int: ...
+    @property
+    def key(self) -> str | None: ...
+    @property
+    def key_line(self) -> int: ...
+    @property
+    def braces_balanced(self) -> bool: ...
+    @property
+    def closed_properly(self) -> bool: ...
+    @property
+    def is_citable(self) -> bool: ...
+    @property
+    def crossref(self) -> BibField | None: ...
+    @property
+    def longest_field(self) -> int: ...
+    @property
+    def identifiers(self) -> Mapping[str, str]: ...
 
 
 @dataclass
@@ -154,6 +201,11 @@ class BibReading:
     """Line where the file's expansion passed its allowance and reading stopped (0: it did not)."""
     expanded_chars: int = 0
     """Characters in the values read, after expansion."""
+    definitions: list[tuple[str, Macro]] = field(default_factory=list)
+    """The ``@string`` macros read, in order (lower-case name, macro)."""
+    unsettled: int = 0
+    """``@`` signs where no command was read up to its closing delimiter: a stray ``@``,
+    or a command with a syntax error."""
 
     @property
     def stopped(self) -> bool:
@@ -226,7 +278,7 @@ def unescaped_percent_offsets(value: str, field_name: str) -> list[int]:
 
 
 @dataclass(frozen=True)
-class _Macro:
+class Macro:
     """A macro's expanded length, and its text when it was not too long to build."""
 
     length: int
@@ -241,7 +293,7 @@ class _Part:
     start: int
     end: int
     literal: bool
-    macro: _Macro | None = None
+    macro: Macro | None = None
 
     @property
     def length(self) -> int:
@@ -259,7 +311,13 @@ class _Stop(Exception):
 class _Reader:
     """One pass over the text, as pybtex's ``LowLevelParser.parse_bibliography``."""
 
-    def __init__(self, text: str, stop_after: int | None) -> None:
+    def __init__(
+        self,
+        text: str,
+        stop_after: int | None,
+        macros: Mapping[str, Macro] | None = None,
+        allowance: int | None = None,
+    ) -> None:
         bibtex = _pybtex()
         self.name = bibtex.LowLevelParser.NAME.match
         self.key_brace = bibtex.LowLevelParser.KEY_BRACE.match
@@ -270,11 +328,9 @@ class _Reader:
         self.end = len(text)
         self.pos = 0
         self.lines = LineIndex(text)
-        self.macros = {
-            name.lower(): _Macro(len(value), value) for name, value in bibtex.month_names.items()
-        }
+        self.macros = dict(month_macros() if macros is None else macros)
         self.reading = BibReading([], stopped_after=stop_after)
-        self.allowance = 2 * len(text) + EXPANSION_ALLOWANCE
+        self.allowance = 2 * len(text) + EXPANSION_ALLOWANCE if allowance is None else allowance
 
     # --- tokens (pybtex's Scanner.get_token: whitespace, then one pattern) -------------
 
@@ -320,6 +376,7 @@ class _Reader:
         type_start = self.pos
         name = self.token(self.name)
         if name is None:
+            self.reading.unsettled += 1
             return  # pybtex: "a valid name expected", and it goes on from here
         type_span = (type_start, self.pos)
         if self.literal("{"):
@@ -327,6 +384,7 @@ class _Reader:
         elif self.literal("("):
             closing = ")"
         else:
+            self.reading.unsettled += 1
             return  # pybtex: "'(' or '{' expected"
         command = name.lower()
         entry = BibEntry(
@@ -355,6 +413,7 @@ class _Reader:
                 self.entry_body(entry, closing)
             self.required(closing)
         except _SyntaxError:
+            self.reading.unsettled += 1
             following = _LINE_START_AT.search(self.text, at + 1)
             entry.end = self.pos = following.start() if following else self.end
         else:
@@ -373,7 +432,8 @@ class _Reader:
         bib_field = self.value(name.lower(), name_start)
         entry.fields.append(bib_field)
         built = bib_field.value if bib_field.is_built else None
-        self.macros[name.lower()] = _Macro(bib_field.length, built)
+        self.macros[name.lower()] = macro = Macro(bib_field.length, built)
+        self.reading.definitions.append((name.lower(), macro))
 
     def preamble_body(self, entry: BibEntry) -> None:
         self.skip_whitespace()
@@ -425,7 +485,7 @@ class _Reader:
         if name is None:
             raise _SyntaxError
         # An undefined macro is pybtex's "undefined string" error; it reads on with "".
-        macro = self.macros.get(name.lower(), _Macro(0, ""))
+        macro = self.macros.get(name.lower(), Macro(0, ""))
         return _Part(start, self.pos, literal=False, macro=macro)
 
     def delimited(self, closing: str) -> None:
@@ -499,6 +559,29 @@ def read_bib(text: str, stop_after: int | None = None) -> BibReading:
     return reading
 
 
+def month_macros() -> dict[str, Macro]:
+    """The macros in effect at the start of a file: pybtex's month names."""
+    return {name.lower(): Macro(len(value), value) for name, value in _pybtex().month_names.items()}
+
+
+def segment_starts(text: str) -> list[int]:
+    """Where ``text`` may be cut into segments: its start, and each line whose first
+    character other than a space or tab is ``@`` (where reading goes on after a command
+    it cannot read). A segment read alone (:func:`read_segment`) with no unsettled ``@``
+    reads as it does in the text."""
+    return [0, *(match.start() for match in _LINE_START_AT.finditer(text) if match.start())]
+
+
+def read_segment(text: str, macros: Mapping[str, Macro]) -> BibReading:
+    """The commands of ``text``, one segment of a file, read alone with ``macros`` in
+    effect; never stopped (the limits are the whole file's).
+
+    When :attr:`BibReading.unsettled` is 0, every command was read up to its closing
+    delimiter without looking past it, and every ``@`` started one: the segment's
+    commands are read exactly as in the whole file, at the segment's place."""
+    return _Reader(text, None, macros, allowance=sys.maxsize).read()
+
+
 def scan_entries(text: str) -> list[BibEntry]:
     """The commands of ``text`` in file order (a fresh list), read as pybtex reads them."""
     return list(read_bib(text).entries)
@@ -516,7 +599,7 @@ def parse_bib_keys(text: str) -> dict[str, int]:
     return entry_keys(citable_entries(text))
 
 
-def entry_keys(entries: list[BibEntry]) -> dict[str, int]:
+def entry_keys(entries: Iterable[EntryRecord]) -> dict[str, int]:
     """Entry key -> line of its first occurrence, in file order, of ``entries``."""
     keys: dict[str, int] = {}
     folded_keys: set[str] = set()
@@ -536,13 +619,19 @@ def bib_entry_identifiers(text: str) -> dict[str, dict[str, str]]:
     Every entry appears, with an empty mapping when it has none of them; a
     repeated key keeps its first entry, as pybtex does.
     """
+    return first_identifiers(read_entries(text))
+
+
+def first_identifiers(entries: Iterable[EntryRecord]) -> dict[str, dict[str, str]]:
     identifiers: dict[str, dict[str, str]] = {}
     folded_keys: set[str] = set()
-    for entry in citable_entries(text):
+    for entry in entries:
+        if not entry.is_citable:
+            continue
         key = entry.key or ""
         if key.lower() not in folded_keys:
             folded_keys.add(key.lower())
-            identifiers[key] = identifier_fields_of(entry)
+            identifiers[key] = dict(entry.identifiers)
     return identifiers
 
 
@@ -557,17 +646,45 @@ def identifier_fields_of(entry: BibEntry) -> dict[str, str]:
 
 def bib_macro_texts(text: str) -> list[str]:
     """The ``@string`` and ``@preamble`` entries, which other entries' formatting uses."""
+    return macro_texts(text, read_entries(text))
+
+
+def macro_texts(text: str, entries: Iterable[EntryRecord]) -> list[str]:
     return [
         text[entry.start : entry.end].strip()
-        for entry in scan_entries(text)
+        for entry in entries
         if entry.entry_type in ("string", "preamble")
     ]
 
 
 def bib_entry_texts(text: str) -> dict[str, str]:
     """Entry key -> the entry exactly as written in the file (for per-issue downloads)."""
+    return entry_texts(text, read_entries(text))
+
+
+def entry_texts(text: str, entries: Iterable[EntryRecord]) -> dict[str, str]:
     return {
         entry.key: text[entry.start : entry.end].strip() + "\n"
-        for entry in citable_entries(text)
-        if entry.key
+        for entry in entries
+        if entry.is_citable and entry.key
     }
+
+
+# What the .bib check by segment read of a file (juju_radar.bib.segment_facts): the same
+# commands, with their places and identifiers, so that the build's other uses of the file
+# need not read it again.
+_KNOWN_ENTRIES: OrderedDict[str, Sequence[EntryRecord]] = OrderedDict()
+
+
+def remember_entries(text: str, entries: Sequence[EntryRecord]) -> None:
+    """``text``'s commands as read segment by segment, the same as :func:`read_bib`'s."""
+    _KNOWN_ENTRIES[text] = entries
+    _KNOWN_ENTRIES.move_to_end(text)
+    while len(_KNOWN_ENTRIES) > _KEPT_READINGS:
+        _KNOWN_ENTRIES.popitem(last=False)
+
+
+def read_entries(text: str) -> Sequence[EntryRecord]:
+    """``text``'s commands, as remembered or read now."""
+    known = _KNOWN_ENTRIES.get(text)
+    return known if known is not None else read_bib(text).entries

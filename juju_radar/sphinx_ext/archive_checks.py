@@ -11,9 +11,9 @@ from sphinx.util import logging
 
 from juju_radar.bib import check as bibcheck
 from juju_radar.bib import reader as bibreader
-from juju_radar.bib import typesetting
-from juju_radar.bib.check import BibLimits, check_bib_text
-from juju_radar.bib.reader import parse_bib_keys
+from juju_radar.bib import segment_facts, typesetting
+from juju_radar.bib.check import BibLimits
+from juju_radar.bib.segment_facts import check_bib_segments
 from juju_radar.model import issues as model
 from juju_radar.model import page as page_reading
 from juju_radar.model.issues import Problem, archive_problems
@@ -21,7 +21,7 @@ from juju_radar.model.messages import _, current_language
 from juju_radar.outputs.summary import note_bare_entries
 from juju_radar.sphinx_ext.collector import radar_data, warn
 from juju_radar.sphinx_ext.config import bib_limits, vocabulary
-from juju_radar.store.cache import build_cache, digest, source_digest
+from juju_radar.store.cache import BuildCache, build_cache, digest, source_digest
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -31,10 +31,12 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 # A .bib file's keys and problems, kept between builds: checking 9,000 entries takes
-# seconds and the file rarely changes.
+# seconds and the file rarely changes. When it changes, what each of its segments gave
+# is kept too (BIB_SEGMENTS, one namespace per file): only new segments are checked.
 BIB_CHECKS = "bib-checks"
+BIB_SEGMENTS = "bib-segments"
 CHECKER_DIGEST = digest(
-    source_digest(bibcheck, bibreader, typesetting, model, page_reading),
+    source_digest(bibcheck, bibreader, segment_facts, typesetting, model, page_reading),
     *(version(name) for name in ("pybtex", "pylatexenc")),
 )
 
@@ -58,10 +60,15 @@ UNREADABLE = frozenset(
 EXIT_UNREADABLE_BIB = 2  # sphinx-build's status for a build that stopped on an error
 
 
-def _check_bib(text: str, name: str, limits: BibLimits) -> tuple[dict[str, int], list[Problem]]:
-    problems = check_bib_text(text, name, limits)
-    refused = any(problem.code in UNREADABLE for problem in problems)
-    return ({} if refused else parse_bib_keys(text)), problems
+def _check_bib(
+    text: str, name: str, limits: BibLimits, cache: BuildCache
+) -> tuple[dict[str, int], list[Problem]]:
+    segments = f"{BIB_SEGMENTS}-{digest(name)[:12]}"
+    checked = check_bib_segments(text, name, cache.namespace(segments), limits)
+    if checked.segment_keys is not None:
+        cache.keep_only(segments, checked.segment_keys)
+    refused = any(problem.code in UNREADABLE for problem in checked.problems)
+    return ({} if refused else checked.keys), checked.problems
 
 
 def _checked_bib(app: Sphinx, name: str) -> tuple[Path, str, dict[str, int], list[Problem]]:
@@ -71,9 +78,8 @@ def _checked_bib(app: Sphinx, name: str) -> tuple[Path, str, dict[str, int], lis
     limits = bib_limits(app.config)
     # The problems' messages are kept in the build's language.
     key = digest(CHECKER_DIGEST, current_language(), name, repr(limits), text)
-    keys, problems = build_cache(app.doctreedir).get(
-        BIB_CHECKS, key, partial(_check_bib, text, name, limits)
-    )
+    cache = build_cache(app.doctreedir)
+    keys, problems = cache.get(BIB_CHECKS, key, partial(_check_bib, text, name, limits, cache))
     return path, key, keys, problems
 
 

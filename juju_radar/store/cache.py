@@ -110,6 +110,9 @@ class BuildCache:
             for key, value in values.items():
                 self.put(namespace, key, value)
 
+    def namespace(self, namespace: str) -> CacheNamespace:
+        return CacheNamespace(self, namespace)
+
     def keep_only(self, namespace: str, live_keys: Iterable[str]) -> None:
         """Forget values no current input maps to, so the files do not grow forever."""
         store = self.store(namespace)
@@ -127,6 +130,20 @@ class BuildCache:
             scratch.write_bytes(sealed(payload))
             scratch.replace(path)
         self._changed.clear()
+
+
+class CacheNamespace:
+    """One namespace of a build cache, read and written as a mapping (``get``, ``[key] =``)."""
+
+    def __init__(self, cache: BuildCache, namespace: str) -> None:
+        self.cache = cache
+        self.name = namespace
+
+    def get(self, key: str) -> Any:
+        return self.cache.peek(self.name, key)
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.cache.put(self.name, key, value)
 
 
 _OPEN: dict[str, BuildCache] = {}
