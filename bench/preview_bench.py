@@ -20,7 +20,7 @@ sys.path[:0] = [str(ROOT / "tests")]
 
 from live_preview import radar_serve, replace_once  # noqa: E402
 
-from juju_radar.model.issues import is_issue_path  # noqa: E402
+from juju_radar.model.issue_records import is_issue_path  # noqa: E402
 
 SHOWN_WITHIN = 120  # seconds before a run counts as failed
 # A sentence of an issue's body: Chinese text ending with 。 on a line of its own text.

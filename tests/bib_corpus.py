@@ -12,7 +12,7 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from juju_radar.bib.check import BibLimits
+from juju_radar.bib.size_limits import BibLimits
 
 LONG = "x" * 80  # over the field limit of the generated files
 

@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 
 from juju_radar.build.staged import sphinx_command
-from juju_radar.model.issues import Vocabulary, vocabulary_from_config
 from juju_radar.model.messages import use_language
+from juju_radar.model.vocabulary import Vocabulary, vocabulary_from_config
 
 # The suite reads the tools' messages in English, their msgids (and so does every
 # sphinx-build and radar it starts); tests of the Chinese messages ask for them

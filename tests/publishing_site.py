@@ -12,7 +12,9 @@ from pathlib import Path
 from conftest import ROOTS, SEED_SITE, copy_site, sphinx_build
 
 from juju_radar.editors.site_files import open_site
-from juju_radar.model.issues import Issue, parse_issue, vocabulary_from_config
+from juju_radar.model.issue_reader import parse_issue
+from juju_radar.model.issue_records import Issue
+from juju_radar.model.vocabulary import vocabulary_from_config
 
 SITE_URL = "https://example.org/archive/"
 WITH_SITE_URL = ("-D", f"radar_site_url={SITE_URL}")

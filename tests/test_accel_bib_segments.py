@@ -23,7 +23,7 @@ from juju_radar.accel.stored_bibdata import (
     parse_by_segment,
     stored_bibdata,
 )
-from juju_radar.bib.check import pybtex_parse
+from juju_radar.bib.pybtex_parser import pybtex_parse
 
 ENCODING = "utf-8-sig"
 

@@ -18,20 +18,12 @@ from hypothesis import strategies as st
 from pybtex.bibtex.utils import split_name_list
 from pybtex.database import Person
 
-from juju_radar.bib.check import (
-    PERSON_FIELDS,
-    check_bib_text,
-    conversion_error,
-    needs_conversion,
-    pybtex_reading,
-)
-from juju_radar.bib.reader import (
-    braces_balance,
-    normalize_whitespace,
-    parse_bib_keys,
-    read_bib,
-    scan_entries,
-)
+from juju_radar.bib.check import check_bib_text
+from juju_radar.bib.entry_records import normalize_whitespace
+from juju_radar.bib.file_entries import parse_bib_keys, scan_entries
+from juju_radar.bib.latex_conversion import PERSON_FIELDS, conversion_error, needs_conversion
+from juju_radar.bib.pybtex_parser import pybtex_reading
+from juju_radar.bib.reader import braces_balance, read_bib
 
 PATH = "references.bib"
 

@@ -1,4 +1,4 @@
-"""The .bib check by segment (juju_radar.bib.segment_facts) gives what the whole-file
+"""The .bib check by segment (juju_radar.bib.segment_check) gives what the whole-file
 check gives (check_bib_text, the reference): the same problems in the same order at the
 same lines, the same keys, and the same entries for the build's other uses of the file
 (their texts and identifiers, remembered), on generated files (tests/bib_corpus.py) and
@@ -13,8 +13,8 @@ from typing import Any
 from bib_corpus import WELL_FORMED, edited, edits, joined, limits, odd_pieces, pieces
 from hypothesis import HealthCheck, event, example, given, settings
 
-from juju_radar.bib.check import BibLimits, check_bib_text
-from juju_radar.bib.reader import (
+from juju_radar.bib.check import check_bib_text
+from juju_radar.bib.file_entries import (
     bib_entry_identifiers,
     bib_entry_texts,
     bib_macro_texts,
@@ -22,9 +22,10 @@ from juju_radar.bib.reader import (
     first_identifiers,
     macro_texts,
     parse_bib_keys,
-    read_bib,
 )
-from juju_radar.bib.segment_facts import BibCheck, check_bib_segments
+from juju_radar.bib.reader import read_bib
+from juju_radar.bib.segment_check import BibCheck, check_bib_segments
+from juju_radar.bib.size_limits import BibLimits
 from juju_radar.model.messages import current_language, use_language
 
 PATH = "references.bib"

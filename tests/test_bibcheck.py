@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from juju_radar.bib.check import check_bib_text
-from juju_radar.bib.reader import bib_entry_identifiers, parse_bib_keys
+from juju_radar.bib.file_entries import bib_entry_identifiers, parse_bib_keys
 from juju_radar.model.problems import Problem
 
 PATH = "topics/refs.bib"
@@ -121,7 +121,7 @@ def test_the_archive_makes_anchors_as_docutils_does(text: str) -> None:
 def test_the_anchor_checked_is_the_one_the_page_gives(key: str) -> None:
     from docutils.nodes import make_id as docutils_make_id
 
-    from juju_radar.bib.check import citation_anchor
+    from juju_radar.model.anchors import citation_anchor
     from juju_radar.sphinx_ext.bibliography import citation_id
 
     assert citation_anchor(key) == citation_id(key) == docutils_make_id(f"cite-{key}")

@@ -22,7 +22,7 @@ from conftest import page_text as article_text
 from live_preview import free_port, radar_serve, serving
 
 from juju_radar.editors import cli
-from juju_radar.editors.export_reader import CATEGORY_RE
+from juju_radar.editors.export_category import CATEGORY_RE
 from juju_radar.editors.page_writer import unescape
 
 FIXTURES = Path(__file__).parent / "fixtures" / "export"

@@ -27,7 +27,7 @@ from publishing_site import (
     vocabulary,
 )
 
-from juju_radar.model.issues import plain_text
+from juju_radar.model.issue_records import plain_text
 
 
 @pytest.fixture(scope="module")

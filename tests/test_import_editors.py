@@ -9,7 +9,7 @@ import pytest
 from import_cases import GOOD, ISSUE, run_import
 
 from juju_radar.editors.site_files import open_site
-from juju_radar.model.issues import parse_issue
+from juju_radar.model.issue_reader import parse_issue
 
 
 def glued(text: str) -> str:

@@ -16,8 +16,9 @@ from pybtex.database import parse_string
 from juju_radar.bib.check import check_bib_text
 from juju_radar.bib.identifiers import url_identifiers
 from juju_radar.editors import cli
-from juju_radar.editors.export_reader import ExportSource, parse_export
-from juju_radar.model.issues import vocabulary_from_config
+from juju_radar.editors.export_reader import parse_export
+from juju_radar.editors.export_sources import ExportSource
+from juju_radar.model.vocabulary import vocabulary_from_config
 
 PAPER = "https://arxiv.org/abs/2609.01234v2"
 CODE = "https://github.com/example/tau-bench/tree/main/%E4%BB%BB%E5%8A%A1?tab=readme#tasks"

@@ -18,7 +18,7 @@ from myst_parser.parsers.mdit import create_md_parser
 
 from juju_radar.bib.check import check_bib_text
 from juju_radar.editors.export_reader import parse_export
-from juju_radar.editors.import_run import citation_key_for, item_id_for
+from juju_radar.editors.import_ids import citation_key_for, item_id_for
 from juju_radar.editors.page_writer import (
     escape_paragraph,
     option_value,
@@ -28,7 +28,9 @@ from juju_radar.editors.page_writer import (
     unescape,
     yaml_scalar,
 )
-from juju_radar.model.issues import parse_issue, split_emoji, vocabulary_from_config
+from juju_radar.model.issue_reader import parse_issue
+from juju_radar.model.issue_records import split_emoji
+from juju_radar.model.vocabulary import vocabulary_from_config
 
 FIXTURES = Path(__file__).parent / "fixtures" / "export"
 DATE = dt.date(2026, 9, 8)

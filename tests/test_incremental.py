@@ -12,7 +12,7 @@ from conftest import ROOTS, SEED_SITE, copy_site, page_text, sphinx_build
 from site_builds import EPOCH_ENV, clean_build, differences
 
 from juju_radar.editors.synth import SynthOptions, write_synthetic_archive
-from juju_radar.model.issues import vocabulary_from_config
+from juju_radar.model.vocabulary import vocabulary_from_config
 
 # Whole-site builds compared with each other: `make test` runs them, `make test-fast` not.
 pytestmark = pytest.mark.slow
@@ -93,6 +93,9 @@ CHANGES: dict[str, Callable[[Path], None]] = {
     "edit the macro only": lambda src: edit(
         src / "references.bib", "{2026-09-07 发布}", "{2026-09-07 正式发布}"
     ),
+    # The theme's sheets keep the rules of the classes the pages use: a table's too.
+    "write a table in a closing note": lambda src: edit(src / SECOND, CLOSING, CLOSING + TABLE),
+    "take the table out again": lambda src: edit(src / SECOND, CLOSING + TABLE, CLOSING),
     "add an issue in a new month": lambda src: add_october_issue(src),
     "delete the issue of that month": lambda src: (src / OCTOBER).unlink(),
     "delete an issue": lambda src: (src / SECOND).unlink(),
@@ -107,6 +110,8 @@ CHANGES: dict[str, Callable[[Path], None]] = {
     ),
 }
 OCTOBER = "issues/2026/2026-10-01.md"
+CLOSING = "第二期的收尾：复现比宣称更重要。\n"
+TABLE = "\n| 团队 | 结论 |\n| --- | --- |\n| 甲 | 一致 |\n"
 MACRO = "@string{released = {2026-09-07 发布}}\n\n"
 CROSSREF = (
     "@inproceedings{child2026,\n  title = {会议版本},\n  author = {Wang, Li},\n"

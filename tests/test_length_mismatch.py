@@ -11,7 +11,7 @@ from conftest import SEED_SITE, copy_site
 
 from juju_radar.editors import cli
 from juju_radar.editors.site_files import open_site
-from juju_radar.model.issues import parse_issue, stated_chars
+from juju_radar.model.issue_reader import parse_issue, stated_chars
 
 ISSUE = "issues/2026/2026-09-09.md"
 LENGTH_LINE = 5

@@ -13,8 +13,9 @@ import pytest
 from conftest import copy_site
 from fake_services import Reply, closed_port, fake_services
 
-from juju_radar.bib.check import BibLimits, check_bib_text, read_bib_limits
+from juju_radar.bib.check import check_bib_text
 from juju_radar.bib.edit import EditError, find_entry
+from juju_radar.bib.size_limits import BibLimits, read_bib_limits
 from juju_radar.editors import cli
 from juju_radar.editors.archive_sources import ArchiveError, entries_to_archive
 from juju_radar.editors.lookup.candidates import Candidate, EntryFacts, rank

@@ -14,19 +14,15 @@ import pytest
 from conftest import SEED_SITE, copy_site, sphinx_build
 
 from juju_radar.editors import cli
+from juju_radar.model.archive_rules import check_archive
 from juju_radar.model.content import check_content
-from juju_radar.model.issues import (
-    Issue,
-    Vocabulary,
-    check_archive,
-    date_outside_span,
-    parse_issue,
-    vocabulary_from_config,
-)
+from juju_radar.model.issue_reader import parse_issue
+from juju_radar.model.issue_records import Issue, date_outside_span
 from juju_radar.model.messages import use_language
 from juju_radar.model.page import Page
 from juju_radar.model.site_layout import refused_code_files
 from juju_radar.model.translations import check_translations
+from juju_radar.model.vocabulary import Vocabulary, vocabulary_from_config
 from juju_radar.outputs.siteurl import url_problem
 
 SEED_PATH = "issues/2026/2026-09-08.md"

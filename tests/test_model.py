@@ -9,17 +9,11 @@ import sys
 import pytest
 from conftest import SEED_SITE
 
-from juju_radar.model.issues import (
-    Vocabulary,
-    check_archive,
-    date_from_path,
-    first_sentence,
-    parse_issue,
-    parse_score,
-    split_emoji,
-    text_stats,
-    vocabulary_from_config,
-)
+from juju_radar.model.archive_rules import check_archive
+from juju_radar.model.issue_reader import parse_issue
+from juju_radar.model.issue_records import date_from_path, first_sentence, split_emoji, text_stats
+from juju_radar.model.item_options import parse_score
+from juju_radar.model.vocabulary import Vocabulary, vocabulary_from_config
 
 SEED_PAGE = SEED_SITE / "issues" / "2026" / "2026-09-08.md"
 SEED_PATH = "issues/2026/2026-09-08.md"
@@ -211,7 +205,8 @@ def test_model_imports_neither_sphinx_nor_docutils():
     import subprocess
 
     code = (
-        "import sys, juju_radar.model.issues, juju_radar.model.archive; "
+        "import sys, juju_radar.model.issue_reader, juju_radar.model.archive_rules, "
+        "juju_radar.model.archive; "
         "print(sorted(m for m in sys.modules if m.split('.')[0] in ('sphinx', 'docutils')))"
     )
     result = subprocess.run(

@@ -18,8 +18,9 @@ from juju_radar.model.content import (
     markdown,
     renderer_fields,
 )
-from juju_radar.model.issues import Vocabulary, parse_issue
+from juju_radar.model.issue_reader import parse_issue
 from juju_radar.model.page import Page
+from juju_radar.model.vocabulary import Vocabulary
 
 SYNTAX = MarkdownSyntax()
 MYST = create_md_parser(

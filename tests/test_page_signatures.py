@@ -10,7 +10,9 @@ from pybtex.database import parse_file
 
 from juju_radar.editors.synth import SynthOptions, write_synthetic_archive
 from juju_radar.model.archive import Archive
-from juju_radar.model.issues import is_issue_path, parse_issue, vocabulary_from_config
+from juju_radar.model.issue_reader import parse_issue
+from juju_radar.model.issue_records import is_issue_path
+from juju_radar.model.vocabulary import vocabulary_from_config
 from juju_radar.sphinx_ext import collector
 from juju_radar.sphinx_ext.bibliography import _load
 from juju_radar.sphinx_ext.collector import RadarData, page_digests

@@ -18,7 +18,7 @@ from sphinx.environment import BuildEnvironment
 
 from juju_radar.accel.sphinx_internals import shed_other_pages
 from juju_radar.editors.synth import SynthOptions, write_synthetic_archive
-from juju_radar.model.issues import vocabulary_from_config
+from juju_radar.model.vocabulary import vocabulary_from_config
 from juju_radar.sphinx_ext.bibliography import FORMATTED
 from juju_radar.sphinx_ext.collector import RadarData
 from juju_radar.store.cache import FOLDER_NAME, BuildCache

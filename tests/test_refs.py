@@ -17,10 +17,10 @@ from fake_services import FakeServices, Reply, closed_port, fake_services
 from pybtex.database import parse_file, parse_string
 
 from juju_radar.bib.edit import find_entry
-from juju_radar.bib.reader import scan_entries
+from juju_radar.bib.file_entries import scan_entries
 from juju_radar.editors import cli
 from juju_radar.editors.lookup.client import ARXIV_INTERVAL, Client, ServiceError, Settings
-from juju_radar.editors.refs import title_fields
+from juju_radar.editors.refs_accept import title_fields
 
 PAGE = "issues/2026/2026-09-08.html"
 DOI = "10.5555/worldsculpt.2026"

@@ -190,7 +190,7 @@ def test_a_piece_that_fails_leaves_the_published_parts_as_they_were(
 ) -> None:
     """Pagefind failing on a piece: no part is merged or published, the failure names the
     piece, and the next update, Pagefind working, makes the index whole."""
-    from juju_radar.model.issues import Vocabulary
+    from juju_radar.model.vocabulary import Vocabulary
     from juju_radar.outputs.search import index
 
     pages = [
@@ -230,7 +230,7 @@ def test_parts_indexed_whole_index_no_pieces_and_search_the_same(
 ) -> None:
     """Without the merge (RADAR_ACCEL=0) Pagefind indexes each part's records whole, and
     no piece: the same search as the merged parts, from half the Pagefind runs."""
-    from juju_radar.model.issues import Vocabulary
+    from juju_radar.model.vocabulary import Vocabulary
     from juju_radar.outputs.search import index
 
     pages = [

@@ -16,7 +16,7 @@ from juju_radar.editors import cli
 from juju_radar.editors.site_files import open_site
 from juju_radar.editors.synth import SynthOptions, write_synthetic_archive
 from juju_radar.editors.synth_text import TERMS, vocabulary
-from juju_radar.model.issues import parse_issue, stated_chars
+from juju_radar.model.issue_reader import parse_issue, stated_chars
 
 SENTENCE = re.compile(r"[^。！？]+[。！？]")
 

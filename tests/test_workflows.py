@@ -148,7 +148,7 @@ def test_a_push_of_content_only_skips_the_test_suite_and_is_still_checked():
     kinds = change_kind()
     assert kinds.kind(["issues/2026/2026-12-03.md", "references.bib"]) == "content"
     assert kinds.kind(["topics/agent.md", "index.md"]) == "content"
-    for code in ("conf.py", "juju_radar/model/issues.py", "tests/test_cli.py", "Makefile"):
+    for code in ("conf.py", "juju_radar/model/issue_reader.py", "tests/test_cli.py", "Makefile"):
         assert kinds.kind(["issues/2026/2026-12-03.md", code]) == "code", code
     for code in ("locales/zh_CN/LC_MESSAGES/sphinx.po", ".github/workflows/deploy.yml"):
         assert kinds.kind([code]) == "code", code

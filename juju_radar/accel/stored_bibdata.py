@@ -32,9 +32,9 @@ import pybtex.io
 from pybtex.database import BibliographyData
 from sphinxcontrib.bibtex.bibfile import BibData, BibFile, get_mtime, is_bibdata_outdated
 
-from juju_radar.bib.check import pybtex_parse
+from juju_radar.bib.pybtex_parser import pybtex_parse
 from juju_radar.bib.reader import month_macros, segment_starts
-from juju_radar.bib.segment_facts import MAX_JOINED, segment_key
+from juju_radar.bib.segment_cache import MAX_JOINED, segment_key
 from juju_radar.store.cache import build_cache, digest
 
 if TYPE_CHECKING:

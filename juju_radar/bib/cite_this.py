@@ -15,7 +15,7 @@ import datetime as dt
 import re
 from dataclasses import dataclass
 
-from juju_radar.model.issues import Issue, Item
+from juju_radar.model.issue_records import Issue, Item
 
 PUBLISHER = "Juju Radar"
 LANGUAGE = "zh-CN"

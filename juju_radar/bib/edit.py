@@ -10,7 +10,9 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
-from juju_radar.bib.reader import BibEntry, braces_balance, citable_entries
+from juju_radar.bib.entry_records import BibEntry
+from juju_radar.bib.file_entries import citable_entries
+from juju_radar.bib.reader import braces_balance
 from juju_radar.model.messages import _
 
 RAW_FIELDS = frozenset({"doi", "url", "eprint", "urldate"})

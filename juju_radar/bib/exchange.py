@@ -16,8 +16,9 @@ import rispy
 from pybtex.database import Entry, Person
 from pylatexenc.latex2text import LatexNodes2Text, MacroTextSpec, get_default_latex_context_db
 
+from juju_radar.bib.entry_records import BibField
+from juju_radar.bib.file_entries import scan_entries
 from juju_radar.bib.identifiers import ARXIV_ABS, EDITORS_FIELDS
-from juju_radar.bib.reader import BibField, scan_entries
 from juju_radar.bib.typesetting import VERBATIM_FIELDS, typesettable
 
 # The files written beside an issue page: what it cites, in three formats.

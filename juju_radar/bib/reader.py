@@ -15,18 +15,21 @@ token, with pybtex's own token patterns (``LowLevelParser.NAME``, ``KEY_BRACE``.
   are case-insensitive and expanded as pybtex expands them.
 
 What pybtex builds, this reader measures first: a value's length is the sum of its parts'
-lengths, known before it is built, and no value longer than :data:`MAX_VALUE_CHARS` is
-built (a dozen doubling ``@string`` lines would otherwise make a string of millions).
+lengths, known before it is built, and no value longer than
+:data:`~juju_radar.bib.entry_records.MAX_VALUE_CHARS` is built (a dozen doubling
+``@string`` lines would otherwise make a string of millions).
 The whole file may expand to at most twice its length plus :data:`EXPANSION_ALLOWANCE`
-characters: past that, reading stops (:attr:`BibReading.expansion_line`).
+characters: past that, reading stops
+(:attr:`~juju_radar.bib.entry_records.BibReading.expansion_line`).
 
 Where pybtex meets a syntax error it reports it and goes on where it stopped; the file
 is refused either way, and this reader goes on at the next ``@`` that starts a line,
 so that one broken entry does not hide the entries after it. On every text pybtex reads
 without an error, the entries, keys, field names and expanded values read here are
 those pybtex reads (``tests/test_bib_reader.py`` proves it on generated text).
-The entries' keys, identifier fields and texts are taken from the reading here too
-(:func:`entry_keys`, :func:`bib_entry_identifiers`, :func:`bib_entry_texts`).
+What it reads is held in :mod:`juju_radar.bib.entry_records`; the entries' keys,
+identifier fields and texts are taken from the reading by
+:mod:`juju_radar.bib.file_entries`.
 Nothing here imports Sphinx or docutils, and nothing raises on any input.
 """
 
@@ -36,21 +39,20 @@ import bisect
 import re
 import sys
 from collections import OrderedDict
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from dataclasses import dataclass
 from functools import cache
-from typing import Any, Protocol
+from typing import Any
 
-NON_ENTRY_COMMANDS = frozenset({"comment", "string", "preamble"})
+from juju_radar.bib.entry_records import (
+    MAX_VALUE_CHARS,
+    NON_ENTRY_COMMANDS,
+    BibEntry,
+    BibField,
+    BibReading,
+    Macro,
+)
 
-IDENTIFIER_FIELDS = ("doi", "url", "eprint", "isbn", "issn")
-"""Fields any one of which lets a reader find the cited work."""
-
-REPORTED_IDENTIFIER_FIELDS = ("doi", "url", "eprint", "archiveprefix", "isbn", "issn", "note")
-"""Fields returned by :func:`bib_entry_identifiers` (``note`` often holds an arXiv id)."""
-
-MAX_VALUE_CHARS = 1_000_000
-"""No expanded value longer than this is built; ``radar_bib_max_field_chars`` is at most this."""
 EXPANSION_ALLOWANCE = 1_000_000
 """The file's values may hold, after expansion, twice the file's length plus this many
 characters in all (what pybtex would build): past that, reading stops."""
@@ -59,7 +61,6 @@ MAX_NESTED_BRACES = 100
 
 _LINE_START_AT = re.compile(r"^[ \t]*@", re.MULTILINE)
 _URL_COMMAND = re.compile(r"\\url\s*\{[^{}]*\}")
-_WHITESPACE_RUN = re.compile(r"\s+")
 # The characters that matter inside a delimited value (everything else is skipped at once).
 _BRACE = re.compile(r"[{}]")
 _BRACE_OR_QUOTE = re.compile(r'[{}"]')
@@ -72,149 +73,6 @@ def _pybtex() -> Any:
     from pybtex.database.input import bibtex
 
     return bibtex
-
-
-@dataclass(frozen=True)
-class BibField:
-    """One ``name = value`` pair of an entry, or the value of an ``@string``/``@preamble``."""
-
-    name: str
-    """Lower-case field name (for ``@string``, the macro's name; ``@preamble``, "preamble")."""
-    value: str
-    """The value's parts without their delimiters, macros expanded, joined; whitespace
-    kept as written (pybtex then makes each run one space). A value longer than
-    :data:`MAX_VALUE_CHARS` is not built: this is then the value as written."""
-    line: int
-    """Line of the field name."""
-    unescaped_percent_lines: tuple[int, ...]
-    """Lines of each ``%`` that pybtex would read as the start of a comment."""
-    name_start: int = 0
-    """Offset of the field name in the text."""
-    value_span: tuple[int, int] = (0, 0)
-    """Offsets of the value in the text, delimiters included."""
-    length: int = 0
-    """Length of the expanded value (known even when it was not built)."""
-
-    @property
-    def is_built(self) -> bool:
-        """False when the expanded value was too long to build (``value`` is as written)."""
-        return self.length <= MAX_VALUE_CHARS
-
-
-@dataclass
-class BibEntry:
-    """One ``@type{...}`` command of the file."""
-
-    entry_type: str
-    """Lower-case entry type or command (``misc``, ``string``, ``comment``...)."""
-    line: int
-    """Line of the ``@``."""
-    start: int
-    """Offset of the ``@`` in the text."""
-    end: int
-    """Offset just past the closing delimiter; for an entry pybtex cannot read, the next
-    ``@`` that starts a line (or the end of the text)."""
-    key: str | None = None
-    key_line: int = 0
-    fields: list[BibField] = field(default_factory=list)
-    braces_balanced: bool = True
-    closed_properly: bool = False
-    """True when the entry was read up to its closing delimiter without a syntax error."""
-    closing: int = -1
-    """Offset of the entry's closing delimiter, when it was found."""
-    type_span: tuple[int, int] = (0, 0)
-    """Offsets of the type name (``misc`` in ``@misc{``)."""
-
-    @property
-    def is_citable(self) -> bool:
-        return self.entry_type not in NON_ENTRY_COMMANDS and self.key is not None
-
-    @property
-    def crossref(self) -> BibField | None:
-        """The first ``crossref`` field (the one pybtex keeps)."""
-        return next((f for f in self.fields if f.name == "crossref"), None)
-
-    @property
-    def longest_field(self) -> int:
-        """The length of the entry's longest value, after expansion."""
-        return max((bib_field.length for bib_field in self.fields), default=0)
-
-    @property
-    def identifiers(self) -> dict[str, str]:
-        """Its fields that identify the work (:data:`REPORTED_IDENTIFIER_FIELDS`)."""
-        return identifier_fields_of(self)
-
-    def field_value(self, name: str) -> str | None:
-        """The first value of field ``name`` (lower-case), as pybtex gives it."""
-        for bib_field in self.fields:
-            if bib_field.name == name:
-                return normalize_whitespace(bib_field.value)
-        return None
-
-    def has_nonblank_field(self, name: str) -> bool:
-        value = self.field_value(name)
-        return bool(value and value.strip("{} "))
-
-
-class EntryRecord(Protocol):
-    """What the archive-wide checks read of a command: a :class:`BibEntry`, or what a
-    cache kept of one."""
-
-    @property
-    def entry_type(self) -> str: ...
-    @property
-    def line(self) -> int: ...
-    @property
-    def start(self) -> int: ...
-    @property
-    def end(self) -> int: ...
-    @property
-    def key(self) -> str | None: ...
-    @property
-    def key_line(self) -> int: ...
-    @property
-    def braces_balanced(self) -> bool: ...
-    @property
-    def closed_properly(self) -> bool: ...
-    @property
-    def is_citable(self) -> bool: ...
-    @property
-    def crossref(self) -> BibField | None: ...
-    @property
-    def longest_field(self) -> int: ...
-    @property
-    def identifiers(self) -> Mapping[str, str]: ...
-
-
-@dataclass
-class BibReading:
-    """What :func:`read_bib` read: the commands in file order, and why it stopped early."""
-
-    entries: list[BibEntry]
-    entry_count: int = 0
-    """Citable-type entries read (``@misc``, ``@article``...: not string/preamble/comment)."""
-    stopped_after: int | None = None
-    """The ``stop_after`` reading was asked to stop at."""
-    entries_line: int = 0
-    """Line of the entry one past ``stop_after``, where reading stopped (0: it did not)."""
-    expansion_line: int = 0
-    """Line where the file's expansion passed its allowance and reading stopped (0: it did not)."""
-    expanded_chars: int = 0
-    """Characters in the values read, after expansion."""
-    definitions: list[tuple[str, Macro]] = field(default_factory=list)
-    """The ``@string`` macros read, in order (lower-case name, macro)."""
-    unsettled: int = 0
-    """``@`` signs where no command was read up to its closing delimiter: a stray ``@``,
-    or a command with a syntax error."""
-
-    @property
-    def stopped(self) -> bool:
-        return bool(self.entries_line or self.expansion_line)
-
-
-def normalize_whitespace(value: str) -> str:
-    """pybtex's ``textutils.normalize_whitespace``."""
-    return _WHITESPACE_RUN.sub(" ", value.strip())
 
 
 class LineIndex:
@@ -275,14 +133,6 @@ def unescaped_percent_offsets(value: str, field_name: str) -> list[int]:
         for match in _PERCENT.finditer(value)
         if not is_escaped(value, offset := match.start()) and offset not in exempt
     ]
-
-
-@dataclass(frozen=True)
-class Macro:
-    """A macro's expanded length, and its text when it was not too long to build."""
-
-    length: int
-    text: str | None
 
 
 @dataclass(frozen=True)
@@ -542,7 +392,8 @@ class _Reader:
 
 
 _READINGS: OrderedDict[tuple[str, int | None], BibReading] = OrderedDict()
-_KEPT_READINGS = 2  # the build reads the same file for several outputs
+KEPT_READINGS = 2
+"""Readings of a file kept at once: the build reads the same file for several outputs."""
 
 
 def read_bib(text: str, stop_after: int | None = None) -> BibReading:
@@ -554,7 +405,7 @@ def read_bib(text: str, stop_after: int | None = None) -> BibReading:
             return _READINGS[key]
     reading = _Reader(text, stop_after).read()
     _READINGS[(text, None if not reading.entries_line else stop_after)] = reading
-    while len(_READINGS) > _KEPT_READINGS:
+    while len(_READINGS) > KEPT_READINGS:
         _READINGS.popitem(last=False)
     return reading
 
@@ -580,111 +431,3 @@ def read_segment(text: str, macros: Mapping[str, Macro]) -> BibReading:
     delimiter without looking past it, and every ``@`` started one: the segment's
     commands are read exactly as in the whole file, at the segment's place."""
     return _Reader(text, None, macros, allowance=sys.maxsize).read()
-
-
-def scan_entries(text: str) -> list[BibEntry]:
-    """The commands of ``text`` in file order (a fresh list), read as pybtex reads them."""
-    return list(read_bib(text).entries)
-
-
-def citable_entries(text: str) -> list[BibEntry]:
-    return [entry for entry in scan_entries(text) if entry.is_citable]
-
-
-# What the checks, the editors' tools and the bibliography pages take from the entries.
-
-
-def parse_bib_keys(text: str) -> dict[str, int]:
-    """Entry key -> line of its first occurrence, in file order."""
-    return entry_keys(citable_entries(text))
-
-
-def entry_keys(entries: Iterable[EntryRecord]) -> dict[str, int]:
-    """Entry key -> line of its first occurrence, in file order, of ``entries``."""
-    keys: dict[str, int] = {}
-    folded_keys: set[str] = set()
-    for entry in entries:
-        if not entry.is_citable:
-            continue
-        key = entry.key or ""
-        if key.lower() not in folded_keys:
-            folded_keys.add(key.lower())
-            keys[key] = entry.key_line
-    return keys
-
-
-def bib_entry_identifiers(text: str) -> dict[str, dict[str, str]]:
-    """Entry key -> {field: value} for its identifier fields (doi, url, eprint...).
-
-    Every entry appears, with an empty mapping when it has none of them; a
-    repeated key keeps its first entry, as pybtex does.
-    """
-    return first_identifiers(read_entries(text))
-
-
-def first_identifiers(entries: Iterable[EntryRecord]) -> dict[str, dict[str, str]]:
-    identifiers: dict[str, dict[str, str]] = {}
-    folded_keys: set[str] = set()
-    for entry in entries:
-        if not entry.is_citable:
-            continue
-        key = entry.key or ""
-        if key.lower() not in folded_keys:
-            folded_keys.add(key.lower())
-            identifiers[key] = dict(entry.identifiers)
-    return identifiers
-
-
-def identifier_fields_of(entry: BibEntry) -> dict[str, str]:
-    found: dict[str, str] = {}
-    for name in REPORTED_IDENTIFIER_FIELDS:
-        value = entry.field_value(name)
-        if value is not None:
-            found[name] = value
-    return found
-
-
-def bib_macro_texts(text: str) -> list[str]:
-    """The ``@string`` and ``@preamble`` entries, which other entries' formatting uses."""
-    return macro_texts(text, read_entries(text))
-
-
-def macro_texts(text: str, entries: Iterable[EntryRecord]) -> list[str]:
-    return [
-        text[entry.start : entry.end].strip()
-        for entry in entries
-        if entry.entry_type in ("string", "preamble")
-    ]
-
-
-def bib_entry_texts(text: str) -> dict[str, str]:
-    """Entry key -> the entry exactly as written in the file (for per-issue downloads)."""
-    return entry_texts(text, read_entries(text))
-
-
-def entry_texts(text: str, entries: Iterable[EntryRecord]) -> dict[str, str]:
-    return {
-        entry.key: text[entry.start : entry.end].strip() + "\n"
-        for entry in entries
-        if entry.is_citable and entry.key
-    }
-
-
-# What the .bib check by segment read of a file (juju_radar.bib.segment_facts): the same
-# commands, with their places and identifiers, so that the build's other uses of the file
-# need not read it again.
-_KNOWN_ENTRIES: OrderedDict[str, Sequence[EntryRecord]] = OrderedDict()
-
-
-def remember_entries(text: str, entries: Sequence[EntryRecord]) -> None:
-    """``text``'s commands as read segment by segment, the same as :func:`read_bib`'s."""
-    _KNOWN_ENTRIES[text] = entries
-    _KNOWN_ENTRIES.move_to_end(text)
-    while len(_KNOWN_ENTRIES) > _KEPT_READINGS:
-        _KNOWN_ENTRIES.popitem(last=False)
-
-
-def read_entries(text: str) -> Sequence[EntryRecord]:
-    """``text``'s commands, as remembered or read now."""
-    known = _KNOWN_ENTRIES.get(text)
-    return known if known is not None else read_bib(text).entries

@@ -170,8 +170,8 @@ def entries_to_archive(text: str, keys: list[str]) -> list[tuple[str, int, str]]
     """``(key, line, url)`` of each entry named, or with no keys, of every entry with a
     ``url`` and no archived copy yet."""
     from juju_radar.bib.edit import EditError, find_entry
+    from juju_radar.bib.file_entries import citable_entries
     from juju_radar.bib.identifiers import web_url
-    from juju_radar.bib.reader import citable_entries
 
     chosen = []
     if keys:
@@ -198,14 +198,8 @@ def entries_to_archive(text: str, keys: list[str]) -> list[tuple[str, int, str]]
 
 
 def run_archive(args: argparse.Namespace) -> int:
-    from juju_radar.editors.refs import (
-        EXIT_OK,
-        EXIT_PROBLEMS,
-        EXIT_USAGE,
-        fail,
-        read_bib,
-        write_entry,
-    )
+    from juju_radar.editors.exit_status import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE
+    from juju_radar.editors.refs_entry import fail, read_bib, write_entry
     from juju_radar.editors.site_files import open_site
 
     if bool(args.keys) == bool(args.all):

@@ -18,20 +18,38 @@ import time
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from juju_radar.bib import check as bib_check
-from juju_radar.bib import reader as bib_reader
 from juju_radar.bib import typesetting
-from juju_radar.bib.check import DEFAULT_BIB_LIMITS, BibLimits, check_bib_text
+from juju_radar.bib.check import CHECKER_MODULES, check_bib_text
+from juju_radar.bib.file_entries import entry_keys
 from juju_radar.bib.identifiers import EDITORS_NOTE_FIELD
-from juju_radar.bib.reader import EXPANSION_ALLOWANCE, entry_keys, read_bib
-from juju_radar.editors import export_reader, page_writer, site_files
+from juju_radar.bib.reader import EXPANSION_ALLOWANCE, read_bib
+from juju_radar.bib.size_limits import DEFAULT_BIB_LIMITS, BibLimits
+from juju_radar.editors import (
+    export_blocks,
+    export_category,
+    export_problems,
+    export_reader,
+    export_sources,
+    page_writer,
+    site_files,
+)
 from juju_radar.editors.page_writer import FORMER_NOTE_SUFFIX
 from juju_radar.editors.site_files import Site, decode_utf8, item_ids_in
-from juju_radar.model import anchors, content, issues, messages
+from juju_radar.model import (
+    anchors,
+    archive_rules,
+    content,
+    issue_reader,
+    issue_records,
+    item_options,
+    messages,
+    vocabulary,
+)
 from juju_radar.model import page as page_reading
 from juju_radar.model.anchors import citation_anchor
 from juju_radar.model.content import MarkdownSyntax, check_content, page_kind
-from juju_radar.model.issues import Issue, parse_issue
+from juju_radar.model.issue_reader import parse_issue
+from juju_radar.model.issue_records import Issue
 from juju_radar.model.messages import _
 from juju_radar.model.page import Page
 from juju_radar.model.problems import Problem
@@ -149,14 +167,21 @@ class CheckCache:
         self.store = BuildCache(site.root / CACHE_FOLDER)
         settings = repr([(name, site.config.get(name)) for name in CONFIG_NAMES])
         code = source_digest(
-            issues,
+            archive_rules,
+            issue_reader,
+            issue_records,
+            item_options,
+            vocabulary,
             content,
             anchors,
             page_reading,
-            bib_check,
-            bib_reader,
+            *CHECKER_MODULES,
             typesetting,
             export_reader,
+            export_blocks,
+            export_category,
+            export_problems,
+            export_sources,
             page_writer,
             site_files,
             messages,

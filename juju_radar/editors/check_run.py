@@ -11,7 +11,8 @@ from typing import Literal, TextIO
 from juju_radar.editors.check_cache import CheckCache
 from juju_radar.editors.exit_status import EXIT_OK, EXIT_PROBLEMS
 from juju_radar.editors.site_files import Site, read_utf8
-from juju_radar.model.issues import Issue, archive_problems, misplaced_issue
+from juju_radar.model.archive_rules import archive_problems
+from juju_radar.model.issue_records import Issue, misplaced_issue
 from juju_radar.model.messages import N_, _, ngettext
 from juju_radar.model.problems import Problem
 from juju_radar.model.site_layout import outside_symlinks, refused_code_files, site_files

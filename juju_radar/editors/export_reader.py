@@ -22,58 +22,33 @@ import datetime as dt
 import re
 import unicodedata
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from urllib.parse import urlsplit
+from dataclasses import dataclass
 
-from juju_radar.model.issues import (
-    CJK_RE,
-    ItemFields,
-    Rating,
-    Vocabulary,
-    item_id_problem,
-    read_rating,
-    split_emoji,
+from juju_radar.editors.export_blocks import Block, split_blocks
+from juju_radar.editors.export_category import (
+    category_problem,
+    looks_like_category,
+    read_category,
+    tries_to_be_category,
 )
-from juju_radar.model.messages import N_, _
+from juju_radar.editors.export_problems import Report, about_item, shorten
+from juju_radar.editors.export_sources import SENTENCE_END, ExportSource, read_sources
+from juju_radar.model.issue_records import ItemFields, split_emoji
+from juju_radar.model.item_options import item_id_problem
+from juju_radar.model.messages import _
 from juju_radar.model.page import forbidden_characters, page_lines
 from juju_radar.model.problems import Problem
+from juju_radar.model.vocabulary import Vocabulary
 
 CLOSING_TITLE = "今天的主线"
 DATE_LINE_RE = re.compile(
     r"^Juju\s*Radar\s*[·・•]\s*(?P<date>\d{4}[.\-/]\d{1,2}[.\-/]\d{1,2})$", re.IGNORECASE
 )
 LENGTH_LINE_RE = re.compile(r"^约\s*[\d,.]+\s*万?\s*字\s*[·・•]\s*阅读约\s*\d+\s*分钟$")
-CATEGORY_RE = re.compile(
-    r"^(?P<category>.+?)\s*[·・]\s*(?P<score>[^\s·・]+?)\s*[/／]\s*(?:10|１０)\s*[｜|]\s*"
-    r"(?P<verdict>\S.*)$"
-)
-CATEGORY_PARTS_RE = re.compile(r"\s+/\s+|\s*／\s*")
-CATEGORY_FORM = N_("the category line must read 'CATEGORY[ / TAGS] · SCORE/10｜VERDICT'")
-# A line that tries to be a category line: a score out of 10, a verdict bar, "9 分".
-CATEGORY_ATTEMPT_RE = re.compile(r"[/／]\s*(?:10|１０)|[｜|]|\d\s*分")
-VERDICT_BAR_RE = re.compile(r"[｜|]")
-SCORE_OUT_OF_10_RE = re.compile(r"[^\s·・]+?\s*[/／]\s*(?:10|１０)")
-SOURCE_SEPARATOR_RE = re.compile(r"\s+[·・]\s+")
-SENTENCE_END = "。！？!?"
-CLAUSE_PUNCTUATION = "，；："  # in sentences, never in a link's label
-MAX_LABEL_CHARS = 60
-# A label followed by its address, as pages write a label and its key: ``论文 <https://…>``.
-LABEL_ADDRESS_RE = re.compile(r"^(?P<label>.+?)\s+<(?P<address>[^<>]*)>$")
-MISPLACED_ADDRESS_RE = re.compile(r"^\S*://\S*$")
-MAX_ADDRESS_CHARS = 2000
-ADDRESS_REFUSED_CHARS = "\"'`{}\\<>"
 MAX_HEADING_CHARS = 80
 
 
 # --- records ----------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class ExportSource:
-    """A source link label, and the address the editors wrote after it, if any."""
-
-    label: str
-    address: str | None = None
 
 
 @dataclass(frozen=True)
@@ -100,105 +75,27 @@ class ExportIssue:
     date_line: int = 3
 
 
-@dataclass(frozen=True)
-class _Block:
-    """Consecutive non-blank lines, stripped, with the number of the first one."""
-
-    line: int
-    lines: tuple[str, ...]
-
-    @property
-    def text(self) -> str:
-        return "\n".join(self.lines)
-
-    @property
-    def paragraph(self) -> str:
-        """The lines as paragraph text. A break between two Chinese characters is where
-        the export wrapped a line, and a browser would show it as a space: it goes."""
-        text = self.lines[0]
-        for line in self.lines[1:]:
-            text += ("" if CJK_RE.match(text[-1]) and CJK_RE.match(line[0]) else "\n") + line
-        return text
-
-    @property
-    def is_single_line(self) -> bool:
-        return len(self.lines) == 1
-
-
-@dataclass
-class _Report:
-    path: str
-    problems: list[Problem] = field(default_factory=list)
-
-    def error(self, line: int, code: str, message: str) -> None:
-        self.problems.append(Problem(self.path, line, "error", code, message))
-
-    @property
-    def failed(self) -> bool:
-        return any(problem.severity == "error" for problem in self.problems)
-
-
-@dataclass
-class _ItemReport(_Report):
-    """Errors about one item, reported at its heading line (where an editor looks for
-    the item); the message names the line of the part at fault."""
-
-    heading_line: int = 0
-    title: str = ""
-
-    def error(self, line: int, code: str, message: str) -> None:
-        if line != self.heading_line:
-            message = _("item '{title}', line {line}: {message}").format(
-                title=_shorten(self.title), line=line, message=message
-            )
-        super().error(self.heading_line, code, message)
-
-
-def _about_item(report: _Report, heading: _Block) -> _ItemReport:
-    return _ItemReport(report.path, report.problems, heading.line, split_emoji(heading.text)[1])
-
-
 # --- reading ----------------------------------------------------------------------------
 
 
-def split_blocks(text: str) -> list[_Block]:
-    blocks: list[_Block] = []
-    current: list[str] = []
-    first_line = 0
-    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
-    for number, raw in enumerate(lines, start=1):
-        stripped = raw.strip()
-        if not stripped:
-            if current:
-                blocks.append(_Block(first_line, tuple(current)))
-                current = []
-            continue
-        if not current:
-            first_line = number
-        current.append(stripped)
-    if current:
-        blocks.append(_Block(first_line, tuple(current)))
-    return blocks
-
-
-def split_item_heads(blocks: list[_Block]) -> list[_Block]:
+def split_item_heads(blocks: list[Block]) -> list[Block]:
     """An item heading directly followed by its category line (no blank line between, as
     editors often write them) reads as the two blocks it would be with one; so do lines
     after the category line."""
-    result: list[_Block] = []
+    result: list[Block] = []
     for block in blocks:
-        head = _Block(block.line, block.lines[:1])
-        category = _Block(block.line + 1, block.lines[1:2])
-        if len(block.lines) > 1 and _looks_like_heading(head) and _tries_to_be_category(category):
+        head = Block(block.line, block.lines[:1])
+        category = Block(block.line + 1, block.lines[1:2])
+        if len(block.lines) > 1 and _looks_like_heading(head) and tries_to_be_category(category):
             result += [head, category]
             if len(block.lines) > 2:
-                result.append(_Block(block.line + 2, block.lines[2:]))
+                result.append(Block(block.line + 2, block.lines[2:]))
         else:
             result.append(block)
     return result
 
 
-def _forbidden_characters(text: str, report: _Report) -> None:
+def _forbidden_characters(text: str, report: Report) -> None:
     report.problems.extend(forbidden_characters(text, page_lines(text), report.path))
 
 
@@ -209,7 +106,7 @@ def parse_export(
     text: str, path: str, vocabulary: Vocabulary
 ) -> tuple[ExportIssue | None, list[Problem]]:
     """Parse an export; return the issue (None when any error was found) and the problems."""
-    report = _Report(path)
+    report = Report(path)
     text = text.removeprefix("\ufeff")
     _forbidden_characters(text, report)
     blocks = split_blocks(text)
@@ -255,7 +152,7 @@ def parse_export(
     return issue, report.problems
 
 
-def _read_header(blocks: list[_Block], report: _Report) -> tuple[str, dt.date, int, str] | None:
+def _read_header(blocks: list[Block], report: Report) -> tuple[str, dt.date, int, str] | None:
     title_block = blocks[0]
     if DATE_LINE_RE.match(_folded(title_block.text)):
         report.error(
@@ -282,7 +179,7 @@ def _read_header(blocks: list[_Block], report: _Report) -> tuple[str, dt.date, i
             expected = _(
                 "expected the length line '约 N 字 · 阅读约 M 分钟' after the date line, "
                 "found '{found}'"
-            ).format(found=_shorten(length_block.text))
+            ).format(found=shorten(length_block.text))
         else:
             expected = _("expected the length line '约 N 字 · 阅读约 M 分钟' after the date line")
         report.error(where, "length-line", expected)
@@ -290,7 +187,7 @@ def _read_header(blocks: list[_Block], report: _Report) -> tuple[str, dt.date, i
     return title_block.text, date, date_block.line, length_block.text
 
 
-def _read_date(block: _Block | None, title: _Block, report: _Report) -> dt.date | None:
+def _read_date(block: Block | None, title: Block, report: Report) -> dt.date | None:
     if block is None:
         report.error(
             title.line + 1,
@@ -304,7 +201,7 @@ def _read_date(block: _Block | None, title: _Block, report: _Report) -> dt.date 
             block.line,
             "date-line",
             _("expected the date line 'Juju Radar · YYYY.MM.DD', found '{found}'").format(
-                found=_shorten(block.text)
+                found=shorten(block.text)
             ),
         )
         return None
@@ -317,7 +214,7 @@ def _read_date(block: _Block | None, title: _Block, report: _Report) -> dt.date 
         return None
 
 
-def _closing_index(blocks: list[_Block]) -> int | None:
+def _closing_index(blocks: list[Block]) -> int | None:
     for index in range(len(blocks) - 1, -1, -1):
         if blocks[index].text == CLOSING_TITLE:
             return index
@@ -325,17 +222,17 @@ def _closing_index(blocks: list[_Block]) -> int | None:
 
 
 def _read_items(
-    blocks: list[_Block], vocabulary: Vocabulary, report: _Report, length_block: _Block
-) -> tuple[list[_Block], list[DraftItem]]:
+    blocks: list[Block], vocabulary: Vocabulary, report: Report, length_block: Block
+) -> tuple[list[Block], list[DraftItem]]:
     starts = [
         index
         for index in range(len(blocks) - 1)
-        if _looks_like_category(blocks[index + 1]) and not _looks_like_category(blocks[index])
+        if looks_like_category(blocks[index + 1]) and not looks_like_category(blocks[index])
     ]
     heading_indexes = set(starts)
     category_indexes = {start + 1 for start in starts}
     for index, block in enumerate(blocks):
-        if index not in category_indexes and _looks_like_category(block):
+        if index not in category_indexes and looks_like_category(block):
             report.error(
                 block.line,
                 "missing-heading",
@@ -343,14 +240,14 @@ def _read_items(
             )
         elif index not in heading_indexes and _looks_like_heading(block):
             following = blocks[index + 1] if index + 1 < len(blocks) else None
-            if following is not None and _tries_to_be_category(following):
-                _about_item(report, block).error(
+            if following is not None and tries_to_be_category(following):
+                about_item(report, block).error(
                     following.line,
                     "bad-category",
                     _(
                         "the category line must read 'CATEGORY[ / TAGS] · SCORE/10｜VERDICT': "
                         "{problem}"
-                    ).format(problem=_category_problem(following.text)),
+                    ).format(problem=category_problem(following.text)),
                 )
                 continue
             report.error(
@@ -359,7 +256,7 @@ def _read_items(
                 _(
                     "'{heading}' looks like an item heading, but the next paragraph is not "
                     "a category line 'CATEGORY[ / TAGS] · SCORE/10｜VERDICT'"
-                ).format(heading=_shorten(block.text)),
+                ).format(heading=shorten(block.text)),
             )
     if not starts:
         # At the first thing that looks like an item, else where the items should be.
@@ -375,7 +272,7 @@ def _read_items(
     bounds = [*starts, len(blocks)]
     for start, end in zip(bounds, bounds[1:], strict=False):
         heading, category, content = blocks[start], blocks[start + 1], blocks[start + 2 : end]
-        item = _read_item(heading, category, content, vocabulary, _about_item(report, heading))
+        item = _read_item(heading, category, content, vocabulary, about_item(report, heading))
         if item is not None:
             items.append(item)
     _check_unique_titles(items, report)
@@ -383,11 +280,11 @@ def _read_items(
 
 
 def _read_item(
-    heading: _Block,
-    category: _Block,
-    content: list[_Block],
+    heading: Block,
+    category: Block,
+    content: list[Block],
     vocabulary: Vocabulary,
-    report: _Report,
+    report: Report,
 ) -> DraftItem | None:
     emoji, title = split_emoji(heading.text)
     title, chosen_id = split_chosen_id(title)
@@ -402,18 +299,18 @@ def _read_item(
         report.error(
             heading.line,
             "missing-emoji",
-            _("the item heading '{title}' must start with an emoji").format(title=_shorten(title)),
+            _("the item heading '{title}' must start with an emoji").format(title=shorten(title)),
         )
         ok = False
     elif not title:
         message = _("the item heading has an emoji but no title")
         report.error(heading.line, "missing-title", message)
         ok = False
-    fields = _read_category(category, vocabulary, report)
-    sources = _read_sources(content, heading, report)
+    fields = read_category(category, vocabulary, report)
+    sources = read_sources(content, heading, report)
     body = content[:-1] if sources is not None else content
     if content and sources is not None and not body:
-        message = _("the item '{title}' has no body text").format(title=_shorten(title))
+        message = _("the item '{title}' has no body text").format(title=shorten(title))
         report.error(content[0].line, "missing-body", message)
         ok = False
     if not ok or fields is None or sources is None:
@@ -433,156 +330,7 @@ def _read_item(
     )
 
 
-def _read_category(
-    block: _Block, vocabulary: Vocabulary, report: _Report
-) -> tuple[str, tuple[str, ...], float, str] | None:
-    match = CATEGORY_RE.match(block.text) if block.is_single_line else None
-    if match is None:
-        report.error(block.line, "bad-category", _(CATEGORY_FORM))
-        return None
-    topic_name, *tags = CATEGORY_PARTS_RE.split(match.group("category").strip())
-    rating = read_rating(
-        vocabulary,
-        report.path,
-        topic=(topic_name, block.line),
-        verdict=(match.group("verdict").strip(), block.line),
-        score=(match.group("score"), block.line),
-        fold_width=True,
-    )
-    ok = not rating.problems
-    # Reported in the order the line reads them: topic, tags, score, verdict.
-    _report_rating(rating, ("topic",), report)
-    for tag in tags:
-        if not tag.strip() or "," in tag:
-            report.error(
-                block.line,
-                "bad-tag",
-                _(
-                    "tag '{tag}' must be non-empty text without ','; separate tags with ' / '"
-                ).format(tag=tag),
-            )
-            ok = False
-    _report_rating(rating, ("score", "verdict"), report)
-    topic, score, verdict = rating.topic, rating.score, rating.verdict
-    if not ok or topic is None or verdict is None or score is None:
-        return None
-    return topic.key, tuple(tag.strip() for tag in tags), score, verdict.key
-
-
-def _report_rating(rating: Rating, names: Sequence[str], report: _Report) -> None:
-    for name in names:
-        if problem := rating.problems.get(name):
-            report.error(problem.line, problem.code, problem.message)
-
-
-def _read_sources(
-    content: list[_Block], heading: _Block, report: _Report
-) -> tuple[ExportSource, ...] | None:
-    if not content:
-        message = _("the item has no body text and no line of source labels")
-        report.error(heading.line, "missing-body", message)
-        return None
-    last = content[-1]
-    sources = tuple(_split_address(part) for part in SOURCE_SEPARATOR_RE.split(last.text))
-    labels = tuple(source.label for source in sources)
-    # A word holding "://" is a misplaced address, refused below as such.
-    label_text = " · ".join(label for label in labels if not MISPLACED_ADDRESS_RE.match(label))
-    clause = any(char in CLAUSE_PUNCTUATION for char in label_text)
-    if not last.is_single_line or clause or any(char in SENTENCE_END for char in label_text):
-        # A one-line last paragraph with a comma is body text: the labels line is missing.
-        if clause:
-            message = _(
-                "an item must end with its line of source link labels, separated by ' · ' "
-                "(found '{found}': labels have no '，', '；' or '：')"
-            )
-        else:
-            message = _(
-                "an item must end with its line of source link labels, separated by ' · ' "
-                "(found '{found}')"
-            )
-        report.error(last.line, "missing-sources", message.format(found=_shorten(last.text)))
-        return None
-    reasons = [reason for label in labels if (reason := _label_problem(label))]
-    reasons += [
-        _("the label '{label}' is given twice; each label names its own link").format(label=label)
-        for position, label in enumerate(labels)
-        if label in labels[:position]
-    ]
-    if reasons:
-        message = _("source labels '{labels}': {reason}").format(
-            labels=_shorten(last.text), reason=reasons[0]
-        )
-        report.error(last.line, "bad-label", message)
-        return None
-    return sources if _addresses_ok(sources, last.line, report) else None
-
-
-def _split_address(part: str) -> ExportSource:
-    match = LABEL_ADDRESS_RE.match(part)
-    return ExportSource(match["label"], match["address"]) if match else ExportSource(part)
-
-
-def _addresses_ok(sources: Sequence[ExportSource], line: int, report: _Report) -> bool:
-    ok = True
-    for source in sources:
-        if source.address is not None and (reason := address_problem(source.address)):
-            message = _("the address of '{label}' {reason}").format(
-                label=source.label, reason=reason
-            )
-            report.error(line, "bad-address", message)
-            ok = False
-    return ok
-
-
-def address_problem(address: str) -> str | None:
-    """Why ``address`` cannot be a source's url, or None when it can."""
-    if len(address) > MAX_ADDRESS_CHARS:
-        return _("has {count} characters, at most {limit}").format(
-            count=len(address), limit=MAX_ADDRESS_CHARS
-        )
-    bad = [char for char in address if _refused_in_address(char)]
-    if bad:
-        return _("holds {char!r}, which an address cannot hold (encode it)").format(char=bad[0])
-    try:
-        parts = urlsplit(address)
-        host, user = parts.hostname, parts.username
-    except ValueError:
-        return _("'{address}' cannot be read as an address").format(address=_shorten(address))
-    if parts.scheme.lower() not in ("http", "https") or not host:
-        return _("'{address}' is not a full http(s) address (https://…)").format(
-            address=_shorten(address)
-        )
-    if user is not None:
-        return _("'{address}' names a user or password before its host").format(
-            address=_shorten(address)
-        )
-    return None
-
-
-def _refused_in_address(char: str) -> bool:
-    return char.isspace() or char in ADDRESS_REFUSED_CHARS or unicodedata.category(char)[0] == "C"
-
-
-def _label_problem(label: str) -> str | None:
-    """Why ``label`` cannot be a source label, or None when it can."""
-    if not label.strip("·・ "):
-        return _("a label is empty (a stray ' · '?)")
-    if label.strip("·・ ") != label:
-        return _("'{label}' starts or ends with '·' (a stray separator?)").format(
-            label=_shorten(label)
-        )
-    if "://" in label:
-        return _("'{label}' holds an address: write it after a label, 'LABEL <https://…>'").format(
-            label=_shorten(label)
-        )
-    if len(label) > MAX_LABEL_CHARS:
-        return _("a label has at most {limit} characters, '{label}' has {count}").format(
-            limit=MAX_LABEL_CHARS, label=_shorten(label), count=len(label)
-        )
-    return None
-
-
-def _check_unique_titles(items: Sequence[DraftItem], report: _Report) -> None:
+def _check_unique_titles(items: Sequence[DraftItem], report: Report) -> None:
     first_line: dict[str, int] = {}
     for item in items:
         if item.title in first_line:
@@ -596,29 +344,7 @@ def _check_unique_titles(items: Sequence[DraftItem], report: _Report) -> None:
         first_line.setdefault(item.title, item.line)
 
 
-def _looks_like_category(block: _Block) -> bool:
-    return block.is_single_line and CATEGORY_RE.match(block.text) is not None
-
-
-def _tries_to_be_category(block: _Block) -> bool:
-    return block.is_single_line and CATEGORY_ATTEMPT_RE.search(block.text) is not None
-
-
-def _category_problem(text: str) -> str:
-    """What a line that tries to be a category line lacks."""
-    bar = VERDICT_BAR_RE.search(text)
-    before_bar = text[: bar.start()] if bar else text
-    if not re.search(r"[·・]", before_bar):
-        return _("there is no ' · ' between the category and the score")
-    score = re.split(r"[·・]", before_bar)[-1].strip()
-    if not SCORE_OUT_OF_10_RE.fullmatch(score):
-        return _("the score '{score}' is not written as SCORE/10").format(score=score)
-    if bar is None or not text[bar.end() :].strip():
-        return _("there is no '｜' and verdict after the score")
-    return _("found '{found}'").format(found=_shorten(text))
-
-
-def _looks_like_heading(block: _Block) -> bool:
+def _looks_like_heading(block: Block) -> bool:
     emoji, title = split_emoji(block.text)
     return (
         bool(emoji)
@@ -631,11 +357,6 @@ def _looks_like_heading(block: _Block) -> bool:
 def _folded(text: str) -> str:
     """Full-width digits and punctuation folded to ASCII, for matching fixed lines only."""
     return unicodedata.normalize("NFKC", text)
-
-
-def _shorten(text: str, limit: int = 40) -> str:
-    first_line = text.split("\n", 1)[0]
-    return first_line if len(first_line) <= limit else first_line[: limit - 1] + "…"
 
 
 # --- chosen ids -------------------------------------------------------------------------

@@ -24,8 +24,8 @@ from urllib.parse import urlsplit
 
 import httpx
 
+from juju_radar.bib.file_entries import citable_entries
 from juju_radar.bib.identifiers import normalize_doi
-from juju_radar.bib.reader import citable_entries
 from juju_radar.editors.lookup.client import DEFAULT_DOI_URL, env_seconds
 
 DEFAULT_INTERVAL = 1.0

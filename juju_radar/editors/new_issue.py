@@ -9,8 +9,10 @@ from zoneinfo import ZoneInfo
 
 from juju_radar.editors.exit_status import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, command_error
 from juju_radar.editors.site_files import Site, atomic_write
-from juju_radar.model.issues import ISO_DATE_RE, Vocabulary, date_outside_span, parse_issue
+from juju_radar.model.issue_reader import ISO_DATE_RE, parse_issue
+from juju_radar.model.issue_records import date_outside_span
 from juju_radar.model.messages import _
+from juju_radar.model.vocabulary import Vocabulary
 
 NEWSROOM_TIMEZONE = ZoneInfo("Asia/Shanghai")
 

@@ -18,7 +18,7 @@ from myst_parser.parsers.options import TokenizeError, options_to_items
 from juju_radar.bib.edit import bib_value as raw_field_value
 from juju_radar.bib.identifiers import EDITORS_NOTE_FIELD, url_identifiers
 from juju_radar.editors.export_reader import CLOSING_TITLE, ExportIssue
-from juju_radar.model.issues import Issue, Item, Source, format_score, plain_text
+from juju_radar.model.issue_records import Issue, Item, Source, format_score, plain_text
 
 # --- the model's records ----------------------------------------------------------------
 

@@ -10,21 +10,17 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from juju_radar.bib.check import (
+from juju_radar.bib.size_limits import (
     DEFAULT_MAX_ENTRIES,
     DEFAULT_MAX_FIELD_CHARS,
     BibLimits,
     read_bib_limits,
 )
-from juju_radar.model.issues import (
-    DEFAULT_DATE_SPAN,
-    Vocabulary,
-    read_date_span,
-    vocabulary_from_config,
-)
+from juju_radar.model.issue_records import DEFAULT_DATE_SPAN, read_date_span
 from juju_radar.model.messages import _
 from juju_radar.model.page import PageLimits
 from juju_radar.model.problems import Problem
+from juju_radar.model.vocabulary import Vocabulary, vocabulary_from_config
 
 DEFAULT_BIBFILES = ("references.bib",)
 ITEM_ID_OPTION_RE = re.compile(r"^:id:\s*(\S+)\s*$", re.MULTILINE)

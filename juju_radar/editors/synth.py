@@ -16,15 +16,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from juju_radar.editors.synth_text import DEFAULT_TEXT, TextSource, text_source
-from juju_radar.model.issues import (
-    Issue,
-    TextStats,
-    Vocabulary,
-    format_score,
-    parse_issue,
-    text_stats,
-)
+from juju_radar.model.issue_reader import parse_issue
+from juju_radar.model.issue_records import Issue, TextStats, format_score, text_stats
 from juju_radar.model.site_layout import GENERATED_PAGES, NOT_SITE
+from juju_radar.model.vocabulary import Vocabulary
 
 FIRST_DATE = dt.date(2024, 1, 1)
 EMOJI = ("🛠️", "🧠", "🪑", "🧪", "⚖️", "📐", "🔁", "🛰️", "🧬", "📊")

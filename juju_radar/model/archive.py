@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from itertools import groupby
 
-from juju_radar.model.issues import Issue, Item
+from juju_radar.model.issue_records import Issue, Item
 
 
 @dataclass(frozen=True)

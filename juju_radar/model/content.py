@@ -34,7 +34,7 @@ from mdit_py_plugins.myst_role import myst_role_plugin
 from mdit_py_plugins.substitution import substitution_plugin
 
 from juju_radar.model.anchors import is_reserved_id, make_id
-from juju_radar.model.issues import ISSUE_FIELDS
+from juju_radar.model.issue_reader import ISSUE_FIELDS
 from juju_radar.model.messages import _
 from juju_radar.model.page import FrontMatter, Page
 from juju_radar.model.problems import Problem

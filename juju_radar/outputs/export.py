@@ -15,7 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from juju_radar.model.archive import Archive, ItemRef
-from juju_radar.model.issues import Vocabulary, format_score
+from juju_radar.model.issue_records import format_score
+from juju_radar.model.vocabulary import Vocabulary
 from juju_radar.outputs.siteurl import SiteUrl
 
 DATA_DIR = "data"

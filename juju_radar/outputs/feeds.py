@@ -19,7 +19,8 @@ from feedgen.feed import FeedGenerator
 from markupsafe import Markup
 
 from juju_radar.model.archive import Archive, ItemRef
-from juju_radar.model.issues import Issue, Topic, Vocabulary, format_score, plain_text
+from juju_radar.model.issue_records import Issue, format_score, plain_text
+from juju_radar.model.vocabulary import Topic, Vocabulary
 from juju_radar.outputs.siteurl import SiteUrl
 
 FEED_DIR = "feeds"

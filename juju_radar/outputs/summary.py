@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from juju_radar.model.issues import is_issue_path
+from juju_radar.model.issue_records import is_issue_path
 from juju_radar.model.messages import N_, _, ngettext
 
 if TYPE_CHECKING:

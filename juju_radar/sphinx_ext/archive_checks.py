@@ -9,15 +9,15 @@ from typing import TYPE_CHECKING
 
 from sphinx.util import logging
 
-from juju_radar.bib import check as bibcheck
-from juju_radar.bib import reader as bibreader
-from juju_radar.bib import segment_facts, typesetting
-from juju_radar.bib.check import BibLimits
-from juju_radar.bib.segment_facts import check_bib_segments
-from juju_radar.model import issues as model
+from juju_radar.bib import typesetting
+from juju_radar.bib.segment_check import SEGMENT_CHECKER_MODULES, check_bib_segments
+from juju_radar.bib.size_limits import BibLimits
+from juju_radar.model import archive_rules, issue_reader, issue_records, item_options
 from juju_radar.model import page as page_reading
-from juju_radar.model.issues import Problem, archive_problems
+from juju_radar.model import vocabulary as vocabulary_rules
+from juju_radar.model.archive_rules import archive_problems
 from juju_radar.model.messages import _, current_language
+from juju_radar.model.problems import Problem
 from juju_radar.outputs.summary import note_bare_entries
 from juju_radar.sphinx_ext.collector import radar_data, warn
 from juju_radar.sphinx_ext.config import bib_limits, vocabulary
@@ -36,7 +36,16 @@ logger = logging.getLogger(__name__)
 BIB_CHECKS = "bib-checks"
 BIB_SEGMENTS = "bib-segments"
 CHECKER_DIGEST = digest(
-    source_digest(bibcheck, bibreader, segment_facts, typesetting, model, page_reading),
+    source_digest(
+        *SEGMENT_CHECKER_MODULES,
+        typesetting,
+        archive_rules,
+        issue_reader,
+        issue_records,
+        item_options,
+        vocabulary_rules,
+        page_reading,
+    ),
     *(version(name) for name in ("pybtex", "pylatexenc")),
 )
 

@@ -23,18 +23,13 @@ from pybtex.database import BibliographyData, Entry
 from pybtex.plugin import find_plugin
 
 from juju_radar.bib import archived as bibarchived
-from juju_radar.bib import check as bibcheck
 from juju_radar.bib import identifiers as bibidentifiers
-from juju_radar.bib import reader as bibreader
 from juju_radar.bib import style as bibstyle
 from juju_radar.bib.archived import archived_copy
+from juju_radar.bib.check import CHECKER_MODULES
+from juju_radar.bib.entry_records import IDENTIFIER_FIELDS
+from juju_radar.bib.file_entries import bib_entry_identifiers, bib_entry_texts, bib_macro_texts
 from juju_radar.bib.identifiers import source_url
-from juju_radar.bib.reader import (
-    IDENTIFIER_FIELDS,
-    bib_entry_identifiers,
-    bib_entry_texts,
-    bib_macro_texts,
-)
 from juju_radar.bib.style import register as register_style
 from juju_radar.model.anchors import citation_anchor
 from juju_radar.store.cache import BuildCache, build_cache, digest, source_digest
@@ -49,7 +44,7 @@ STYLE_DIGEST = digest(
     source_digest(bibstyle, bibidentifiers, bibarchived, sys.modules[__name__]),
     *(version(name) for name in ("pybtex", "pybtex-docutils", "docutils")),
 )
-SCANNER_DIGEST = source_digest(bibcheck, bibreader)
+SCANNER_DIGEST = source_digest(*CHECKER_MODULES)
 
 # Robust Links (https://robustlinks.mementoweb.org/spec/): the day the page linked the
 # source, and the archived copy of it. The translator writes them as data- attributes.

@@ -14,7 +14,7 @@ from sphinx.util import logging
 from sphinx.util.parallel import ParallelTasks, parallel_available
 
 from juju_radar.model.archive import Archive, page_signature
-from juju_radar.model.issues import Issue, is_issue_path, misplaced_issue
+from juju_radar.model.issue_records import Issue, is_issue_path, misplaced_issue
 from juju_radar.model.problems import Problem
 from juju_radar.sphinx_ext.bibliography import (
     Bibliography,

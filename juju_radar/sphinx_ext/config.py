@@ -6,18 +6,13 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
-from juju_radar.bib.check import (
+from juju_radar.bib.size_limits import (
     DEFAULT_MAX_ENTRIES,
     DEFAULT_MAX_FIELD_CHARS,
     BibLimits,
     read_bib_limits,
 )
-from juju_radar.model.issues import (
-    DEFAULT_DATE_SPAN,
-    Vocabulary,
-    read_date_span,
-    vocabulary_from_config,
-)
+from juju_radar.model.issue_records import DEFAULT_DATE_SPAN, read_date_span
 from juju_radar.model.messages import (
     DEFAULT_LANGUAGE,
     LANGUAGES,
@@ -27,6 +22,7 @@ from juju_radar.model.messages import (
 )
 from juju_radar.model.page import PageLimits
 from juju_radar.model.site_layout import NOT_SITE
+from juju_radar.model.vocabulary import Vocabulary, vocabulary_from_config
 from juju_radar.store.cache import digest
 
 if TYPE_CHECKING:
@@ -43,7 +39,7 @@ CONFIG_VALUES: tuple[tuple[str, object, Literal["env", "html"], type | tuple[typ
     # The first and last year an issue may be dated in.
     ("radar_date_span", DEFAULT_DATE_SPAN, "env", (tuple, list)),
     # How large the .bib files may be: entries, and characters in a field once @string
-    # macros are expanded (juju_radar.bib.check.BibLimits).
+    # macros are expanded (juju_radar.bib.size_limits.BibLimits).
     ("radar_bib_max_entries", DEFAULT_MAX_ENTRIES, "env", int),
     ("radar_bib_max_field_chars", DEFAULT_MAX_FIELD_CHARS, "env", int),
     # How big a page may be (``model.page.PageLimits``).

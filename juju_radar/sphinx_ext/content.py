@@ -26,7 +26,8 @@ from juju_radar.model.content import (
     page_kind,
     renderer_fields,
 )
-from juju_radar.model.issues import is_issue_path, parse_issue
+from juju_radar.model.issue_reader import parse_issue
+from juju_radar.model.issue_records import is_issue_path
 from juju_radar.model.messages import _
 from juju_radar.model.page import Page
 from juju_radar.model.problems import Problem

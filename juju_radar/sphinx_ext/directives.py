@@ -8,13 +8,8 @@ from docutils import nodes
 from docutils.parsers.rst import directives
 from sphinx.util.docutils import SphinxDirective
 
-from juju_radar.model.issues import (
-    ITEM_OPTIONS,
-    Reporter,
-    Source,
-    read_item_options,
-    split_emoji,
-)
+from juju_radar.model.issue_records import Source, split_emoji
+from juju_radar.model.item_options import ITEM_OPTIONS, Reporter, read_item_options
 from juju_radar.model.messages import _
 from juju_radar.sphinx_ext import render
 from juju_radar.sphinx_ext.config import vocabulary

@@ -19,7 +19,8 @@ from collections.abc import Callable, Iterable
 from docutils import nodes
 
 from juju_radar.model.archive import ItemRef
-from juju_radar.model.issues import Topic, Verdict, Vocabulary, format_score
+from juju_radar.model.issue_records import format_score
+from juju_radar.model.vocabulary import Topic, Verdict, Vocabulary
 from juju_radar.sphinx_ext.nodes import html_listing
 
 Linker = Callable[[str, str], str]  # (docname, anchor) -> URI from the page being written

@@ -28,10 +28,13 @@ from typing import TYPE_CHECKING
 from sphinx.util import logging
 from sphinx.util.parallel import parallel_available
 
-from juju_radar.model import issues as model
+from juju_radar.model import archive_rules, issue_reader, issue_records, item_options
+from juju_radar.model import vocabulary as vocabulary_rules
 from juju_radar.model.archive import Archive, ItemRef
-from juju_radar.model.issues import Vocabulary, is_issue_path, parse_issue
+from juju_radar.model.issue_reader import parse_issue
+from juju_radar.model.issue_records import is_issue_path
 from juju_radar.model.messages import _
+from juju_radar.model.vocabulary import Vocabulary
 from juju_radar.sphinx_ext.config import vocabulary
 from juju_radar.sphinx_ext.drafts import note_drafts
 from juju_radar.sphinx_ext.preview import is_preview
@@ -92,7 +95,8 @@ def _known_issue_files(srcdir: Path, vocab: Vocabulary) -> list[KnownFile]:
     of change, as Sphinx tells a changed page (reading and hashing every issue took
     0.3 s of each build at 3,650 issues), unless it changed in the last two seconds,
     where an edit keeping its size could share its time: then by its text."""
-    context = digest(source_digest(model), repr(vocab))
+    reader = (archive_rules, issue_reader, issue_records, item_options, vocabulary_rules)
+    context = digest(source_digest(*reader), repr(vocab))
     now = time.time_ns()
     known: list[KnownFile] = []
     for path in sorted((srcdir / "issues").rglob("*.md")):

@@ -21,15 +21,8 @@ from juju_radar.bib.exchange import (
     RIS_SUFFIX,
 )
 from juju_radar.model.archive import Archive, ItemRef, by_year, related
-from juju_radar.model.issues import (
-    Issue,
-    Topic,
-    Verdict,
-    Vocabulary,
-    first_sentence,
-    format_score,
-    plain_text,
-)
+from juju_radar.model.issue_records import Issue, first_sentence, format_score, plain_text
+from juju_radar.model.vocabulary import Topic, Verdict, Vocabulary
 from juju_radar.outputs.feeds import ALL_FEED, feed_path
 from juju_radar.sphinx_ext.bibliography import (
     Bibliography,

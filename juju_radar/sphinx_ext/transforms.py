@@ -12,7 +12,7 @@ from sphinx.transforms.post_transforms import SphinxPostTransform
 from sphinx.util.osutil import relative_uri
 
 from juju_radar.model.anchors import PAGE_TOP_ID
-from juju_radar.model.issues import is_issue_path
+from juju_radar.model.issue_records import is_issue_path
 from juju_radar.sphinx_ext import render
 from juju_radar.sphinx_ext.bibliography import load_bibliography
 from juju_radar.sphinx_ext.collector import radar_data

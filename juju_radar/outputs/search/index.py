@@ -17,7 +17,8 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from juju_radar.model.issues import Issue, Vocabulary
+from juju_radar.model.issue_records import Issue
+from juju_radar.model.vocabulary import Vocabulary
 from juju_radar.outputs.search.bundle import bundle_is_complete
 from juju_radar.outputs.search.jobs import job_command, piece_state, run_job
 from juju_radar.outputs.search.parts import (

@@ -24,7 +24,8 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from juju_radar.model.issues import Issue, Topic, Vocabulary
+from juju_radar.model.issue_records import Issue
+from juju_radar.model.vocabulary import Topic, Vocabulary
 from juju_radar.store.cache import digest
 
 # Weight of everything that is not a story: it summarises stories or lists sources.

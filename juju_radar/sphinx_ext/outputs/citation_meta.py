@@ -24,7 +24,7 @@ from markupsafe import Markup
 
 from juju_radar.bib.cite_this import PUBLISHER
 from juju_radar.bib.identifiers import ARXIV_ABS, DOI_RESOLVER
-from juju_radar.model.issues import Issue
+from juju_radar.model.issue_records import Issue
 from juju_radar.outputs.siteurl import SiteUrl
 from juju_radar.sphinx_ext.collector import radar_data
 from juju_radar.sphinx_ext.outputs.downloads import cited_records

@@ -32,7 +32,7 @@ from juju_radar.sphinx_ext.collector import radar_data
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
 
-    from juju_radar.model.issues import Issue
+    from juju_radar.model.issue_records import Issue
 
 
 def write_issue_bib(

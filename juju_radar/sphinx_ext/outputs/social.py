@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from markupsafe import Markup
 
-from juju_radar.model.issues import plain_text
+from juju_radar.model.issue_records import plain_text
 from juju_radar.outputs.feeds import ALL_FEED, feed_path
 from juju_radar.outputs.siteurl import SiteUrl
 from juju_radar.sphinx_ext.collector import radar_data

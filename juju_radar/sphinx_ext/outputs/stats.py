@@ -20,7 +20,8 @@ from typing import TYPE_CHECKING, Any, cast
 from docutils import nodes
 
 from juju_radar.model.archive import Archive
-from juju_radar.model.issues import Vocabulary, format_score
+from juju_radar.model.issue_records import format_score
+from juju_radar.model.vocabulary import Vocabulary
 from juju_radar.sphinx_ext.preview import CHARTS_LEFT_OUT
 
 if TYPE_CHECKING:

@@ -1,0 +1,155 @@
+"""The .bib rules that read one entry at a time: braces, a bare ``%``, LaTeX specials,
+repeated or missing fields, addresses that are not web addresses."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+
+from juju_radar.bib.archived import ARCHIVE_URL_FIELD
+from juju_radar.bib.entry_records import (
+    IDENTIFIER_FIELDS,
+    BibEntry,
+    EntryRecord,
+    normalize_whitespace,
+)
+from juju_radar.bib.typesetting import TEXT_ESCAPES, VERBATIM_FIELDS, bare_specials
+from juju_radar.model.messages import _, current_language
+from juju_radar.model.problems import Problem
+
+
+def unbalanced_brace_problems(entries: Iterable[EntryRecord], path: str) -> Iterator[Problem]:
+    for entry in entries:
+        if not entry.braces_balanced:
+            name = _("entry '{key}'").format(key=entry.key) if entry.key else f"@{entry.entry_type}"
+            yield Problem(
+                path,
+                entry.line,
+                "error",
+                "unbalanced-braces",
+                _(
+                    "{name} has unbalanced braces: a missing or extra '{opening}' or "
+                    "'{closing}' makes BibTeX read into the entries that follow"
+                ).format(name=name, opening="{", closing="}"),
+            )
+
+
+def unescaped_percent_problems(entries: list[BibEntry], path: str) -> Iterator[Problem]:
+    for entry in entries:
+        if entry.entry_type == "preamble":  # never shown
+            continue
+        for bib_field in entry.fields:
+            for line in bib_field.unescaped_percent_lines:
+                yield Problem(
+                    path,
+                    line,
+                    "error",
+                    "unescaped-percent",
+                    _(
+                        "unescaped '%' in field '{name}' of {entry}: pybtex drops the rest "
+                        "of the field; write '\\%'"
+                    ).format(name=bib_field.name, entry=entry_label(entry)),
+                )
+
+
+def untypesettable_problems(entries: list[BibEntry], path: str) -> Iterator[Problem]:
+    """A ``^``, ``_``, ``&`` or ``#`` outside math in a text field: shown as written on
+    the pages, escaped in the downloads, but LaTeX stops on it where references.bib is
+    used as it stands."""
+    for entry in entries:
+        if not entry.is_citable:
+            continue
+        for bib_field in entry.fields:
+            if bib_field.name in VERBATIM_FIELDS or not bib_field.is_built:
+                continue
+            found = bare_specials(bib_field.value)
+            if found:
+                written = listed(
+                    _("'{character}' as '{command}'").format(character=c, command=TEXT_ESCAPES[c])
+                    for c in dict.fromkeys(found)
+                )
+                yield Problem(
+                    path,
+                    bib_field.line,
+                    "note",
+                    "latex-special",
+                    _(
+                        "field '{name}' of {entry} holds what LaTeX reads as math or markup; "
+                        "the downloads escape it: write {written} for LaTeX users of "
+                        "references.bib itself"
+                    ).format(name=bib_field.name, entry=entry_label(entry), written=written),
+                )
+
+
+def duplicate_field_problems(entries: list[BibEntry], path: str) -> Iterator[Problem]:
+    for entry in entries:
+        seen_names: set[str] = set()
+        for bib_field in entry.fields:
+            if bib_field.name in seen_names:
+                yield Problem(
+                    path,
+                    bib_field.line,
+                    "error",
+                    "bib-syntax",
+                    _("{entry} has a second '{name}' field; pybtex ignores it").format(
+                        entry=entry_label(entry), name=bib_field.name
+                    ),
+                )
+            seen_names.add(bib_field.name)
+
+
+def missing_field_problems(entries: list[BibEntry], path: str) -> Iterator[Problem]:
+    for entry in entries:
+        if not entry.is_citable or not entry.closed_properly:
+            continue
+        if not entry.has_nonblank_field("title"):
+            yield Problem(
+                path,
+                entry.line,
+                "error",
+                "missing-title",
+                _("{entry} has no title").format(entry=entry_label(entry)),
+            )
+        if not any(entry.has_nonblank_field(name) for name in IDENTIFIER_FIELDS):
+            yield Problem(
+                path,
+                entry.line,
+                "note",
+                "missing-identifier",
+                _("{entry} has no DOI/URL/arXiv id/ISBN: an editor must complete it").format(
+                    entry=entry_label(entry)
+                ),
+            )
+
+
+WEB_URL = re.compile(r"^\s*(https?|ftp)://", re.IGNORECASE)
+
+
+def unsafe_url_problems(entries: list[BibEntry], path: str) -> Iterator[Problem]:
+    """A ``url`` that is not a web address (``javascript:``, ``data:``...) is refused."""
+    for entry in entries:
+        if not entry.is_citable:
+            continue
+        for bib_field in entry.fields:
+            value = normalize_whitespace(bib_field.value).strip("{} ")
+            if bib_field.name in ("url", ARCHIVE_URL_FIELD) and value and not WEB_URL.match(value):
+                yield Problem(
+                    path,
+                    bib_field.line,
+                    "error",
+                    "unsafe-url",
+                    _("{entry} has a {name} that is not an http(s) address: {value!r}").format(
+                        entry=entry_label(entry), name=bib_field.name, value=value
+                    ),
+                )
+
+
+def entry_label(entry: EntryRecord) -> str:
+    if entry.key:
+        return _("entry '{key}'").format(key=entry.key)
+    return _("@{type} entry").format(type=entry.entry_type)
+
+
+def listed(parts: Iterable[str]) -> str:
+    """``parts`` as a list in the current language: ``a, b`` or ``a、b``."""
+    return ("、" if current_language() == "zh" else ", ").join(parts)

@@ -1,0 +1,113 @@
+"""Rules only visible across the archive: a date or an item id used twice, citation
+keys missing from the .bib file, topics without their page. ``radar check`` and the
+build both run them.
+
+Pure Python: no Sphinx or docutils import.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable, Iterable
+
+from juju_radar.model.issue_records import Issue
+from juju_radar.model.messages import _
+from juju_radar.model.problems import Problem
+from juju_radar.model.vocabulary import Topic, Vocabulary
+
+
+def topic_page(topic: Topic) -> str:
+    return f"topics/{topic.key}.md"
+
+
+def check_topic_pages(
+    vocabulary: Vocabulary, conf_text: str, page_exists: Callable[[str], bool]
+) -> list[Problem]:
+    """Each topic in conf.py needs its page: the listings and the topic index link to it."""
+    conf_lines = conf_text.splitlines()
+    problems = []
+    for topic in vocabulary.topics:
+        if page_exists(topic_page(topic)):
+            continue
+        line = next(
+            (
+                number
+                for number, text in enumerate(conf_lines, 1)
+                if repr(topic.key) in text or f'"{topic.key}"' in text
+            ),
+            1,
+        )
+        problems.append(
+            Problem(
+                "conf.py",
+                line,
+                "error",
+                "missing-topic-page",
+                _(
+                    "topic '{key}' has no page: create {page} holding a {{radar-topic}} {key} "
+                    "block and list it in topics/index.md's toctree"
+                ).format(key=topic.key, page=topic_page(topic)),
+            )
+        )
+    return problems
+
+
+def archive_problems(
+    issues: Iterable[Issue],
+    bib_keys: set[str] | None,
+    vocabulary: Vocabulary,
+    conf_text: str,
+    page_exists: Callable[[str], bool],
+) -> list[Problem]:
+    """Every problem visible only across the archive, for ``radar check`` and the build
+    alike: dates and ids used twice, unknown citation keys, topics without their page."""
+    return [
+        *check_archive(issues, bib_keys),
+        *check_topic_pages(vocabulary, conf_text, page_exists),
+    ]
+
+
+def check_archive(issues: Iterable[Issue], bib_keys: set[str] | None) -> list[Problem]:
+    """Problems only visible across issues: a date or an item id used twice, unknown keys."""
+    problems: list[Problem] = []
+    first_use: dict[str, Issue] = {}
+    first_of_date: dict[dt.date, Issue] = {}
+    for issue in sorted(issues, key=lambda issue: (issue.date, issue.path)):
+        if (same_day := first_of_date.setdefault(issue.date, issue)) is not issue:
+            problems.append(
+                Problem(
+                    issue.path,
+                    issue.date_line,
+                    "error",
+                    "duplicate-date",
+                    _("{path} is already the issue of {date}").format(
+                        path=same_day.path, date=issue.date.isoformat()
+                    ),
+                )
+            )
+        for item in issue.items:
+            owner = first_use.setdefault(item.id, issue)
+            if owner is not issue:
+                problems.append(
+                    Problem(
+                        issue.path,
+                        item.id_line or item.line,
+                        "error",
+                        "duplicate-id",
+                        _("item id '{id}' is already used in {path}").format(
+                            id=item.id, path=owner.path
+                        ),
+                    )
+                )
+            for key in item.citation_keys if bib_keys is not None else ():
+                if key not in bib_keys:  # type: ignore[operator]
+                    problems.append(
+                        Problem(
+                            issue.path,
+                            item.sources_line or item.line,
+                            "error",
+                            "missing-citation",
+                            _("citation key '{key}' is not in references.bib").format(key=key),
+                        )
+                    )
+    return problems
