@@ -71,6 +71,13 @@ def test_the_check_by_segment_equals_the_whole_file_check(parts, changes, bib_li
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(odd_pieces, edits, limits)
+# The whole file read before is not the reading that stops past the limit (found by
+# Hypothesis: the entry past it was checked once the file had been read whole).
+@example(
+    [("\n", "@misc{a, title = {A}}")] * 2,
+    [("append", 0, ("\n", "@misc{long, title = {" + "x" * 80 + "}}"))],
+    BibLimits(max_entries=2, max_field_chars=60),
+)
 def test_odd_text_between_commands_is_read_as_in_the_whole_file(parts, changes, bib_limits):
     checked_twice(parts, changes, bib_limits)
 

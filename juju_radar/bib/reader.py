@@ -399,10 +399,13 @@ KEPT_READINGS = 2
 def read_bib(text: str, stop_after: int | None = None) -> BibReading:
     """The commands of ``text``, read as pybtex reads them; with ``stop_after``, reading
     stops at the entry one past that many. One reading per file version is kept."""
-    for key in ((text, None), (text, stop_after)):
-        if key in _READINGS:
-            _READINGS.move_to_end(key)
-            return _READINGS[key]
+    full = _READINGS.get((text, None))
+    if full is not None and (stop_after is None or full.entry_count <= stop_after):
+        _READINGS.move_to_end((text, None))  # a reading that would not have stopped
+        return full
+    if (text, stop_after) in _READINGS:
+        _READINGS.move_to_end((text, stop_after))
+        return _READINGS[(text, stop_after)]
     reading = _Reader(text, stop_after).read()
     _READINGS[(text, None if not reading.entries_line else stop_after)] = reading
     while len(_READINGS) > KEPT_READINGS:

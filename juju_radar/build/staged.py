@@ -25,13 +25,13 @@ from __future__ import annotations
 
 import fcntl
 import os
-import runpy
 import shutil
 import subprocess
 import sys
 from pathlib import Path
 
-from juju_radar.model.messages import _, chosen_language, use_language
+from juju_radar.model.messages import _, choose_language
+from juju_radar.model.site_layout import SiteConfigError, read_site_config
 from juju_radar.sphinx_ext.config import accelerations_enabled
 
 
@@ -253,18 +253,18 @@ def build_locked(srcdir: Path, build: Path, sphinx_args: list[str]) -> int:
 
 
 def site_language(srcdir: Path) -> object:
-    """``radar_messages_language`` in the site's conf.py, run as plain Python as ``radar``
-    runs it; None when it cannot be run (sphinx-build then says why)."""
+    """``radar_messages_language`` in the site's conf.py, read as ``radar`` reads it;
+    None when it cannot be run (sphinx-build then says why)."""
     try:
-        return runpy.run_path(str(srcdir / "conf.py")).get("radar_messages_language")
-    except Exception:
+        return read_site_config(srcdir).get("radar_messages_language")
+    except SiteConfigError:
         return None
 
 
 def main(argv: list[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     srcdir = Path.cwd()
-    use_language(chosen_language(None, os.environ, lambda: site_language(srcdir)))
+    choose_language(None, lambda: site_language(srcdir))
     return build_site(srcdir, srcdir / "_build", args)
 
 

@@ -8,7 +8,6 @@ extension uses, so ``radar check`` and ``make html`` agree.
 from __future__ import annotations
 
 import argparse
-import os
 import signal
 import subprocess
 import sys
@@ -25,9 +24,8 @@ from juju_radar.editors.synth_text import DEFAULT_TEXT, TEXT_MODES
 from juju_radar.model.messages import (
     LANGUAGES,
     _,
-    chosen_language,
+    choose_language,
     current_language,
-    use_language,
 )
 from juju_radar.model.site_layout import NOT_SITE
 
@@ -37,7 +35,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     args.root = getattr(args, "root", ".")
     flag = getattr(args, "lang", None)
-    use_language(chosen_language(flag, os.environ, lambda: _site_language(args.root)))
+    choose_language(flag, lambda: _site_language(args.root))
     try:
         return int(args.run(args))
     except SiteError as error:

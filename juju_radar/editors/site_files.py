@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import os
 import re
-import runpy
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,6 +19,7 @@ from juju_radar.model.issue_records import DEFAULT_DATE_SPAN, read_date_span
 from juju_radar.model.messages import _
 from juju_radar.model.page import PageLimits
 from juju_radar.model.problems import Problem
+from juju_radar.model.site_layout import SiteConfigError, read_site_config
 from juju_radar.model.vocabulary import Vocabulary, vocabulary_from_config
 
 DEFAULT_BIBFILES = ("references.bib",)
@@ -110,18 +110,10 @@ class Site:
 def open_site(root: str | os.PathLike[str]) -> Site:
     """The site at ``root``, with conf.py run as plain Python (it imports no Sphinx)."""
     root_path = Path(root).resolve()
-    conf = root_path / "conf.py"
-    if not conf.is_file():
-        message = _("{path}: not a site root (no conf.py); use --root DIR")
-        raise SiteError(message.format(path=root_path))
     try:
-        config = runpy.run_path(str(conf))
-    except Exception as error:
-        message = _("{path}: cannot be loaded: {kind}: {error}").format(
-            path=conf, kind=type(error).__name__, error=error
-        )
-        raise SiteError(message) from error
-    return Site(root_path, config)
+        return Site(root_path, read_site_config(root_path))
+    except SiteConfigError as error:
+        raise SiteError(str(error)) from error
 
 
 def read_text(path: Path) -> str:

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import gettext
 import io
+import os
 from collections.abc import Callable, Mapping
 from functools import cache
 from pathlib import Path
@@ -75,6 +76,14 @@ def chosen_language(
         return from_locale
     setting = configured()
     return setting if isinstance(setting, str) and setting in LANGUAGES else DEFAULT_LANGUAGE
+
+
+def choose_language(flag: str | None, configured: Callable[[], object] = lambda: None) -> str:
+    """Choose the language of this process's messages (:func:`chosen_language` from
+    the flag, the environment's locale and the site's setting) and use it."""
+    language = chosen_language(flag, os.environ, configured)
+    use_language(language)
+    return language
 
 
 def locale_language(environ: Mapping[str, str]) -> str | None:

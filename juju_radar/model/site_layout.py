@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import os
+import runpy
 from fnmatch import fnmatch
 from pathlib import Path
+from typing import Any
 
 from juju_radar.model.messages import _
 from juju_radar.model.problems import Problem
@@ -106,3 +108,23 @@ def outside_symlinks(root: Path) -> list[Problem]:
                     )
                 )
     return problems
+
+
+class SiteConfigError(Exception):
+    """The site's conf.py is missing or fails when run."""
+
+
+def read_site_config(root: Path) -> dict[str, Any]:
+    """The names the site's conf.py defines, run as plain Python (it imports no Sphinx):
+    the one reading of it outside Sphinx, for ``radar`` and ``make html``'s own lines."""
+    conf = root / "conf.py"
+    if not conf.is_file():
+        message = _("{path}: not a site root (no conf.py); use --root DIR")
+        raise SiteConfigError(message.format(path=root))
+    try:
+        return runpy.run_path(str(conf))
+    except Exception as error:
+        message = _("{path}: cannot be loaded: {kind}: {error}").format(
+            path=conf, kind=type(error).__name__, error=error
+        )
+        raise SiteConfigError(message) from error

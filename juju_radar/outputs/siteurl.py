@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
-from juju_radar.model.messages import _, chosen_language, use_language
+from juju_radar.model.messages import _, choose_language
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -80,7 +80,7 @@ def apply_environment(app: Sphinx) -> None:
     # Before config-inited, where the build chooses it (sphinx_ext.config), with conf.py's
     # setting already readable: this line is said in the language of the build's others.
     configured = getattr(app.config, "radar_messages_language", None)
-    use_language(chosen_language(None, os.environ, lambda: configured))
+    choose_language(None, lambda: configured)
     problem, subtype = (url_problem(site.base) if site else None), "bad-site-url"
     if not site and os.environ.get(DEPLOY_ENV, "") not in ("", "0"):
         problem = _(

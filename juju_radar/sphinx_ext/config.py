@@ -17,8 +17,7 @@ from juju_radar.model.messages import (
     DEFAULT_LANGUAGE,
     LANGUAGES,
     _,
-    chosen_language,
-    use_language,
+    choose_language,
 )
 from juju_radar.model.page import PageLimits
 from juju_radar.model.site_layout import NOT_SITE
@@ -104,8 +103,7 @@ def choose_messages_language(config: Config) -> None:
     config value, so a change of language re-reads every page (and its problems). The
     first check of the configuration, so that the others speak that language."""
     setting = config.radar_messages_language
-    language = chosen_language(None, os.environ, lambda: setting)
-    use_language(language)
+    language = choose_language(None, lambda: setting)
     if setting not in LANGUAGES:
         from sphinx.errors import ConfigError
 

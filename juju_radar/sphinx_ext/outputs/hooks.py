@@ -28,7 +28,7 @@ from juju_radar.sphinx_ext.collector import archive_version, radar_data
 from juju_radar.sphinx_ext.config import vocabulary
 from juju_radar.sphinx_ext.directives import listing_directive
 from juju_radar.sphinx_ext.drafts import drafts_left_out
-from juju_radar.sphinx_ext.outputs import citation_meta, sitemap, social, stats
+from juju_radar.sphinx_ext.outputs import citation_meta, sitemap, social, stats, theme_css
 from juju_radar.sphinx_ext.outputs.sitemap import ROBOTS_FILE, SITEMAP_FILE
 from juju_radar.sphinx_ext.preview import skipped_in_preview
 from juju_radar.sphinx_ext.transforms import add_renderer
@@ -214,6 +214,8 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("build-finished", skipped_in_preview(start_publications), priority=200)
     app.connect("build-finished", finish_publications, priority=700)
     app.connect("build-finished", say_holdings)
+    # After stale pages are removed (500), before the build cache is saved (800).
+    app.connect("build-finished", skipped_in_preview(theme_css.subset_theme_sheets), priority=750)
     app.connect("env-get-outdated", summary.note_changes, priority=600)  # after drafts'
     app.add_directive("radar-stats", listing_directive("stats"))
     add_renderer("stats", stats.stats_page, listing=True)

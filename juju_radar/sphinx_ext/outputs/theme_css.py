@@ -1,0 +1,99 @@
+"""The theme's style sheets, cut to the rules the built site can use.
+
+Every build copies the theme's full sheets into ``_static`` (Sphinx's static files are
+copied again at each build's end); at ``build-finished`` each is replaced by its subset
+(``outputs/css_subset.py``) for the names of every page in the output, so an incremental
+build, whose unchanged pages are not rewritten, writes what a clean one does. A page's
+names are kept in the build cache under its size and time of change. The preview keeps
+the full sheets: the same rules apply, and it spares the preview the work.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from juju_radar.outputs import css_subset
+from juju_radar.outputs.css_subset import custom_properties, markup_names, script_names, subset_css
+from juju_radar.store.cache import SETTLED_NS, BuildCache, build_cache, digest, source_digest
+
+if TYPE_CHECKING:
+    from sphinx.application import Sphinx
+
+# The third-party sheets every page loads, most of whose rules the archive never uses.
+SUBSET_SHEETS = (
+    "_static/styles/pydata-sphinx-theme.css",
+    "_static/styles/sphinx-book-theme.css",
+    "_static/basic.css",
+)
+PAGE_NAMES = "page-names"
+SUBSETS = "theme-css"
+
+
+def subset_theme_sheets(app: Sphinx, exception: BaseException | None) -> None:
+    if exception is not None or app.builder.format != "html":
+        return
+    outdir = Path(app.outdir)
+    sheets = [outdir / name for name in SUBSET_SHEETS if (outdir / name).is_file()]
+    if not sheets:
+        return
+    cache = build_cache(app.doctreedir)
+    names = site_names(outdir, cache)
+    # Every sheet is read, and what the others refer to, before the first is replaced.
+    full_texts = {sheet: sheet.read_text(encoding="utf-8") for sheet in sheets}
+    others = {sheet: properties_of_other_sheets(outdir, sheet) for sheet in sheets}
+    keys = [
+        write_subset(sheet, full, names | others[sheet], cache)
+        for sheet, full in full_texts.items()
+    ]
+    cache.keep_only(SUBSETS, keys)
+
+
+def write_subset(sheet: Path, full: str, names: frozenset[str], cache: BuildCache) -> str:
+    """Replace ``sheet`` (whose text is ``full``) by its subset; returns its cache key."""
+    key = digest(source_digest(css_subset), full, "\n".join(sorted(names)))
+    subset = cache.get(SUBSETS, key, lambda: subset_css(full, names))
+    sheet.write_text(subset, encoding="utf-8")
+    return key
+
+
+def site_names(outdir: Path, cache: BuildCache) -> frozenset[str]:
+    """The names of every page in ``outdir`` and every word of its scripts."""
+    names: set[str] = set()
+    live: list[str] = []
+    now = time.time_ns()
+    for page in published_pages(outdir):
+        stat = page.stat()
+        key = digest(page.relative_to(outdir).as_posix(), f"{stat.st_mtime_ns} {stat.st_size}")
+        known = cache.peek(PAGE_NAMES, key)
+        if known is None:
+            known = markup_names(page.read_bytes())
+            if now - stat.st_mtime_ns > SETTLED_NS:  # not a page that may change within the tick
+                cache.put(PAGE_NAMES, key, known)
+        live.append(key)
+        names |= known
+    cache.keep_only(PAGE_NAMES, live)
+    for script in sorted((outdir / "_static").rglob("*.js")):
+        names |= script_names(script.read_text(encoding="utf-8", errors="replace"))
+    return frozenset(names)
+
+
+def published_pages(outdir: Path) -> list[Path]:
+    """The HTML pages of the site: not the theme's macros in ``_static``, nor what a
+    folder starting with ``.`` or ``_`` holds (a ``.doctrees`` kept in the output)."""
+    pages: list[Path] = []
+    for folder, subfolders, files in os.walk(outdir):
+        subfolders[:] = sorted(name for name in subfolders if name[0] not in "._")
+        pages.extend(Path(folder, name) for name in sorted(files) if name.endswith(".html"))
+    return pages
+
+
+def properties_of_other_sheets(outdir: Path, sheet: Path) -> frozenset[str]:
+    """Custom properties the site's other style sheets set or read."""
+    names: set[str] = set()
+    for other in sorted((outdir / "_static").rglob("*.css")):
+        if other != sheet:
+            names |= custom_properties(other.read_text(encoding="utf-8", errors="replace"))
+    return frozenset(names)

@@ -1,0 +1,153 @@
+"""The theme's style sheets cut to the rules the site uses draw every page as the full
+sheets do: in Chromium, each element's computed style (and its ``::before`` and
+``::after``) is compared on the built site with the subset sheets, and with the full
+sheets a preview build keeps (``radar_preview``), in light and dark, phone and desktop,
+with the drawer open, a story landed on and search results shown."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import site_with_root, sphinx_build
+
+from .search_results import wait_for_results
+
+pytestmark = pytest.mark.browser
+
+SHEETS = ("_static/styles/pydata-sphinx-theme.css", "_static/styles/sphinx-book-theme.css")
+SHEETS += ("_static/basic.css",)
+SHEET_URL = re.compile(
+    r".*/_static/(styles/pydata-sphinx-theme|styles/sphinx-book-theme|basic)\.css"
+)
+ISSUE_PAGE = "issues/2026/2026-09-08.html"
+
+# Each element's computed style, its ::before's and its ::after's, as text. Custom
+# properties are left out: the subset drops those nothing reads.
+STYLES_JS = """() => {
+  const out = [];
+  const all = document.querySelectorAll('*');
+  for (let i = 0; i < all.length; i++) {
+    const element = all[i];
+    const name = element.tagName.toLowerCase() + (element.id ? '#' + element.id : '')
+      + (element.classList.length ? '.' + [...element.classList].join('.') : '');
+    for (const pseudo of [null, '::before', '::after']) {
+      const style = getComputedStyle(element, pseudo);
+      const values = [];
+      for (let j = 0; j < style.length; j++) {
+        if (style[j].startsWith('--')) continue;
+        values.push(style[j] + ':' + style.getPropertyValue(style[j]));
+      }
+      out.push([i + ' ' + name + (pseudo || ''), values.join(';')]);
+    }
+  }
+  return out;
+}"""
+
+
+@pytest.fixture(scope="module")
+def full_sheets(tmp_path_factory: pytest.TempPathFactory) -> dict[str, bytes]:
+    """The sheets as the theme and Sphinx ship them: a preview build keeps them whole."""
+    base = tmp_path_factory.mktemp("full-sheets")
+    outdir = base / "html"
+    sphinx_build(site_with_root("second-issue", base / "src"), outdir, "-D", "radar_preview=1")
+    return {name: (outdir / name).read_bytes() for name in SHEETS}
+
+
+@pytest.fixture(scope="module")
+def archive(two_issue_site_url: str) -> str:
+    return two_issue_site_url
+
+
+def styles_drawn(
+    browser: Any,
+    url: str,
+    sheets: dict[str, bytes] | None,
+    width: int,
+    scheme: str,
+    then: Callable[[Any], None],
+) -> list[list[str]]:
+    """Every element's computed style on ``url``, with ``sheets`` served in place of the
+    site's own when given, after ``then`` has acted on the page."""
+    context = browser.new_context(
+        locale="zh-CN",
+        viewport={"width": width, "height": 900},
+        color_scheme=scheme,
+        reduced_motion="reduce",
+    )
+    if sheets is not None:
+        by_name = {name.removeprefix("_static/"): body for name, body in sheets.items()}
+
+        def serve_full(route: Any) -> None:
+            name = SHEET_URL.match(route.request.url)
+            assert name is not None
+            body = by_name[f"{name.group(1)}.css"]
+            route.fulfill(status=200, body=body, content_type="text/css")
+
+        context.route(SHEET_URL, serve_full)
+    tab = context.new_page()
+    try:
+        tab.goto(url)
+        tab.wait_for_load_state("networkidle")
+        then(tab)
+        tab.wait_for_timeout(100)
+        return tab.evaluate(STYLES_JS)
+    finally:
+        context.close()
+
+
+def nothing(tab: Any) -> None:
+    pass
+
+
+def open_drawer(tab: Any) -> None:
+    tab.locator(".bd-header-article .primary-toggle").click()
+    tab.wait_for_selector(".radar-drawer-close", state="visible")
+
+
+def search_results(tab: Any) -> None:
+    wait_for_results(tab, ".radar-search-page", "Agent")
+
+
+CASES = [
+    ("index.html", 1280, "light", nothing),
+    (ISSUE_PAGE, 390, "dark", open_drawer),
+    (f"{ISSUE_PAGE}#tau-bench-customer-service", 1280, "dark", nothing),
+    ("search.html?q=Agent", 1280, "light", search_results),
+    ("references/2026-09.html", 390, "light", nothing),
+    ("stats.html", 1280, "light", nothing),
+]
+
+
+@pytest.mark.parametrize(("path", "width", "scheme", "then"), CASES)
+def test_the_subset_draws_what_the_full_sheets_draw(
+    browser: Any,
+    archive: str,
+    full_sheets: dict[str, bytes],
+    path: str,
+    width: int,
+    scheme: str,
+    then: Callable[[Any], None],
+) -> None:
+    url = f"{archive}{path}"
+    with_subset = styles_drawn(browser, url, None, width, scheme, then)
+    with_full = styles_drawn(browser, url, full_sheets, width, scheme, then)
+    assert len(with_subset) == len(with_full) > 100
+    differences = [
+        (element, sorted(set(subset.split(";")) ^ set(full.split(";")))[:6])
+        for (element, subset), (_, full) in zip(with_subset, with_full, strict=True)
+        if subset != full
+    ]
+    assert not differences, differences[:5]
+
+
+def test_the_site_serves_the_subset(built_seed_site: Path, full_sheets: dict[str, bytes]) -> None:
+    for name in SHEETS:
+        served = (built_seed_site / name).read_bytes()
+        assert len(served) < len(full_sheets[name]) / 1.4, name
+    theme = (built_seed_site / SHEETS[0]).read_text(encoding="utf-8")
+    assert ".bd-header" in theme
+    assert ".accordion" not in theme and ".placeholder-glow" not in theme

@@ -1,0 +1,90 @@
+"""The theme's sheets cut to what the site uses (juju_radar/outputs/css_subset.py): which
+rules stay, in their order, and which custom properties."""
+
+from __future__ import annotations
+
+import re
+
+import tinycss2
+
+from juju_radar.outputs.css_subset import (
+    custom_properties,
+    markup_names,
+    script_names,
+    subset_css,
+)
+
+SHEET = """
+:root{--used:red;--chained:var(--used);--unused:blue;--read-by-script:1px}
+*,::before{box-sizing:border-box}
+html[data-theme=dark]{color:white}
+.kept{color:var(--chained)}
+.gone{color:green}
+div.kept > p, .gone .kept, #main{margin:0 !important}
+.kept:not(.gone):hover{color:black}
+section.kept{padding:1px}
+@media (min-width: 960px){.gone{color:red}.kept{color:blue}}
+@media print{.gone{display:none}}
+@font-face{font-family:X;src:url(x.woff2)}
+@keyframes spin{from{opacity:0}to{opacity:1}}
+.shown.show{display:block}
+"""
+PAGE = b'<html><body><div id="main" class="kept  shown"><p style="--from-page: 1">x --in-text</p></div></body></html>'
+
+
+def kept_rules(css: str) -> list[str]:
+    rules = tinycss2.parse_stylesheet(css, skip_comments=True, skip_whitespace=True)
+    preludes = [tinycss2.serialize(rule.prelude) for rule in rules if rule.type != "at-rule"]
+    return [re.sub(r"\s*,\s*", ",", prelude.strip()) for prelude in preludes]
+
+
+def test_a_page_names_its_elements_classes_ids_and_custom_properties() -> None:
+    assert markup_names(PAGE) == {
+        "html",
+        "body",
+        "div",
+        "p",
+        "main",
+        "kept",
+        "shown",
+        "--from-page",
+    }
+
+
+def test_rules_whose_selectors_cannot_match_are_left_out_in_order() -> None:
+    names = markup_names(PAGE) | script_names("el.classList.add('show')")
+    subset = subset_css(SHEET, names)
+    assert kept_rules(subset) == [
+        ":root",
+        "*,::before",
+        "html[data-theme=dark]",
+        ".kept",
+        "div.kept > p,#main",
+        ".kept:not(.gone):hover",
+        ".shown.show",
+    ]
+    assert "margin:0!important" in subset.replace(" ", "")
+    assert "@media (min-width: 960px){.kept{color:blue}}" in subset
+    assert "@media print" not in subset
+    assert "@font-face" in subset and "@keyframes spin" in subset
+
+
+def test_a_class_only_a_script_adds_keeps_its_rule() -> None:
+    without_script = subset_css(SHEET, markup_names(PAGE))
+    assert ".shown.show" not in without_script
+    assert ".shown.show" in subset_css(SHEET, markup_names(PAGE) | {"show"})
+
+
+def test_custom_properties_nothing_reads_are_left_out() -> None:
+    subset = subset_css(SHEET, markup_names(PAGE))
+    assert "--used:red" in subset and "--chained:var(--used)" in subset
+    assert "--unused" not in subset and "--read-by-script" not in subset
+    read_elsewhere = custom_properties("el.style.getPropertyValue('--read-by-script')")
+    assert "--read-by-script:1px" in subset_css(SHEET, markup_names(PAGE) | read_elsewhere)
+
+
+def test_every_name_used_keeps_the_whole_sheet() -> None:
+    names = {"html", "div", "p", "section", "main", "kept", "gone", "shown", "show"}
+    names |= {"--unused", "--read-by-script"}
+    subset = subset_css(SHEET, names)
+    assert kept_rules(subset) == kept_rules(SHEET)
