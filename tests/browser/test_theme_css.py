@@ -12,6 +12,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import tinycss2
+from bs4 import BeautifulSoup
 from conftest import site_with_root, sphinx_build
 
 from .search_results import wait_for_results
@@ -151,3 +153,62 @@ def test_the_site_serves_the_subset(built_seed_site: Path, full_sheets: dict[str
     theme = (built_seed_site / SHEETS[0]).read_text(encoding="utf-8")
     assert ".bd-header" in theme
     assert ".accordion" not in theme and ".placeholder-glow" not in theme
+
+
+def selectors(css: str) -> dict[str, set[str]]:
+    """Each selector of ``css`` (its text) with the classes, ids and elements it names
+    outside functions, in style rules that declare something and grouping at-rules."""
+    found: dict[str, set[str]] = {}
+
+    def named(tokens: list[Any]) -> set[str]:
+        names, previous = set(), None
+        for token in tokens:
+            if token.type == "ident" and previous in (None, "whitespace", ".", ">", "+", "~"):
+                names.add(token.value if previous == "." else token.lower_value)
+            elif token.type == "hash":
+                names.add(token.value)
+            previous = token.value if token.type == "literal" else token.type
+        return names
+
+    def read(rules: list[Any]) -> None:
+        for rule in rules:
+            if rule.type not in ("qualified-rule", "at-rule"):
+                continue
+            declarations = tinycss2.parse_blocks_contents(
+                rule.content or [], skip_whitespace=True, skip_comments=True
+            )
+            if rule.type == "qualified-rule" and declarations:  # an empty rule does nothing
+                parts: list[list[Any]] = [[]]
+                for token in rule.prelude:
+                    if token.type == "literal" and token.value == ",":
+                        parts.append([])
+                    else:
+                        parts[-1].append(token)
+                for part in parts:
+                    found[tinycss2.serialize(part).strip()] = named(part)
+            elif rule.type == "at-rule" and rule.content and rule.lower_at_keyword != "keyframes":
+                read(tinycss2.parse_blocks_contents(rule.content, skip_whitespace=True))
+
+    read(tinycss2.parse_stylesheet(css, skip_comments=True, skip_whitespace=True))
+    return found
+
+
+def test_no_page_uses_a_rule_the_subset_lacks(
+    built_seed_site: Path, full_sheets: dict[str, bytes]
+) -> None:
+    """Every selector of the full sheets whose names all occur in a page, read with
+    another parser than the build's, is in the subset."""
+    used: set[str] = set()
+    for page in built_seed_site.rglob("*.html"):
+        if not page.relative_to(built_seed_site).parts[0].startswith("_"):
+            soup = BeautifulSoup(page.read_text(encoding="utf-8"), "html.parser")
+            for element in soup.find_all(True):
+                used.add(element.name)
+                used.update(element.get("class", []))
+                used.update([element["id"]] if element.get("id") else [])
+    assert {"bd-header", "radar-item", "article"} <= used
+    for name in SHEETS:
+        full = selectors(full_sheets[name].decode("utf-8"))
+        needed = {text for text, names in full.items() if names <= used}
+        kept = set(selectors((built_seed_site / name).read_text(encoding="utf-8")))
+        assert len(needed) > 10 and needed <= kept, (name, sorted(needed - kept)[:10])
