@@ -66,14 +66,23 @@ SEPARATORS = ["\n", "\n\n", "\r\n", " ", "\n% note\n", "\n  ", "\n}\n"]
 # About one command in fifteen is broken: most files read by segment, many do not.
 commands = st.sampled_from(WELL_FORMED * 3 + BROKEN)
 pieces = st.lists(st.tuples(st.sampled_from(SEPARATORS), commands), max_size=10)
-edits = st.lists(
-    st.tuples(
-        st.sampled_from(["append", "insert", "delete", "replace"]),
-        st.integers(0, 12),
-        st.tuples(st.sampled_from(SEPARATORS), commands),
-    ),
-    max_size=4,
-)
+
+
+def edit_lists(
+    commands: st.SearchStrategy[str], first: int = 0, max_size: int = 4
+) -> st.SearchStrategy[list[tuple[str, int, tuple[str, str]]]]:
+    """Edits of a file's parts: where (from ``first``), what, and with which command."""
+    return st.lists(
+        st.tuples(
+            st.sampled_from(["append", "insert", "delete", "replace"]),
+            st.integers(first, 12),
+            st.tuples(st.sampled_from(SEPARATORS), commands),
+        ),
+        max_size=max_size,
+    )
+
+
+edits = edit_lists(commands)
 limits = st.sampled_from([BibLimits(max_entries=12, max_field_chars=60), BibLimits()])
 
 
@@ -101,3 +110,19 @@ ODD_TEXT = st.text(alphabet='@{}()"\n\r %=,#ab\\', max_size=6)
 odd_pieces = st.lists(
     st.tuples(st.one_of(st.sampled_from(SEPARATORS), ODD_TEXT), commands), max_size=8
 )
+
+
+# Two entries of the seed issue, as the tests of the check and the style read them.
+SEED_ENTRIES = """\
+@misc{taubench2026paper,
+  title = {τ^τ-Bench 论文与完整实验},
+  organization = {Sierra and Princeton University},
+  note = {arXiv 公告 2026-09-07},
+  year = {2026},
+}
+@misc{spc2026opinion,
+  title = {关于依法审理涉人工智能纠纷案件的意见},
+  author = {{最高人民法院}},
+  year = {2026}, month = {9}, day = {7},
+}
+"""

@@ -11,7 +11,7 @@ from pathlib import Path
 from tempfile import TemporaryDirectory
 from typing import Any
 
-from bib_corpus import BROKEN, SEPARATORS, WELL_FORMED, edited, joined
+from bib_corpus import BROKEN, SEPARATORS, WELL_FORMED, edit_lists, edited, joined
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from pybtex.database import BibliographyData
@@ -70,14 +70,7 @@ commands = st.sampled_from(CLEAN * 6 + WELL_FORMED + BROKEN)
 distinct_pieces = st.lists(
     st.tuples(st.sampled_from(SEPARATORS), commands), max_size=10, unique_by=lambda part: part[1]
 ).map(lambda parts: [("", MACROS), *parts])
-edits = st.lists(
-    st.tuples(
-        st.sampled_from(["append", "insert", "delete", "replace"]),
-        st.integers(1, 12),
-        st.tuples(st.sampled_from(SEPARATORS), commands),
-    ),
-    max_size=3,
-)
+edits = edit_lists(commands, first=1, max_size=3)
 # A second file, which uses and defines macros too.
 SECOND_FILE = [
     "@misc{second1, title = jai # org}",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from bib_corpus import SEED_ENTRIES
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -12,19 +13,7 @@ from juju_radar.model.problems import Problem
 
 PATH = "topics/refs.bib"
 
-SEED = """\
-@misc{taubench2026paper,
-  title = {τ^τ-Bench 论文与完整实验},
-  organization = {Sierra and Princeton University},
-  note = {arXiv 公告 2026-09-07},
-  year = {2026},
-}
-@misc{spc2026opinion,
-  title = {关于依法审理涉人工智能纠纷案件的意见},
-  author = {{最高人民法院}},
-  year = {2026}, month = {9}, day = {7},
-}
-"""
+SEED = SEED_ENTRIES
 
 VALID = """\
 % A comment line with a {brace pair} and 100% sure.

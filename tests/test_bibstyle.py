@@ -3,24 +3,13 @@
 from __future__ import annotations
 
 import pytest
+from bib_corpus import SEED_ENTRIES
 from pybtex.database import parse_string
 from pybtex.plugin import find_plugin
 
 from juju_radar.bib.style import RadarStyle, register
 
-SEED = """\
-@misc{taubench2026paper,
-  title = {τ^τ-Bench 论文与完整实验},
-  organization = {Sierra and Princeton University},
-  note = {arXiv 公告 2026-09-07},
-  year = {2026},
-}
-@misc{spc2026opinion,
-  title = {关于依法审理涉人工智能纠纷案件的意见},
-  author = {{最高人民法院}},
-  year = {2026}, month = {9}, day = {7},
-}
-"""
+SEED = SEED_ENTRIES
 
 
 def formatted(bibtex: str, backend: str = "text", style_name: str = "radar") -> list[str]:
