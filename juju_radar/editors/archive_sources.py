@@ -4,9 +4,9 @@ Page Now API (SPN2) to capture each ``url`` and records the snapshot in the entr
 
 The endpoint is ``RADAR_ARCHIVE_URL`` (``https://web.archive.org``); with
 ``RADAR_ARCHIVE_ACCESS_KEY`` and ``RADAR_ARCHIVE_SECRET_KEY`` (an archive.org account's
-S3 keys) requests are authenticated. Captures are asked ``RADAR_ARCHIVE_INTERVAL``
-seconds apart (10) and their status polled every ``RADAR_ARCHIVE_POLL`` seconds (5),
-for at most ``RADAR_ARCHIVE_WAIT`` seconds (180).
+S3 keys) requests are authenticated. Each capture is asked ``RADAR_ARCHIVE_INTERVAL``
+seconds (10) after the archive answered the one before, and its status polled every
+``RADAR_ARCHIVE_POLL`` seconds (5), for at most ``RADAR_ARCHIVE_WAIT`` seconds (180).
 """
 
 from __future__ import annotations
@@ -91,7 +91,10 @@ class SavePageNow:
 
     def capture(self, url: str) -> Snapshot:
         self._pace()
-        job = self._json("POST", "/save", data={"url": url})
+        try:
+            job = self._json("POST", "/save", data={"url": url})
+        finally:  # counted from the answer: the archive sees requests at least that far apart
+            self._last = self.clock()
         job_id = job.get("job_id")
         if not isinstance(job_id, str) or not job_id:
             raise ArchiveError(
@@ -122,7 +125,6 @@ class SavePageNow:
         now = self.clock()
         if self._last is not None and now - self._last < self.settings.interval:
             self.sleep(self.settings.interval - (now - self._last))
-        self._last = self.clock()
 
     def _json(self, method: str, path: str, **options: object) -> dict:
         address = f"{self.settings.base_url}{path}"
