@@ -5,12 +5,17 @@ rebuilt; ``--changed`` still applies the archive-wide rules to every issue."""
 from __future__ import annotations
 
 import os
+import re
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from conftest import copy_site
 
+from juju_radar.bib import segment_cache
+from juju_radar.bib.check import check_bib_text
+from juju_radar.bib.segment_facts import Segment
 from juju_radar.editors import check_cache, cli
 from juju_radar.store.cache import unsealed
 
@@ -76,6 +81,29 @@ def test_a_changed_bibliography_is_checked_again(site, capsys):
     status, out = check_output(site, capsys)
     assert status == 1
     assert "references.bib:15: error: unescaped '%'" in out
+
+
+def test_an_edited_bibliography_checks_again_only_its_changed_segment(site, capsys, monkeypatch):
+    """The .bib read by segment, as the build reads it: the problems a whole-file check
+    finds, with only the edited entry's segment read again."""
+    assert check_output(site, capsys)[0] == 0
+    bib = site / "references.bib"
+    bib.write_text(bib.read_text("utf-8").replace("2026-09-04 公开", "50% 公开"), "utf-8")
+    segments_read: list[str] = []
+    real = segment_cache.segment_facts
+
+    def counting(segment: Segment, *args: Any) -> Any:
+        segments_read.append(segment.text)
+        return real(segment, *args)
+
+    monkeypatch.setattr(segment_cache, "segment_facts", counting)
+    status, out = check_output(site, capsys)
+    assert status == 1
+    expected = check_bib_text(bib.read_text("utf-8"), "references.bib")
+    shown = [line for line in out.splitlines() if re.match(r"references\.bib:\d+: ", line)]
+    assert shown == [problem.format() for problem in expected if problem.severity != "note"]
+    assert len(shown) == 1
+    assert len(segments_read) == 1 and "50% 公开" in segments_read[0]
 
 
 def test_a_damaged_cache_is_rebuilt(site, parsed, capsys):

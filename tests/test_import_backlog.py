@@ -8,6 +8,7 @@ from __future__ import annotations
 import errno
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 from conftest import SEED_EXPORT, copy_site
@@ -132,6 +133,7 @@ def test_references_bib_is_written_once_and_the_archive_read_once(tmp_path, monk
     real_write = import_run.atomic_write
     real_ids = check_cache.item_ids_in
     real_check = check_cache.check_bib_text
+    real_segments_check = check_cache.check_bib_segments
 
     def counting_write(path: Path, text: str | bytes) -> None:
         calls["bib-writes"] += path.name == "references.bib"
@@ -145,9 +147,14 @@ def test_references_bib_is_written_once_and_the_archive_read_once(tmp_path, monk
         calls["bib-checks"] += 1
         return real_check(text, path, *limits)
 
+    def counting_segments_check(text: str, path: str, *cache_and_limits: Any) -> Any:
+        calls["bib-checks"] += 1
+        return real_segments_check(text, path, *cache_and_limits)
+
     monkeypatch.setattr(import_run, "atomic_write", counting_write)
     monkeypatch.setattr(check_cache, "item_ids_in", counting_ids)
     monkeypatch.setattr(check_cache, "check_bib_text", counting_check)
+    monkeypatch.setattr(check_cache, "check_bib_segments", counting_segments_check)
     for count, first_day, unknown_issues in ((2, 1, 1), (6, 3, 2)):
         calls.update({name: 0 for name in calls})
         assert radar(src, "import", *backlog(tmp_path / "backlog", count, first_day)) == 0

@@ -15,6 +15,7 @@ import contextlib
 import hashlib
 import sys
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -23,6 +24,7 @@ from juju_radar.bib.check import CHECKER_MODULES, check_bib_text
 from juju_radar.bib.file_entries import entry_keys
 from juju_radar.bib.identifiers import EDITORS_NOTE_FIELD
 from juju_radar.bib.reader import EXPANSION_ALLOWANCE, read_bib
+from juju_radar.bib.segment_check import SEGMENT_CHECKER_MODULES, check_bib_segments
 from juju_radar.bib.size_limits import DEFAULT_BIB_LIMITS, BibLimits
 from juju_radar.editors import (
     export_blocks,
@@ -103,8 +105,15 @@ def note_digest(note: str) -> bytes:
     return hashlib.blake2b(note.encode(), digest_size=16).digest()
 
 
-def bib_facts(text: str, path: str, limits: BibLimits = DEFAULT_BIB_LIMITS) -> BibFacts:
-    problems = tuple(check_bib_text(text, path, limits))
+def bib_facts(
+    text: str,
+    path: str,
+    limits: BibLimits = DEFAULT_BIB_LIMITS,
+    problems: Sequence[Problem] | None = None,
+) -> BibFacts:
+    """What the check keeps of a .bib file; ``problems`` when already known (by the
+    check by segment, which gives what :func:`check_bib_text` gives)."""
+    problems = tuple(check_bib_text(text, path, limits) if problems is None else problems)
     # What the check read: a file past a limit is read no further, here either.
     reading = read_bib(text, stop_after=limits.max_entries)
     entries = [entry for entry in reading.entries if entry.is_citable]
@@ -176,6 +185,7 @@ class CheckCache:
             anchors,
             page_reading,
             *CHECKER_MODULES,
+            *SEGMENT_CHECKER_MODULES,
             typesetting,
             export_reader,
             export_blocks,
@@ -284,10 +294,20 @@ class CheckCache:
         self._seen_bibs.add(key)
         facts = self.store.peek("bib", key)
         if facts is None:
-            facts = bib_facts(text, name, self.site.bib_limits)
+            facts = bib_facts(text, name, self.site.bib_limits, self._bib_problems(name, text))
             self.store.put("bib", key, facts)
             self.rechecked.append(name)
         return facts  # type: ignore[no-any-return]
+
+    def _bib_problems(self, name: str, text: str) -> list[Problem]:
+        """The file's problems, checking again only the segments not seen before (one
+        namespace of segments per file, as the build keeps them)."""
+        segments = f"bib-segments-{digest(self.version, name)}"
+        limits = self.site.bib_limits
+        checked = check_bib_segments(text, name, self.store.namespace(segments), limits)
+        if checked.segment_keys is not None:
+            self.store.keep_only(segments, checked.segment_keys)
+        return checked.problems
 
     def remember_bib(self, name: str, text: str, facts: BibFacts) -> None:
         """Keep ``facts`` as those of ``name`` now holding ``text``, the file's only
