@@ -43,9 +43,9 @@ def subset_theme_sheets(app: Sphinx, exception: BaseException | None) -> None:
     names = site_names(outdir, cache)
     # Every sheet is read, and what the others refer to, before the first is replaced.
     full_texts = {sheet: sheet.read_text(encoding="utf-8") for sheet in sheets}
-    others = {sheet: properties_of_other_sheets(outdir, sheet) for sheet in sheets}
+    properties = properties_by_sheet(outdir)
     keys = [
-        write_subset(sheet, full, names | others[sheet], cache)
+        write_subset(sheet, full, names | read_by_others(properties, sheet), cache)
         for sheet, full in full_texts.items()
     ]
     cache.keep_only(SUBSETS, keys)
@@ -90,10 +90,14 @@ def published_pages(outdir: Path) -> list[Path]:
     return pages
 
 
-def properties_of_other_sheets(outdir: Path, sheet: Path) -> frozenset[str]:
+def properties_by_sheet(outdir: Path) -> dict[Path, frozenset[str]]:
+    """The custom properties each style sheet of the site sets or reads."""
+    return {
+        sheet: custom_properties(sheet.read_text(encoding="utf-8", errors="replace"))
+        for sheet in sorted((outdir / "_static").rglob("*.css"))
+    }
+
+
+def read_by_others(properties: dict[Path, frozenset[str]], sheet: Path) -> frozenset[str]:
     """Custom properties the site's other style sheets set or read."""
-    names: set[str] = set()
-    for other in sorted((outdir / "_static").rglob("*.css")):
-        if other != sheet:
-            names |= custom_properties(other.read_text(encoding="utf-8", errors="replace"))
-    return frozenset(names)
+    return frozenset().union(*(names for other, names in properties.items() if other != sheet))
