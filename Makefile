@@ -27,8 +27,12 @@ $(PREVIEW_STAMP): $(BUILD_STAMP)
 	$(PIP) -e '.[preview]'
 	touch $@
 
+# The tests start hundreds of Python processes (sphinx-build, radar): each one compiled
+# every module it imported again (2-3 s) where PYTHONDONTWRITEBYTECODE is set, as on CI.
+# The test venv keeps its bytecode; `make html`'s stays lean (pip's --no-compile).
 $(TEST_STAMP): $(BUILD_STAMP)
 	$(PIP) -e '.[test]'
+	$(BIN)/python -m compileall -q -j 0 $(VENV)/lib
 	touch $@
 
 $(AXE_STAMP): $(AXE_DIR)/package-lock.json
@@ -43,6 +47,7 @@ html: $(BUILD_STAMP)
 	$(BIN)/python -m juju_radar.build.staged $(SPHINXOPTS)
 
 test: $(TEST_STAMP) $(AXE_STAMP) $(LIGHTHOUSE_STAMP)
+	$(BIN)/python -m compileall -q -j 0 juju_radar
 	$(BIN)/python -m pytest -q -m "not clients"
 
 # The researchers' TeX tools (biber with biblatex, BibTeX with plainnat) reading every
@@ -55,6 +60,7 @@ test-clients: $(TEST_STAMP)
 # The suite without the browser and the slow builds, for editing: one worker a core,
 # each test file on one worker (some files build one site step by step).
 test-fast: $(TEST_STAMP)
+	$(BIN)/python -m compileall -q -j 0 juju_radar
 	$(BIN)/python -m pytest -q -n auto --dist loadfile -m "not browser and not slow and not clients"
 
 # The live archive's own checks, true of any valid archive: no errors, it builds, and

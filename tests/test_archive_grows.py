@@ -121,7 +121,7 @@ BROWSER_SAMPLE = ["tests/browser/test_search_browser.py"]
 
 def copy_repository(dest: Path) -> Path:
     """The repository as a fresh clone has it: the site, the package and its tests."""
-    ignored = {".git", ".venv", "_build", "__pycache__", ".pytest_cache", ".hypothesis"}
+    ignored = {".git", ".venv", "_build", ".pytest_cache", ".hypothesis"}
     shutil.copytree(ROOT, dest, ignore=shutil.ignore_patterns(*ignored, "*.egg-info", "*.mo"))
     return dest
 

@@ -320,7 +320,7 @@ def test_a_checker_that_fails_is_reported_not_swallowed(monkeypatch) -> None:
     def broken(entries, path):
         raise ValueError("boom")
 
-    monkeypatch.setattr(check, "unsafe_url_problems", broken)
+    monkeypatch.setattr(check, "PER_ENTRY_RULES", (*check.PER_ENTRY_RULES, broken))
     (problem,) = check_bib_text("@misc{a, title = {A}}\n", PATH)
     assert (problem.path, problem.line, problem.code) == (PATH, 1, "internal-error")
     assert "ValueError: boom" in problem.message

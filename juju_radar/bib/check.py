@@ -39,14 +39,7 @@ from juju_radar.bib.cross_entry_rules import (
     crossref_problems,
     duplicate_key_problems,
 )
-from juju_radar.bib.entry_rules import (
-    duplicate_field_problems,
-    missing_field_problems,
-    unbalanced_brace_problems,
-    unescaped_percent_problems,
-    unsafe_url_problems,
-    untypesettable_problems,
-)
+from juju_radar.bib.entry_rules import PER_ENTRY_RULES
 from juju_radar.bib.latex_conversion import latex_problems, unconverted_keys
 from juju_radar.bib.pybtex_parser import pybtex_reading
 from juju_radar.bib.reader import read_bib
@@ -89,12 +82,7 @@ def check_bib_text(text: str, path: str, limits: BibLimits = DEFAULT_BIB_LIMITS)
         problems = [
             *duplicate_key_problems(citable, path),
             *anchor_clash_problems(citable, path),
-            *unbalanced_brace_problems(entries, path),
-            *unescaped_percent_problems(entries, path),
-            *untypesettable_problems(entries, path),
-            *duplicate_field_problems(entries, path),
-            *missing_field_problems(entries, path),
-            *unsafe_url_problems(entries, path),
+            *(problem for rule in PER_ENTRY_RULES for problem in rule(entries, path)),
             *crossrefs,
             *long_field_problems(entries, path, limits.max_field_chars),
             # Shown in pages as the editors' own text is: the same characters refused.

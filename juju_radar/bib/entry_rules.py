@@ -144,6 +144,18 @@ def unsafe_url_problems(entries: list[BibEntry], path: str) -> Iterator[Problem]
                 )
 
 
+PER_ENTRY_RULES = (
+    unbalanced_brace_problems,
+    unescaped_percent_problems,
+    untypesettable_problems,
+    duplicate_field_problems,
+    missing_field_problems,
+    unsafe_url_problems,
+)
+"""The rules above, in the order the whole-file check and the check by segment report
+them (a segment keeps its problems by rule, and places them in this order)."""
+
+
 def entry_label(entry: EntryRecord) -> str:
     if entry.key:
         return _("entry '{key}'").format(key=entry.key)

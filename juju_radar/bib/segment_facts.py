@@ -16,14 +16,7 @@ from juju_radar.bib.entry_records import (
     BibReading,
     Macro,
 )
-from juju_radar.bib.entry_rules import (
-    duplicate_field_problems,
-    missing_field_problems,
-    unbalanced_brace_problems,
-    unescaped_percent_problems,
-    unsafe_url_problems,
-    untypesettable_problems,
-)
+from juju_radar.bib.entry_rules import PER_ENTRY_RULES
 from juju_radar.bib.latex_conversion import (
     conversion_problem,
     entries_to_convert,
@@ -186,12 +179,7 @@ def own_problems(
     text: str, entries: list[BibEntry], max_field_chars: int
 ) -> Iterator[tuple[int, ProblemRow]]:
     found = (
-        unbalanced_brace_problems(entries, ""),
-        unescaped_percent_problems(entries, ""),
-        untypesettable_problems(entries, ""),
-        duplicate_field_problems(entries, ""),
-        missing_field_problems(entries, ""),
-        unsafe_url_problems(entries, ""),
+        *(rule(entries, "") for rule in PER_ENTRY_RULES),
         long_field_problems(entries, "", max_field_chars),
         iter(forbidden_characters(text, page_lines(text), "")),
     )
