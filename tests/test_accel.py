@@ -29,7 +29,12 @@ from juju_radar.accel.sphinx_internals import (
 )
 from juju_radar.build.builder import StagedStockHTMLBuilder, StockHTMLBuilder, stock_builder
 from juju_radar.build.staged import sphinx_command
-from juju_radar.sphinx_ext.config import ACCEL_ENV
+from juju_radar.sphinx_ext.config import (
+    ACCEL_ENV,
+    ACCEL_OFF_ENV,
+    SEARCH_MERGE,
+    acceleration_enabled,
+)
 
 
 def pinned(package: str) -> str:
@@ -52,6 +57,18 @@ def test_every_module_of_the_layer_is_in_the_register():
     for acceleration, hook in REGISTER:
         if hook is not None:
             assert callable(getattr(importlib.import_module(acceleration.module), hook))
+
+
+def test_accelerations_named_off_are_off_alone(monkeypatch):
+    """How bench/accel_gains.py measures each one's gain."""
+    monkeypatch.setenv(ACCEL_OFF_ENV, f"stored-bib-parse,{SEARCH_MERGE}")
+    off = {acceleration.name: guard.why_off(acceleration) for acceleration, _ in REGISTER}
+    assert off.pop("stored-bib-parse") == off.pop(SEARCH_MERGE) == "RADAR_ACCEL_OFF names it"
+    assert set(off.values()) == {None}
+    assert not acceleration_enabled(SEARCH_MERGE)
+    assert acceleration_enabled("parallel-builder")
+    monkeypatch.setenv(ACCEL_ENV, "0")
+    assert not acceleration_enabled("parallel-builder")
 
 
 def test_another_sphinx_gets_the_stock_builder(monkeypatch):

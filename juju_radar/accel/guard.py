@@ -12,7 +12,12 @@ from dataclasses import dataclass
 from importlib.metadata import PackageNotFoundError, version
 from types import ModuleType
 
-from juju_radar.sphinx_ext.config import ACCEL_ENV, accelerations_enabled
+from juju_radar.sphinx_ext.config import (
+    ACCEL_ENV,
+    ACCEL_OFF_ENV,
+    acceleration_enabled,
+    accelerations_enabled,
+)
 
 
 @dataclass(frozen=True)
@@ -46,6 +51,8 @@ def why_off(acceleration: Acceleration) -> str | None:
     """Why ``acceleration`` may not run, or None."""
     if not accelerations_enabled():
         return f"{ACCEL_ENV}=0"
+    if not acceleration_enabled(acceleration.name):
+        return f"{ACCEL_OFF_ENV} names it"
     for distribution, written_for in acceleration.written_for:
         installed = _installed(distribution)
         if installed != written_for:

@@ -11,7 +11,13 @@ from typing import TYPE_CHECKING
 from sphinx.util import logging
 
 from juju_radar.accel.guard import Acceleration, load, why_off
-from juju_radar.sphinx_ext.config import ACCEL_ENV, accelerations_enabled
+from juju_radar.sphinx_ext.config import (
+    ACCEL_ENV,
+    FACTS_PARSED_AHEAD,
+    PARALLEL_SIGNATURES,
+    SEARCH_MERGE,
+    accelerations_enabled,
+)
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -52,9 +58,33 @@ CRASH_ONE_LINE = in_sphinx_internals(
     delete_when="Sphinx names the document being processed in its crash report",
     gain="none (a message, not speed)",
 )
+FROZEN_OBJECTS = Acceleration(
+    name="frozen-objects",
+    module="juju_radar.build.memory",
+    written_for=(),
+    replaces="Python's cyclic collection of the environment's objects during the "
+    "build, and their page sharing with forked writers (gc.freeze)",
+    upstream="the collector walks and touches every object, so forked writers copy "
+    "the pages the environment shares with them",
+    delete_when="never needed for correctness; drop if the gain falls under 3 %",
+    gain=NOT_MEASURED,
+)
+EXIT_WITHOUT_COLLECTION = Acceleration(
+    name="exit-without-collection",
+    module="juju_radar.accel.sphinxbuild",
+    written_for=(),
+    replaces="the interpreter's freeing of every object the build made, one by one, "
+    "when sphinx-build exits (gc.freeze before exit)",
+    upstream="CPython frees every object at exit; sphinx-build keeps the whole "
+    "environment alive until then",
+    delete_when="drop if the gain falls under 3 %",
+    gain=NOT_MEASURED,
+)
 REGISTER: tuple[tuple[Acceleration, str | None], ...] = (
     (PARALLEL_BUILDER, None),  # chosen as the builder: ``fast_builder``
     (CRASH_ONE_LINE, None),  # set up by the build process: ``report_crashes_as_one_line``
+    (FROZEN_OBJECTS, "connect"),
+    (EXIT_WITHOUT_COLLECTION, None),  # in the build process, ``sphinxbuild``
     (
         in_sphinx_internals(
             name="small-reads-serial",
@@ -135,17 +165,46 @@ REGISTER: tuple[tuple[Acceleration, str | None], ...] = (
     ),
     (
         Acceleration(
-            name="frozen-objects",
-            module="juju_radar.build.memory",
-            written_for=(),
-            replaces="Python's cyclic collection of the environment's objects during the "
-            "build, and their page sharing with forked writers (gc.freeze)",
-            upstream="the collector walks and touches every object, so forked writers copy "
-            "the pages the environment shares with them",
-            delete_when="never needed for correctness; drop if the gain falls under 3 %",
+            name=SEARCH_MERGE,
+            module="juju_radar.outputs.search.merge",
+            written_for=(),  # checks each bundle's format version itself (merge.py)
+            replaces="Pagefind indexing every part of the search index whole: each month's "
+            "records indexed once as a piece, and a part's bundle merged from its pieces' "
+            "bundles (Pagefind's CBOR format, written here; a bundle of another format "
+            "version is indexed whole)",
+            upstream="Pagefind indexes a site whole; it has no incremental or merge "
+            "interface (its bundle format is not documented)",
+            delete_when="Pagefind indexes incrementally or merges indexes itself",
             gain=NOT_MEASURED,
         ),
-        "connect",
+        None,  # asked by ``sphinx_ext.outputs.search``
+    ),
+    (
+        Acceleration(
+            name=FACTS_PARSED_AHEAD,
+            module="juju_radar.sphinx_ext.paging",
+            written_for=(),
+            replaces="the parse of every issue for the period pages' facts, made in a "
+            "forked process while the main one checks the .bib files (from 500 issues "
+            "not yet parsed)",
+            upstream="builder-inited runs before Sphinx reads in parallel",
+            delete_when="drop if the gain falls under 3 %",
+            gain=NOT_MEASURED,
+        ),
+        None,  # asked by ``paging.parse_facts_ahead``
+    ),
+    (
+        Acceleration(
+            name=PARALLEL_SIGNATURES,
+            module="juju_radar.sphinx_ext.collector",
+            written_for=(),
+            replaces="the signatures of every issue and period page computed in one process "
+            "(from 1,000 pages, shared among forked processes)",
+            upstream="env-get-outdated runs in the main process only",
+            delete_when="drop if the gain falls under 3 %",
+            gain=NOT_MEASURED,
+        ),
+        None,  # asked by ``collector.page_digests``
     ),
 )
 

@@ -12,7 +12,12 @@ from pathlib import Path
 
 from sphinx.cmd.build import main
 
-from juju_radar.accel.register import report_crashes_as_one_line
+from juju_radar.accel.guard import load
+from juju_radar.accel.register import (
+    EXIT_WITHOUT_COLLECTION,
+    FROZEN_OBJECTS,
+    report_crashes_as_one_line,
+)
 from juju_radar.build.memory import defer_collection_until_reading
 
 
@@ -24,7 +29,9 @@ def source_dir(argv: list[str]) -> Path:
 
 if __name__ == "__main__":
     report_crashes_as_one_line(source_dir(sys.argv[1:]))
-    defer_collection_until_reading()
+    if load(FROZEN_OBJECTS) is not None:
+        defer_collection_until_reading()
     status = main(sys.argv[1:])
-    gc.freeze()
+    if load(EXIT_WITHOUT_COLLECTION) is not None:
+        gc.freeze()
     sys.exit(status)

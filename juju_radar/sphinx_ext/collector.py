@@ -22,6 +22,7 @@ from juju_radar.sphinx_ext.bibliography import (
     keep_formatted_ahead,
     load_bibliography,
 )
+from juju_radar.sphinx_ext.config import PARALLEL_SIGNATURES, acceleration_enabled
 from juju_radar.sphinx_ext.nodes import LISTING_KINDS, PERIOD_KINDS, radar_placeholder
 from juju_radar.sphinx_ext.paging import page_signature as period_signature
 from juju_radar.sphinx_ext.preview import defers_other_pages, is_preview
@@ -269,7 +270,8 @@ def page_digests(
         return {docname: signature_digest(signature(docname)) for docname in docnames}
 
     docnames = list(dict.fromkeys([*data.issues, *data.period_pages]))
-    if processes < 2 or len(docnames) < PARALLEL_SIGNATURES_FROM:
+    few = processes < 2 or len(docnames) < PARALLEL_SIGNATURES_FROM
+    if few or not acceleration_enabled(PARALLEL_SIGNATURES):
         return digests(docnames)
     archive.build_indexes()  # once, before forking
     found: dict[str, str] = {}

@@ -58,12 +58,25 @@ CONFIG_VALUES: tuple[tuple[str, object, Literal["env", "html"], type | tuple[typ
 RECORD_KEYS = {"key", "label", "label_en", "description", "aliases"}
 
 # ``RADAR_ACCEL=0``: the build without its accelerations (``juju_radar.accel``), the
-# reference the accelerated build must equal.
+# reference the accelerated build must equal. ``RADAR_ACCEL_OFF=NAME,NAME``: without
+# the accelerations so named (the register's names), as bench/accel_gains.py measures.
 ACCEL_ENV = "RADAR_ACCEL"
+ACCEL_OFF_ENV = "RADAR_ACCEL_OFF"
+# The register's names of accelerations whose mechanism is not yet in ``juju_radar.accel``.
+SEARCH_MERGE = "search-merge"
+FACTS_PARSED_AHEAD = "facts-parsed-ahead"
+PARALLEL_SIGNATURES = "parallel-signatures"
 
 
 def accelerations_enabled() -> bool:
     return os.environ.get(ACCEL_ENV, "1") != "0"
+
+
+def acceleration_enabled(name: str) -> bool:
+    """Whether the environment lets the acceleration ``name`` run (the register's guard
+    also checks the versions it was written for)."""
+    named_off = os.environ.get(ACCEL_OFF_ENV, "").split(",")
+    return accelerations_enabled() and name not in named_off
 
 
 def add_config_values(app: Sphinx) -> None:

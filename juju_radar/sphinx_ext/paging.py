@@ -35,7 +35,7 @@ from juju_radar.model.issue_reader import parse_issue
 from juju_radar.model.issue_records import is_issue_path
 from juju_radar.model.messages import _
 from juju_radar.model.vocabulary import Vocabulary
-from juju_radar.sphinx_ext.config import vocabulary
+from juju_radar.sphinx_ext.config import FACTS_PARSED_AHEAD, acceleration_enabled, vocabulary
 from juju_radar.sphinx_ext.drafts import note_drafts
 from juju_radar.sphinx_ext.preview import is_preview
 from juju_radar.sphinx_ext.reference_pages import INDEX, UNCITED, month_label
@@ -174,6 +174,8 @@ def parse_facts_ahead(app: Sphinx) -> None:
     stops before collecting its parse (an unreadable .bib) does not wait for it."""
     srcdir = Path(app.srcdir)
     if not _is_archive(srcdir) or not parallel_available or app.parallel < 2:
+        return
+    if not acceleration_enabled(FACTS_PARSED_AHEAD):
         return
     if is_preview(app.config):
         return

@@ -21,7 +21,7 @@ from juju_radar.model.messages import _
 from juju_radar.outputs.search.index import Folders, IndexState, IndexUpdate, SearchPage, usable
 from juju_radar.outputs.search.parts import BUNDLE_DIR
 from juju_radar.sphinx_ext.collector import radar_data
-from juju_radar.sphinx_ext.config import accelerations_enabled, vocabulary
+from juju_radar.sphinx_ext.config import SEARCH_MERGE, acceleration_enabled, vocabulary
 from juju_radar.sphinx_ext.item_lines import topic_name
 from juju_radar.sphinx_ext.preview import skipped_in_preview
 from juju_radar.sphinx_ext.translator import RadarHTMLTranslator, is_searchable
@@ -123,7 +123,7 @@ def build_pagefind_index(app: Sphinx, exception: BaseException | None) -> None:
         (app.config.language or "en").replace("_", "-"),
         state if usable(state) else IndexState(),
         save_state,
-        merge=accelerations_enabled(),
+        merge=acceleration_enabled(SEARCH_MERGE),
     )
     report = update.run(searchable_pages(app))
     for failure in report.failures:

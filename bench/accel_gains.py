@@ -1,0 +1,152 @@
+"""What each acceleration saves (not a test): ``.venv/bin/python bench/accel_gains.py``.
+
+On the archive editors make (``build_bench.imported_corpus``: ``radar synth N+2
+--exports``, all but two imported into a copy of the tests' seed site), each
+configuration builds a fresh copy of the same site: the clean build, the second (the
+spare tree's first), then ``radar import`` of the newest export and its build (add one
+issue). The configurations: every acceleration on; none (``RADAR_ACCEL=0``); and every
+acceleration of the register that is about speed turned off alone
+(``RADAR_ACCEL_OFF=NAME``). An acceleration's gain is what turning it off costs, as a
+share of the build without it; the register deletes any that saves under 3 % of both.
+One run each (a clean build at 3,650 issues takes minutes): a share near the run-to-run
+spread of the same configuration is not a gain.
+
+The table goes between the markers of the "Acceleration gains" section of BENCHMARKS.md
+(``--no-write`` only prints it).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import sys
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path[:0] = [str(ROOT / "tests"), str(ROOT / "tests" / "browser"), str(ROOT / "bench")]
+
+from bench_report import machine, write_section  # noqa: E402
+from build_bench import (  # noqa: E402
+    Run,
+    bib_entries,
+    import_exports,
+    imported_corpus,
+    staged_build,
+)
+
+from juju_radar.accel.register import REGISTER  # noqa: E402
+from juju_radar.sphinx_ext.config import ACCEL_ENV, ACCEL_OFF_ENV  # noqa: E402
+
+ALL_ON = "every acceleration"
+NONE = f"none ({ACCEL_ENV}=0)"
+
+
+def speed_rows() -> list[str]:
+    """The register's accelerations about speed (the others change a message)."""
+    return [
+        acceleration.name
+        for acceleration, _ in REGISTER
+        if not acceleration.gain.startswith("none (a message")
+    ]
+
+
+def configurations(names: list[str]) -> list[tuple[str, dict[str, str]]]:
+    return [
+        (ALL_ON, {}),
+        (NONE, {ACCEL_ENV: "0"}),
+        *((f"without {name}", {ACCEL_OFF_ENV: name}) for name in names),
+    ]
+
+
+@contextmanager
+def environment(settings: dict[str, str]) -> Iterator[None]:
+    saved = {name: os.environ.get(name) for name in (ACCEL_ENV, ACCEL_OFF_ENV)}
+    for name in saved:
+        os.environ.pop(name, None)
+    os.environ.update(settings)
+    try:
+        yield
+    finally:
+        for name, value in saved.items():
+            os.environ.pop(name, None)
+            if value is not None:
+                os.environ[name] = value
+
+
+def measure_configuration(
+    pristine: Path, newest: Path, workdir: Path, settings: dict[str, str]
+) -> tuple[Run, Run]:
+    """The clean build and the added issue's build of a fresh copy of ``pristine``."""
+    srcdir = workdir / "site"
+    shutil.rmtree(srcdir, ignore_errors=True)
+    shutil.copytree(pristine, srcdir)
+    try:
+        with environment(settings):
+            clean = staged_build(srcdir, "auto")
+            staged_build(srcdir, "auto")  # the spare tree's first build
+            import_exports(srcdir, [newest])
+            added = staged_build(srcdir, "auto")
+    finally:
+        shutil.rmtree(srcdir, ignore_errors=True)
+    return clean, added
+
+
+def saved_share(without: float, with_all: float) -> str:
+    return f"{(without - with_all) / without:+.0%}"
+
+
+def gains_table(issues: int, entries: int, runs: dict[str, tuple[Run, Run]]) -> str:
+    clean_all, added_all = runs[ALL_ON]
+    lines = [
+        f"{issues:,} issues imported ({entries:,} references), one run per configuration; "
+        f"{machine()}. Saved: the share of the build without it that the acceleration "
+        "saves.",
+        "",
+        "| configuration | clean s | saved | add an issue s | saved | peak Pss MiB |",
+        "|---|---|---|---|---|---|",
+    ]
+    for label, (clean, added) in runs.items():
+        shares = ("", "")
+        if label != ALL_ON:
+            shares = (
+                saved_share(clean.wall, clean_all.wall),
+                saved_share(added.wall, added_all.wall),
+            )
+        lines.append(
+            f"| {label} | {clean.wall:.1f} | {shares[0]} | {added.wall:.1f} | {shares[1]} "
+            f"| {max(clean.pss_mib, added.pss_mib):.0f} |"
+        )
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--issues", type=int, default=3650)
+    parser.add_argument("--only", nargs="*", help="register names to measure (default: all)")
+    parser.add_argument("--no-write", action="store_true", help="print, do not edit BENCHMARKS.md")
+    args = parser.parse_args(argv)
+    names = speed_rows()
+    unknown = set(args.only or ()) - set(names)
+    if unknown:
+        parser.error(f"not in the register: {', '.join(sorted(unknown))}")
+    with tempfile.TemporaryDirectory(prefix="radar-accel-") as folder:
+        workdir = Path(folder)
+        corpus = imported_corpus(args.issues, workdir)
+        entries = bib_entries(corpus.srcdir)
+        runs: dict[str, tuple[Run, Run]] = {}
+        for label, settings in configurations(args.only or names):
+            runs[label] = measure_configuration(corpus.srcdir, corpus.newest, workdir, settings)
+            print(label, f"{runs[label][0].wall:.1f} s", f"{runs[label][1].wall:.1f} s", flush=True)
+    table = gains_table(args.issues, entries, runs)
+    print(table)
+    if not args.no_write:
+        write_section("accel-gains", "Acceleration gains", table)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
