@@ -9,6 +9,10 @@ attribute value is escaped as the writer escapes them (``HTMLTranslator.encode``
 ``attval``), and ``check_page_html`` checks the page like any other. Its children are the
 nodes of as many first lines as a reader of the page's text takes (the opengraph
 description, when a site address loads it), so that text is the same too.
+
+That HTML is an acceleration (``html-item-lists`` in the register): without it each list
+is its lines' nodes (``item_list_nodes``), and the build's output is the same bytes
+(tests/test_accel.py builds a site both ways).
 """
 
 from __future__ import annotations
@@ -89,6 +93,20 @@ def line_nodes(
     return line
 
 
+def item_list_nodes(
+    refs: Iterable[ItemRef], vocabulary: Vocabulary, uri: Linker, with_date: bool, until: int = 0
+) -> nodes.bullet_list | None:
+    """The list as nodes, or None when there is no item; with ``until``, only as many
+    first lines as hold twice that much text (a description drops spaces around the
+    separators: twice as much is plenty)."""
+    listing = nodes.bullet_list(classes=[LIST_CLASS])
+    for ref in refs:
+        listing += nodes.list_item("", line_nodes(ref, vocabulary, uri, with_date))
+        if until and len(listing.astext()) > 2 * until:
+            break
+    return listing if len(listing) else None
+
+
 # --- as HTML ------------------------------------------------------------------------
 
 
@@ -151,11 +169,6 @@ def item_list_html(
     lines = "".join(item_line(ref, vocabulary, uri, with_date) for ref in refs)
     listing = html_listing("", html=f"{LIST_START}{lines}</ul>\n")
     if text_read:
-        readable = nodes.bullet_list(classes=[LIST_CLASS])
-        for ref in refs:
-            readable += nodes.list_item("", line_nodes(ref, vocabulary, uri, with_date))
-            # A description drops spaces around the separators: twice as much is plenty.
-            if len(readable.astext()) > 2 * text_read:
-                break
-        listing += readable
+        readable = item_list_nodes(refs, vocabulary, uri, with_date, until=text_read)
+        listing += readable or []
     return listing

@@ -34,10 +34,12 @@ from juju_radar.sphinx_ext.bibliography import (
     source_link,
 )
 from juju_radar.sphinx_ext.cite_as import cite_boxes, cite_disclosure
+from juju_radar.sphinx_ext.config import HTML_ITEM_LISTS, acceleration_enabled
 from juju_radar.sphinx_ext.item_lines import (
     english_label,
     internal_link,
     item_list_html,
+    item_list_nodes,
     verdict_name,
 )
 from juju_radar.sphinx_ext.paging import RECENT, period_refs
@@ -132,7 +134,12 @@ def _empty(text: str) -> nodes.paragraph:
 def item_list(
     context: RenderContext, refs: Iterable[ItemRef], with_date: bool = True
 ) -> nodes.Element:
-    listing = item_list_html(refs, context.vocabulary, context.link, with_date, context.text_read)
+    listing: nodes.Element | None
+    if acceleration_enabled(HTML_ITEM_LISTS):
+        text_read = context.text_read
+        listing = item_list_html(refs, context.vocabulary, context.link, with_date, text_read)
+    else:
+        listing = item_list_nodes(refs, context.vocabulary, context.link, with_date)
     return listing if listing is not None else _empty("暂无条目。")
 
 
