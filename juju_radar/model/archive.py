@@ -18,6 +18,22 @@ from juju_radar.model.issue_records import Issue, Item
 
 
 @dataclass(frozen=True)
+class ItemLine:
+    """Everything a line about an item shows on another page (a listing, "also covered
+    in", "cited by"): what renders the line reads only this, and the signatures of the
+    pages showing it hold this, so a page shows nothing its signature misses."""
+
+    docname: str
+    item_id: str
+    date: str
+    heading: str
+    topic: str
+    score: float
+    verdict: str
+    tags: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class ItemRef:
     """An item together with the issue that carries it."""
 
@@ -83,13 +99,13 @@ class Archive:
 
     @cached_property
     def _lines(self) -> dict[int, str]:
-        """``shown`` of each published item, as text (by the item's identity: the
+        """``item_line`` of each published item, as text (by the item's identity: the
         Archive holds every item it indexes)."""
-        return {id(ref.item): repr(shown(ref)) for ref in self.items()}
+        return {id(ref.item): repr(item_line(ref)) for ref in self.items()}
 
     def line(self, ref: ItemRef) -> str:
-        """What a line about a published item shows on another page: page signatures
-        ask 110,000 times at 3,650 issues, for 18,000 items."""
+        """``item_line`` of a published item as text, for page signatures: they ask
+        110,000 times at 3,650 issues, for 18,000 items."""
         return self._lines[id(ref.item)]
 
     def year_items(self, topic: str | None, year: int) -> list[ItemRef]:
@@ -213,10 +229,18 @@ def is_best(item: Item) -> bool:
     return item.score >= BEST_SCORE or item.verdict == "dig-deeper"
 
 
-def shown(ref: ItemRef) -> tuple[object, ...]:
-    """What a line about the item shows on another page (``render.item_line``)."""
+def item_line(ref: ItemRef) -> ItemLine:
     item = ref.item
-    return ref.docname, item.id, item.heading, item.topic, item.score, item.verdict, item.tags
+    return ItemLine(
+        ref.docname,
+        item.id,
+        ref.date,
+        item.heading,
+        item.topic,
+        item.score,
+        item.verdict,
+        item.tags,
+    )
 
 
 def page_signature(

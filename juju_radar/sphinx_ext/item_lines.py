@@ -22,12 +22,13 @@ from collections.abc import Callable, Iterable
 
 from docutils import nodes
 
-from juju_radar.model.archive import ItemRef
+from juju_radar.model.archive import ItemLine, ItemRef, item_line
 from juju_radar.model.issue_records import format_score
 from juju_radar.model.vocabulary import Topic, Verdict, Vocabulary
 from juju_radar.sphinx_ext.nodes import html_listing
 
-Linker = Callable[[str, str], str]  # (docname, anchor) -> URI from the page being written
+# URI of a document relative to the page being written, with an optional anchor.
+Linker = Callable[[str, str], str]
 ENGLISH_LABEL_CLASS = "radar-topic-en"
 TOPIC_CLASS = "radar-topic"
 LIST_CLASS = "radar-item-list"
@@ -72,25 +73,24 @@ def internal_link(uri: str, text: str, classes: Iterable[str] = ()) -> nodes.ref
 
 
 def line_nodes(
-    ref: ItemRef, vocabulary: Vocabulary, uri: Linker, with_date: bool
+    line: ItemLine, vocabulary: Vocabulary, uri: Linker, with_date: bool
 ) -> nodes.paragraph:
-    item = ref.item
-    line = nodes.paragraph(classes=["radar-item-line"])
+    paragraph = nodes.paragraph(classes=["radar-item-line"])
     if with_date:
-        line += internal_link(uri(ref.docname, ""), ref.date, ["radar-date"])
-        line += nodes.Text(" · ")
-    line += internal_link(uri(ref.docname, item.id), item.heading, ["radar-item-title"])
-    line += nodes.Text(" · ")
-    topic = vocabulary.topic_by_key(item.topic)
-    line += nodes.reference(
+        paragraph += internal_link(uri(line.docname, ""), line.date, ["radar-date"])
+        paragraph += nodes.Text(" · ")
+    paragraph += internal_link(uri(line.docname, line.item_id), line.heading, ["radar-item-title"])
+    paragraph += nodes.Text(" · ")
+    topic = vocabulary.topic_by_key(line.topic)
+    paragraph += nodes.reference(
         "", "", topic_name(topic), refuri=uri(f"topics/{topic.key}", ""), internal=True
     )
-    line += nodes.Text(f" · {format_score(item.score)}/10｜")
-    line += verdict_name(vocabulary.verdict_by_key(item.verdict))
-    for tag in item.tags:
-        line += nodes.Text(" ")
-        line += nodes.inline("", tag, classes=["radar-tag"])
-    return line
+    paragraph += nodes.Text(f" · {format_score(line.score)}/10｜")
+    paragraph += verdict_name(vocabulary.verdict_by_key(line.verdict))
+    for tag in line.tags:
+        paragraph += nodes.Text(" ")
+        paragraph += nodes.inline("", tag, classes=["radar-tag"])
+    return paragraph
 
 
 def item_list_nodes(
@@ -101,7 +101,7 @@ def item_list_nodes(
     separators: twice as much is plenty)."""
     listing = nodes.bullet_list(classes=[LIST_CLASS])
     for ref in refs:
-        listing += nodes.list_item("", line_nodes(ref, vocabulary, uri, with_date))
+        listing += nodes.list_item("", line_nodes(item_line(ref), vocabulary, uri, with_date))
         if until and len(listing.astext()) > 2 * until:
             break
     return listing if len(listing) else None
@@ -137,18 +137,17 @@ def topic_label(topic: Topic) -> str:
     return f'<span class="{TOPIC_CLASS}">{text(topic.label)}{english}</span>'
 
 
-def item_line(ref: ItemRef, vocabulary: Vocabulary, uri: Linker, with_date: bool) -> str:
+def line_html(line: ItemLine, vocabulary: Vocabulary, uri: Linker, with_date: bool) -> str:
     """``line_nodes`` as the writer writes them in a list item."""
-    item = ref.item
-    topic = vocabulary.topic_by_key(item.topic)
-    verdict = vocabulary.verdict_by_key(item.verdict)
-    date = f"{link(uri(ref.docname, ''), text(ref.date), 'radar-date')} · " if with_date else ""
-    tags = "".join(f' <span class="radar-tag">{text(tag)}</span>' for tag in item.tags)
+    topic = vocabulary.topic_by_key(line.topic)
+    verdict = vocabulary.verdict_by_key(line.verdict)
+    date = f"{link(uri(line.docname, ''), text(line.date), 'radar-date')} · " if with_date else ""
+    tags = "".join(f' <span class="radar-tag">{text(tag)}</span>' for tag in line.tags)
     return (
         f'<li><p class="radar-item-line">{date}'
-        f"{link(uri(ref.docname, item.id), text(item.heading), 'radar-item-title')} · "
+        f"{link(uri(line.docname, line.item_id), text(line.heading), 'radar-item-title')} · "
         f"{link(uri(f'topics/{topic.key}', ''), topic_label(topic))}"
-        f" · {text(format_score(item.score))}/10｜"
+        f" · {text(format_score(line.score))}/10｜"
         f'<span class="{attribute(f"radar-verdict radar-verdict-{verdict.key}")}">'
         f"{text(verdict.label)}</span>{tags}</p></li>\n"
     )
@@ -166,7 +165,7 @@ def item_list_html(
     refs = list(refs)
     if not refs:
         return None
-    lines = "".join(item_line(ref, vocabulary, uri, with_date) for ref in refs)
+    lines = "".join(line_html(item_line(ref), vocabulary, uri, with_date) for ref in refs)
     listing = html_listing("", html=f"{LIST_START}{lines}</ul>\n")
     if text_read:
         readable = item_list_nodes(refs, vocabulary, uri, with_date, until=text_read)

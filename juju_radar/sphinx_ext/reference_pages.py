@@ -61,10 +61,7 @@ def page_signature(
         (
             key,
             bibliography.digest(key),
-            tuple(
-                (ref.docname, ref.item.id, ref.date, ref.item.heading)
-                for ref in cited_by.get(key, [])
-            ),
+            tuple(archive.line(ref) for ref in cited_by.get(key, [])),
         )
         for key in groups.get(selector, [])
     )

@@ -6,7 +6,7 @@ The interface text is Chinese; topic names carry their English label beside them
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import partial
 
@@ -20,7 +20,7 @@ from juju_radar.bib.exchange import (
     DOWNLOAD_SUFFIXES,
     RIS_SUFFIX,
 )
-from juju_radar.model.archive import Archive, ItemRef, by_year, related
+from juju_radar.model.archive import Archive, ItemLine, ItemRef, by_year, item_line, related
 from juju_radar.model.issue_records import Issue, first_sentence, format_score, plain_text
 from juju_radar.model.vocabulary import Topic, Verdict, Vocabulary
 from juju_radar.outputs.feeds import ALL_FEED, feed_path
@@ -36,6 +36,7 @@ from juju_radar.sphinx_ext.bibliography import (
 from juju_radar.sphinx_ext.cite_as import cite_boxes, cite_disclosure
 from juju_radar.sphinx_ext.config import HTML_ITEM_LISTS, acceleration_enabled
 from juju_radar.sphinx_ext.item_lines import (
+    Linker,
     english_label,
     internal_link,
     item_list_html,
@@ -49,9 +50,6 @@ from juju_radar.sphinx_ext.reference_pages import (
     reference_groups,
     reference_places,
 )
-
-# URI of a document relative to the page being written, with an optional anchor.
-Linker = Callable[[str, str], str]
 
 
 @dataclass(frozen=True)
@@ -446,9 +444,7 @@ def item_extras(context: RenderContext, item_id: str) -> list[nodes.Node]:
         for index, ref in enumerate(found.sharing_sources):
             if index:
                 also += nodes.Text("；")
-            also += internal_link(
-                context.link(ref.docname, ref.item.id), f"{ref.date} {ref.item.heading}"
-            )
+            also += story_link(item_line(ref), context.link)
         result.append(also)
     url = context.absolute(issue.docname, item.id)
     result.append(cite_disclosure(cite.item_work(issue, item, url)))
@@ -501,5 +497,10 @@ def cited_by(refs: list[ItemRef], link: Linker) -> nodes.paragraph:
     for index, ref in enumerate(refs):
         if index:
             line += nodes.Text("；")
-        line += internal_link(link(ref.docname, ref.item.id), f"{ref.date} {ref.item.heading}")
+        line += story_link(item_line(ref), link)
     return line
+
+
+def story_link(line: ItemLine, link: Linker) -> nodes.reference:
+    """``DATE HEADING``, linking the story."""
+    return internal_link(link(line.docname, line.item_id), f"{line.date} {line.heading}")
