@@ -34,6 +34,15 @@ class ItemLine:
 
 
 @dataclass(frozen=True)
+class IssueLink:
+    """What a page shows of another issue it links to (an issue's neighbours)."""
+
+    docname: str
+    date: dt.date
+    title: str
+
+
+@dataclass(frozen=True)
 class ItemRef:
     """An item together with the issue that carries it."""
 
@@ -243,15 +252,16 @@ def item_line(ref: ItemRef) -> ItemLine:
     )
 
 
+def issue_link(issue: Issue | None) -> IssueLink | None:
+    return IssueLink(issue.docname, issue.date, issue.title) if issue else None
+
+
 def page_signature(
     archive: Archive, issue: Issue, reference_digest: Callable[[str], object]
 ) -> tuple[object, ...]:
     """What an issue page shows from outside its file: neighbours, related items and
     the references it cites (``reference_digest(key)``: all the page shows of one)."""
-    neighbours = tuple(
-        (other.docname, other.date, other.title) if other else None
-        for other in archive.neighbours(issue.docname)
-    )
+    neighbours = tuple(issue_link(other) for other in archive.neighbours(issue.docname))
     related_items = tuple(
         (
             tuple(archive.line(ref) for ref in found.earlier_same_topic),

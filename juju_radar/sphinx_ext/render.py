@@ -20,7 +20,15 @@ from juju_radar.bib.exchange import (
     DOWNLOAD_SUFFIXES,
     RIS_SUFFIX,
 )
-from juju_radar.model.archive import Archive, ItemLine, ItemRef, by_year, item_line, related
+from juju_radar.model.archive import (
+    Archive,
+    ItemLine,
+    ItemRef,
+    by_year,
+    issue_link,
+    item_line,
+    related,
+)
 from juju_radar.model.issue_records import Issue, first_sentence, format_score, plain_text
 from juju_radar.model.vocabulary import Topic, Verdict, Vocabulary
 from juju_radar.outputs.feeds import ALL_FEED, feed_path
@@ -338,7 +346,7 @@ def issue_header(context: RenderContext) -> list[nodes.Node]:
 
 
 def issue_nav(context: RenderContext) -> list[nodes.Node]:
-    older, newer = context.archive.neighbours(context.docname)
+    older, newer = (issue_link(issue) for issue in context.archive.neighbours(context.docname))
     if older is None and newer is None:
         return []
     nav = nodes.paragraph(classes=["radar-issue-nav"])
