@@ -14,6 +14,7 @@ sys.path[:0] = [str(ROOT / "bench")]
 
 from build_bench import (  # noqa: E402
     IMPORTED_TITLE,
+    Run,
     backfill_choice,
     bib_entries,
     edit_reference_title,
@@ -123,3 +124,24 @@ def test_the_imported_table_says_each_measure_against_its_target():
     assert rows["add the newest issue: `radar import` of its export"] == "0.5 s"
     assert rows["`references.bib` entries / issues before the builds"] == "40 / 4 (10.0 an issue)"
     assert rows["peak memory of all these builds, summed Pss"] == ("1,600 MiB (✗ target ≤ 1.5 GiB)")
+
+
+def test_the_gains_bench_turns_off_each_speed_acceleration_alone():
+    from accel_gains import ALL_ON, NONE, configurations, environment, gains_table, speed_rows
+
+    from juju_radar.sphinx_ext.config import acceleration_enabled
+
+    names = speed_rows()
+    assert "stored-bib-parse" in names and "quiet-config-report" not in names
+    configs = dict(configurations(names))
+    assert configs[ALL_ON] == {} and configs[NONE] == {"RADAR_ACCEL": "0"}
+    with environment(configs["without search-merge"]):
+        assert not acceleration_enabled("search-merge")
+        assert acceleration_enabled("stored-bib-parse")
+    assert acceleration_enabled("search-merge")
+
+    def run(wall: float) -> Run:
+        return Run(wall, wall, 100, 90, 3, 0, 0, 1.0)
+
+    table = gains_table(10, 40, {ALL_ON: (run(90), run(9)), NONE: (run(120), run(12))})
+    assert "| none (RADAR_ACCEL=0) | 120.0 | +25% | 12.0 | +25% | 90 |" in table
