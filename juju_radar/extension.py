@@ -26,7 +26,7 @@ from juju_radar.sphinx_ext import (
     theme_sections,
     translations,
 )
-from juju_radar.sphinx_ext.collector import RadarCollector, init_env
+from juju_radar.sphinx_ext.collector import SHARE_PAGE_DIGESTS, RadarCollector, init_env
 from juju_radar.sphinx_ext.directives import (
     BestYearDirective,
     ClosingDirective,
@@ -99,7 +99,8 @@ def setup_extension(app: Sphinx) -> None:
     app.add_transform(FlattenHeadings)
     app.add_post_transform(PlaceholderTransform)
     app.connect("builder-inited", init_env)
-    app.connect("builder-inited", paging.parse_facts_ahead, priority=350)
+    app.add_event(paging.FACTS_PARSED_AHEAD)
+    app.add_event(SHARE_PAGE_DIGESTS)
     app.connect("builder-inited", paging.write_stubs)
     app.connect("builder-inited", buildcache.start_build, priority=100)
     app.connect("env-before-read-docs", bibliography.load_before_reading)

@@ -8,12 +8,12 @@ import pytest
 from conftest import SEED_SITE
 from pybtex.database import parse_file
 
+from juju_radar.accel import parallel_signatures
 from juju_radar.editors.synth import SynthOptions, write_synthetic_archive
 from juju_radar.model.archive import Archive
 from juju_radar.model.issue_reader import parse_issue
 from juju_radar.model.issue_records import is_issue_path
 from juju_radar.model.vocabulary import vocabulary_from_config
-from juju_radar.sphinx_ext import collector
 from juju_radar.sphinx_ext.bibliography import _load
 from juju_radar.sphinx_ext.collector import RadarData, page_digests
 from juju_radar.store.cache import BuildCache
@@ -53,10 +53,16 @@ def test_signatures_shared_among_processes_equal_those_of_one(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     data, archive, bibliography = synthetic_data(tmp_path)
-    alone = page_digests(data, archive, bibliography, processes=1)  # type: ignore[arg-type]
+    alone = page_digests(data, archive, bibliography)  # type: ignore[arg-type]
     assert len(alone) == len(data.issues) + len(data.period_pages)
     assert len(set(alone.values())) > len(alone) / 2  # pages show different things
-    monkeypatch.setattr(collector, "PARALLEL_SIGNATURES_FROM", 10)
+    monkeypatch.setattr(parallel_signatures, "PARALLEL_SIGNATURES_FROM", 10)
     for processes in (2, 3):
-        shared = page_digests(data, archive, bibliography, processes)  # type: ignore[arg-type]
+
+        def share(digests, docnames, archive, processes=processes):  # as the event handler
+            found = parallel_signatures.share_digests(None, digests, docnames, archive, processes)
+            assert found is not None, "computed in forked processes"
+            return found
+
+        shared = page_digests(data, archive, bibliography, share)  # type: ignore[arg-type]
         assert list(shared.items()) == list(alone.items())

@@ -55,6 +55,7 @@ def test_an_unreadable_issue_is_left_out_and_nothing_is_kept_for_it(tmp_path: Pa
 def test_issues_parsed_ahead_in_a_forked_process_give_the_same_facts(
     tmp_path: Path, monkeypatch
 ) -> None:
+    from juju_radar.accel import facts_ahead
     from juju_radar.sphinx_ext import paging
 
     srcdir = seed_archive(tmp_path)
@@ -65,11 +66,11 @@ def test_issues_parsed_ahead_in_a_forked_process_give_the_same_facts(
     serial = published_issue_files(srcdir, seed_vocabulary(), BuildCache(tmp_path / "serial"))
     assert len(serial) == 5
 
-    monkeypatch.setattr(paging, "FORK_FACTS_FROM", 3)
-    paging.parse_facts_ahead(fake_app(srcdir, tmp_path / "ahead"))  # type: ignore[arg-type]
-    assert srcdir in paging._parsing_ahead, "parsed in another process, collected later"
-    ahead = paging._parsed_ahead(srcdir)
-    assert len(ahead) == 5 and srcdir not in paging._parsing_ahead
+    monkeypatch.setattr(facts_ahead, "FORK_FACTS_FROM", 3)
+    facts_ahead.parse_facts_ahead(fake_app(srcdir, tmp_path / "ahead"))  # type: ignore[arg-type]
+    assert srcdir in facts_ahead.parsing_ahead, "parsed in another process, collected later"
+    ahead = facts_ahead.parsed_ahead(srcdir)
+    assert ahead is not None and len(ahead) == 5 and srcdir not in facts_ahead.parsing_ahead
     cache = BuildCache(tmp_path / "with-ahead")
     monkeypatch.setattr(paging, "_facts", lambda *_: None)  # nothing parsed here again
     assert published_issue_files(srcdir, seed_vocabulary(), cache, ahead) == serial
@@ -78,16 +79,17 @@ def test_issues_parsed_ahead_in_a_forked_process_give_the_same_facts(
 def test_a_forked_parse_that_dies_leaves_the_parse_to_this_process(
     tmp_path: Path, monkeypatch
 ) -> None:
-    from juju_radar.sphinx_ext import paging
+    from juju_radar.accel import facts_ahead
 
     srcdir = seed_archive(tmp_path)
-    monkeypatch.setattr(paging, "FORK_FACTS_FROM", 1)
-    monkeypatch.setattr(paging, "_send_facts", lambda *_: time.sleep(60))
-    paging.parse_facts_ahead(fake_app(srcdir, tmp_path / "ahead"))  # type: ignore[arg-type]
-    process, _ = paging._parsing_ahead[srcdir]
+    monkeypatch.setattr(facts_ahead, "FORK_FACTS_FROM", 1)
+    monkeypatch.setattr(facts_ahead, "send_facts", lambda *_: time.sleep(60))
+    facts_ahead.parse_facts_ahead(fake_app(srcdir, tmp_path / "ahead"))  # type: ignore[arg-type]
+    process, _ = facts_ahead.parsing_ahead[srcdir]
     process.kill()  # as the kernel kills a process out of memory
-    assert paging._parsed_ahead(srcdir) == {}
-    facts = published_issue_files(srcdir, seed_vocabulary(), BuildCache(tmp_path / "cache"), {})
+    assert facts_ahead.parsed_ahead(srcdir) is None
+    cache = BuildCache(tmp_path / "cache")
+    facts = published_issue_files(srcdir, seed_vocabulary(), cache, None)
     assert [file.month for file in facts] == ["2026-09"]
 
 
@@ -109,12 +111,12 @@ STOPPED_BUILD = """
 import sys
 from pathlib import Path
 from types import SimpleNamespace
-from juju_radar.sphinx_ext import paging
+from juju_radar.accel import facts_ahead
 site, vocabulary = Path(sys.argv[1]), eval(sys.argv[2])
 config = SimpleNamespace(radar_preview=False, **vocabulary)
 app = SimpleNamespace(srcdir=site, parallel=2, config=config, doctreedir=site / "_doctrees")
-paging.parse_facts_ahead(app)
-assert paging._parsing_ahead, "the parse should have been forked"
+facts_ahead.parse_facts_ahead(app)
+assert facts_ahead.parsing_ahead, "the parse should have been forked"
 raise SystemExit(2)  # as the build stops on an unreadable .bib, before write_stubs
 """
 
@@ -143,15 +145,15 @@ def test_a_build_stopped_before_the_stubs_does_not_wait_for_the_forked_parse(
 def test_a_build_after_one_that_parsed_the_issues_forks_nothing(
     tmp_path: Path, monkeypatch
 ) -> None:
-    from juju_radar.sphinx_ext import paging
+    from juju_radar.accel import facts_ahead
 
     srcdir = seed_archive(tmp_path)
-    monkeypatch.setattr(paging, "FORK_FACTS_FROM", 1)
+    monkeypatch.setattr(facts_ahead, "FORK_FACTS_FROM", 1)
     cache = build_cache(tmp_path / "doctrees")
     assert (
         len(published_issue_files(srcdir, seed_vocabulary(), cache)) == 1
     )  # as write_stubs keeps them
     text = (SEED_SITE / SEED).read_text(encoding="utf-8").replace("2026-09-08", "2026-09-09")
     (srcdir / "issues" / "2026" / "2026-09-09.md").write_text(text, encoding="utf-8")
-    paging.parse_facts_ahead(fake_app(srcdir, tmp_path / "doctrees"))  # type: ignore[arg-type]
-    assert srcdir not in paging._parsing_ahead
+    facts_ahead.parse_facts_ahead(fake_app(srcdir, tmp_path / "doctrees"))  # type: ignore[arg-type]
+    assert srcdir not in facts_ahead.parsing_ahead

@@ -13,9 +13,7 @@ from sphinx.util import logging
 from juju_radar.accel.guard import Acceleration, load, why_off
 from juju_radar.sphinx_ext.config import (
     ACCEL_ENV,
-    FACTS_PARSED_AHEAD,
     HTML_ITEM_LISTS,
-    PARALLEL_SIGNATURES,
     SEARCH_MERGE,
     accelerations_enabled,
     turn_off,
@@ -183,8 +181,8 @@ REGISTER: tuple[tuple[Acceleration, str | None], ...] = (
     ),
     (
         Acceleration(
-            name=FACTS_PARSED_AHEAD,
-            module="juju_radar.sphinx_ext.paging",
+            name="facts-parsed-ahead",
+            module="juju_radar.accel.facts_ahead",
             written_for=(),
             replaces="the parse of every issue for the period pages' facts, made in a "
             "forked process while the main one checks the .bib files (from 500 issues "
@@ -193,12 +191,12 @@ REGISTER: tuple[tuple[Acceleration, str | None], ...] = (
             delete_when="drop if the gain falls under 3 %",
             gain=NOT_MEASURED,
         ),
-        None,  # asked by ``paging.parse_facts_ahead``
+        "connect",
     ),
     (
         Acceleration(
-            name=PARALLEL_SIGNATURES,
-            module="juju_radar.sphinx_ext.collector",
+            name="parallel-signatures",
+            module="juju_radar.accel.parallel_signatures",
             written_for=(),
             replaces="the signatures of every issue and period page computed in one process "
             "(from 1,000 pages, shared among forked processes)",
@@ -206,7 +204,7 @@ REGISTER: tuple[tuple[Acceleration, str | None], ...] = (
             delete_when="drop if the gain falls under 3 %",
             gain=NOT_MEASURED,
         ),
-        None,  # asked by ``collector.page_digests``
+        "connect",
     ),
     (
         Acceleration(

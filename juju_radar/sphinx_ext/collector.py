@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, cast
 from docutils import nodes
 from sphinx.environment.collectors import EnvironmentCollector
 from sphinx.util import logging
-from sphinx.util.parallel import ParallelTasks, parallel_available
+from sphinx.util.parallel import parallel_available
 
 from juju_radar.model.archive import Archive, page_signature
 from juju_radar.model.issue_records import Issue, is_issue_path, misplaced_issue
@@ -22,7 +22,6 @@ from juju_radar.sphinx_ext.bibliography import (
     keep_formatted_ahead,
     load_bibliography,
 )
-from juju_radar.sphinx_ext.config import PARALLEL_SIGNATURES, acceleration_enabled
 from juju_radar.sphinx_ext.nodes import LISTING_KINDS, PERIOD_KINDS, radar_placeholder
 from juju_radar.sphinx_ext.paging import page_signature as period_signature
 from juju_radar.sphinx_ext.preview import defers_other_pages, is_preview
@@ -194,10 +193,14 @@ class RadarCollector(EnvironmentCollector):
         data.formatted.clear()
         forking = parallel_available and not is_preview(app.config)
         processes = app.parallel if forking else 1
-        return self.pages_to_rewrite(env, defer=defers_other_pages(app), processes=processes)
+
+        def share(digests: DigestsOf, docnames: list[str], archive: Archive) -> Digests | None:
+            return app.emit_firstresult(SHARE_PAGE_DIGESTS, digests, docnames, archive, processes)
+
+        return self.pages_to_rewrite(env, defer=defers_other_pages(app), share=share)
 
     def pages_to_rewrite(
-        self, env: BuildEnvironment, defer: bool = False, processes: int = 1
+        self, env: BuildEnvironment, defer: bool = False, share: Sharer | None = None
     ) -> list[str]:
         """Pages to rewrite although unchanged: listings when the archive changed, and
         issues whose neighbours, related items or cited references changed. Nothing
@@ -216,7 +219,7 @@ class RadarCollector(EnvironmentCollector):
         data.published_version = version
         archive = data.archive()
         listing = signature_digest(archive.listing_signature())
-        pages = page_digests(data, archive, bibliography, processes)
+        pages = page_digests(data, archive, bibliography, share)
         previous_listing, previous_pages = data.published_state or (None, {})
         data.published_state = (listing, pages)
         changed = {docname for docname in pages if previous_pages.get(docname) != pages[docname]}
@@ -248,15 +251,19 @@ class RadarCollector(EnvironmentCollector):
         return sorted(citing & env.found_docs)
 
 
-PARALLEL_SIGNATURES_FROM = 1000
+Digests = dict[str, str]  # docname -> the digest of its page's signature
+DigestsOf = Callable[[list[str]], Digests]
+Sharer = Callable[[DigestsOf, list[str], Archive], "Digests | None"]
+# Emitted with (digests_of, docnames, archive, processes) to compute the digests of many
+# pages: a handler may answer with them all (``accel.parallel_signatures``).
+SHARE_PAGE_DIGESTS = "radar-share-page-digests"
 
 
 def page_digests(
-    data: RadarData, archive: Archive, bibliography: Bibliography, processes: int
-) -> dict[str, str]:
-    """Docname -> the digest of the signature of each issue page and period page. From
-    1,000 pages, shared among ``processes`` forked from this one (1.5 s at 3,650 issues
-    on one core)."""
+    data: RadarData, archive: Archive, bibliography: Bibliography, share: Sharer | None = None
+) -> Digests:
+    """Docname -> the digest of the signature of each issue page and period page;
+    ``share`` may compute them instead, in other processes."""
     shown = reference_display(archive, bibliography)
     groups = reference_groups(archive, bibliography)
 
@@ -266,25 +273,12 @@ def page_digests(
             return period_signature(kind, attributes, archive, bibliography, groups)
         return page_signature(archive, data.issues[docname], shown)
 
-    def digests(docnames: list[str]) -> dict[str, str]:
+    def digests(docnames: list[str]) -> Digests:
         return {docname: signature_digest(signature(docname)) for docname in docnames}
 
     docnames = list(dict.fromkeys([*data.issues, *data.period_pages]))
-    few = processes < 2 or len(docnames) < PARALLEL_SIGNATURES_FROM
-    if few or not acceleration_enabled(PARALLEL_SIGNATURES):
-        return digests(docnames)
-    archive.build_indexes()  # once, before forking
-    found: dict[str, str] = {}
-    others = ParallelTasks(processes - 1)
-    try:
-        for share in range(1, processes):
-            part = docnames[share::processes]
-            others.add_task(digests, part, lambda _, result: found.update(result))
-        found.update(digests(docnames[::processes]))
-        others.join()
-    finally:
-        others.terminate()
-    return {docname: found[docname] for docname in docnames}
+    shared = share(digests, docnames, archive) if share is not None else None
+    return shared if shared is not None else digests(docnames)
 
 
 def reference_display(archive: Archive, bibliography: Bibliography) -> Callable[[str], object]:

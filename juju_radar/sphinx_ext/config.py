@@ -64,8 +64,6 @@ ACCEL_ENV = "RADAR_ACCEL"
 ACCEL_OFF_ENV = "RADAR_ACCEL_OFF"
 # The register's names of accelerations whose mechanism is not yet in ``juju_radar.accel``.
 SEARCH_MERGE = "search-merge"
-FACTS_PARSED_AHEAD = "facts-parsed-ahead"
-PARALLEL_SIGNATURES = "parallel-signatures"
 HTML_ITEM_LISTS = "html-item-lists"
 
 

@@ -19,14 +19,12 @@ their text changes, removed when their period is gone. Only files carrying
 
 from __future__ import annotations
 
-import multiprocessing
 import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from sphinx.util import logging
-from sphinx.util.parallel import parallel_available
 
 from juju_radar.model import archive_rules, issue_reader, issue_records, item_options
 from juju_radar.model import vocabulary as vocabulary_rules
@@ -35,9 +33,8 @@ from juju_radar.model.issue_reader import parse_issue
 from juju_radar.model.issue_records import is_issue_path
 from juju_radar.model.messages import _
 from juju_radar.model.vocabulary import Vocabulary
-from juju_radar.sphinx_ext.config import FACTS_PARSED_AHEAD, acceleration_enabled, vocabulary
+from juju_radar.sphinx_ext.config import vocabulary
 from juju_radar.sphinx_ext.drafts import note_drafts
-from juju_radar.sphinx_ext.preview import is_preview
 from juju_radar.sphinx_ext.reference_pages import INDEX, UNCITED, month_label
 from juju_radar.sphinx_ext.reference_pages import page_signature as references_signature
 from juju_radar.store.cache import (
@@ -49,9 +46,6 @@ from juju_radar.store.cache import (
 )
 
 if TYPE_CHECKING:
-    from multiprocessing.connection import Connection
-    from multiprocessing.process import BaseProcess
-
     from sphinx.application import Sphinx
 
     from juju_radar.sphinx_ext.bibliography import Bibliography
@@ -87,10 +81,12 @@ def _facts(text: str, relative: str, vocab: Vocabulary) -> IssueFile | None:
 
 # A file known by (path, path from the source folder, key of its facts, its text if read).
 KnownFile = tuple[Path, str, str, str | None]
-FORK_FACTS_FROM = 500  # issues to parse before a second process is worth forking
+# Emitted with the source folder by ``write_stubs``: a handler may answer with the facts
+# it parsed ahead (``accel.facts_ahead``), by key, which are then not parsed again.
+FACTS_PARSED_AHEAD = "radar-issue-facts-parsed-ahead"
 
 
-def _known_issue_files(srcdir: Path, vocab: Vocabulary) -> list[KnownFile]:
+def known_issue_files(srcdir: Path, vocab: Vocabulary) -> list[KnownFile]:
     """The issue files with the key of their facts. A file is known by its size and time
     of change, as Sphinx tells a changed page (reading and hashing every issue took
     0.3 s of each build at 3,650 issues), unless it changed in the last two seconds,
@@ -117,7 +113,7 @@ def _known_issue_files(srcdir: Path, vocab: Vocabulary) -> list[KnownFile]:
     return known
 
 
-def _parse_facts(files: list[KnownFile], vocab: Vocabulary) -> dict[str, IssueFile | None]:
+def parse_facts(files: list[KnownFile], vocab: Vocabulary) -> dict[str, IssueFile | None]:
     parsed: dict[str, IssueFile | None] = {}
     for path, relative, key, text in files:
         try:
@@ -135,13 +131,13 @@ def issue_files(
     parsed_ahead: dict[str, IssueFile | None] | None = None,
 ) -> dict[str, IssueFile]:
     """The facts of every readable issue, by its path from ``srcdir``; each parse kept
-    between builds. ``parsed_ahead`` holds parses already made (``parse_facts_ahead``)."""
-    known = _known_issue_files(srcdir, vocab)
+    between builds. ``parsed_ahead`` holds parses already made (``FACTS_PARSED_AHEAD``)."""
+    known = known_issue_files(srcdir, vocab)
     store = cache.store(ISSUE_FACTS)
     missing = [file for file in known if file[2] not in store]
     ahead = parsed_ahead or {}
     parsed = {key: ahead[key] for _, _, key, _ in missing if key in ahead}
-    parsed.update(_parse_facts([file for file in missing if file[2] not in parsed], vocab))
+    parsed.update(parse_facts([file for file in missing if file[2] not in parsed], vocab))
     for key, facts in parsed.items():
         cache.put(ISSUE_FACTS, key, facts)
     cache.keep_only(ISSUE_FACTS, [key for _, _, key, _ in known])
@@ -160,60 +156,6 @@ def published_issue_files(
 ) -> list[IssueFile]:
     files = issue_files(srcdir, vocab, cache, parsed_ahead)
     return [facts for facts in files.values() if facts.published]
-
-
-# Parses forked at the start of a build, by source folder, for ``write_stubs`` to collect:
-# the process and the end of the pipe it sends its parse through.
-_parsing_ahead: dict[Path, tuple[BaseProcess, Connection]] = {}
-
-
-def parse_facts_ahead(app: Sphinx) -> None:
-    """In a clean build of thousands of issues, parsing them for their facts takes
-    seconds (5 s at 3,650), the first of the build on one core. A forked process parses
-    them while this one checks and parses the .bib files. It is a daemon: a build that
-    stops before collecting its parse (an unreadable .bib) does not wait for it."""
-    srcdir = Path(app.srcdir)
-    if not _is_archive(srcdir) or not parallel_available or app.parallel < 2:
-        return
-    if not acceleration_enabled(FACTS_PARSED_AHEAD):
-        return
-    if is_preview(app.config):
-        return
-    store = build_cache(app.doctreedir).store(ISSUE_FACTS)
-    if len(store) >= FORK_FACTS_FROM:
-        return  # an earlier build parsed them (few are new): spare listing them twice
-    vocab = vocabulary(app.config)
-    missing = [file for file in _known_issue_files(srcdir, vocab) if file[2] not in store]
-    if len(missing) < FORK_FACTS_FROM:
-        return
-    context = multiprocessing.get_context("fork")
-    receive, send = context.Pipe(duplex=False)
-    process = context.Process(target=_send_facts, args=(send, missing, vocab), daemon=True)
-    process.start()
-    send.close()  # the child's is the only sending end: its end of the pipe tells its death
-    _parsing_ahead[srcdir] = (process, receive)
-
-
-def _send_facts(send: Connection, files: list[KnownFile], vocab: Vocabulary) -> None:
-    send.send(_parse_facts(files, vocab))
-
-
-def _parsed_ahead(srcdir: Path) -> dict[str, IssueFile | None]:
-    """The forked parse, or nothing if there was none or its process failed: the files
-    are then parsed here."""
-    process, receive = _parsing_ahead.pop(srcdir, (None, None))
-    if process is None or receive is None:
-        return {}
-    try:
-        parsed: dict[str, IssueFile | None] = receive.recv()
-        return parsed
-    except (EOFError, OSError):
-        return {}
-    finally:
-        receive.close()
-        process.join(timeout=1)
-        if process.is_alive():
-            process.kill()
 
 
 def stub_text(title: str, directive: str, argument: str) -> str:
@@ -249,7 +191,7 @@ def is_generated(path: Path) -> bool:
         return False
 
 
-def _is_archive(srcdir: Path) -> bool:
+def is_archive(srcdir: Path) -> bool:
     """The archive's site layout, which has period pages."""
     return (srcdir / "references.md").is_file()
 
@@ -259,9 +201,10 @@ def write_stubs(app: Sphinx) -> None:
     out of the build (``drafts.leave_out_drafts``)."""
     srcdir = Path(app.srcdir)
     vocab = vocabulary(app.config)
-    files = issue_files(srcdir, vocab, build_cache(app.doctreedir), _parsed_ahead(srcdir))
+    parsed_ahead = app.emit_firstresult(FACTS_PARSED_AHEAD, srcdir)
+    files = issue_files(srcdir, vocab, build_cache(app.doctreedir), parsed_ahead)
     note_drafts(app, {relative for relative, facts in files.items() if not facts.published})
-    if not _is_archive(srcdir):
+    if not is_archive(srcdir):
         return
     published = [facts for facts in files.values() if facts.published]
     stubs = wanted_stubs(srcdir, vocab, published)
