@@ -37,17 +37,15 @@ from juju_radar.sphinx_ext.directives import (
     listing_directive,
 )
 from juju_radar.sphinx_ext.headings import FlattenHeadings
+from juju_radar.sphinx_ext.item_lines import ITEM_LIST_WRITER
 from juju_radar.sphinx_ext.nodes import (
     depart_disclosure,
     depart_disclosure_summary,
-    depart_html_listing,
     disclosure,
     disclosure_summary,
-    html_listing,
     radar_placeholder,
     visit_disclosure,
     visit_disclosure_summary,
-    visit_html_listing,
 )
 from juju_radar.sphinx_ext.outputs import downloads, search
 from juju_radar.sphinx_ext.outputs import hooks as publishing
@@ -84,7 +82,7 @@ def setup_extension(app: Sphinx) -> None:
     app.add_event(BUILD_AGAIN)
     app.add_node(radar_placeholder)
     app.add_node(disclosure, html=(visit_disclosure, depart_disclosure))
-    app.add_node(html_listing, html=(visit_html_listing, depart_html_listing))
+    app.add_event(ITEM_LIST_WRITER)
     app.add_node(disclosure_summary, html=(visit_disclosure_summary, depart_disclosure_summary))
     app.add_directive("radar-item", ItemDirective)
     app.add_directive("radar-closing", ClosingDirective)

@@ -3,7 +3,8 @@
 A page shows fields of other issues (listings, the neighbours' links, "also covered in",
 "cited by", the references it cites) and is rewritten only when its signature changes: a
 field the signature misses leaves the page stale. Hypothesis draws edits of every such
-field, applies them to the sources, and builds incrementally and clean.
+field, and issues added, moved to another day or deleted, applies them to the sources,
+and builds incrementally and clean.
 """
 
 from __future__ import annotations
@@ -33,8 +34,13 @@ VALUES: dict[str, list[str]] = {
     "heading": ["（更正）", "与 & <b>"],
     "title": ["改过的标题", "另一个标题"],
     "status": ["draft", "published"],
+    "lead": ["新的一句导语。", "导语 & <i>"],
     "sources": ["0", "7", "13", "21"],  # cite the n-th reference of the archive
     "reference-title": ["0", "7", "13"],  # retitle the n-th reference
+    # A copy of the issue as another day's; the issue moved to another day; deleted.
+    "add-issue": ["2024-01-09", "2024-02-11", "2025-01-02"],
+    "rename-issue": ["2024-01-08", "2024-03-01", "2023-12-30"],
+    "remove-issue": [""],
 }
 
 
@@ -75,6 +81,8 @@ def bib_keys(bib: str) -> list[str]:
 
 def apply(edit: Edit, srcdir: Path, pages: list[Path]) -> None:
     page = pages[edit.issue]
+    if not page.exists():  # removed or renamed by an edit before
+        return
     text = page.read_text(encoding="utf-8")
     bib_path = srcdir / "references.bib"
     bib = bib_path.read_text(encoding="utf-8")
@@ -84,18 +92,40 @@ def apply(edit: Edit, srcdir: Path, pages: list[Path]) -> None:
         )
     elif edit.field == "heading":
         text = replace_in_item(text, edit.item, r"^(.+)$", rf"\1{edit.value}")
-    elif edit.field == "title":
-        text = re.sub(r"^title: .*$", f"title: {edit.value}", text, count=1, flags=re.M)
-    elif edit.field == "status":
-        text = re.sub(r"^status: .*$", f"status: {edit.value}", text, count=1, flags=re.M)
+    elif edit.field in ("title", "status"):
+        line = f"{edit.field}: {edit.value}"
+        text = re.sub(rf"^{edit.field}: .*$", line, text, count=1, flags=re.M)
+    elif edit.field == "lead":
+        text = text.replace("\n---\n\n", f"\n---\n\n{edit.value}", 1)
     elif edit.field == "sources":
         key = bib_keys(bib)[int(edit.value)]
         text = replace_in_item(text, edit.item, r"^:sources: .*$", f":sources: 论文 <{key}>")
-    else:
+    elif edit.field == "reference-title":
         key = re.escape(bib_keys(bib)[int(edit.value)])
         pattern = rf"(@\w+\{{{key},[^@]*?title\s*=\s*\{{)"
         bib_path.write_text(re.sub(pattern, r"\1修订：", bib, count=1), encoding="utf-8")
+    elif edit.field == "remove-issue":
+        page.unlink()
+        return
+    else:  # add-issue, rename-issue
+        other = as_of(text, page.stem, edit.value)
+        target = srcdir / "issues" / edit.value[:4] / f"{edit.value}.md"
+        if target.exists():
+            return
+        target.parent.mkdir(exist_ok=True)
+        target.write_text(other, encoding="utf-8")
+        if edit.field == "rename-issue":
+            page.unlink()
+        return
     page.write_text(text, encoding="utf-8")
+
+
+def as_of(text: str, date: str, other: str) -> str:
+    """An issue's text as another day's, its items' ids made its own."""
+    compact = date.replace("-", "")
+    return text.replace(date, other).replace(
+        f":id: s{compact}-", f":id: s{other.replace('-', '')}-"
+    )
 
 
 @dataclass(frozen=True)
@@ -116,10 +146,14 @@ def archive(tmp_path_factory: pytest.TempPathFactory) -> Archive:
     return Archive(srcdir, {path: path.read_text(encoding="utf-8") for path in sources}, base)
 
 
-def restore(first_texts: dict[Path, str]) -> None:
-    """Each source as it was, written anew (a new time of change, as an editor's save)."""
+def restore(srcdir: Path, first_texts: dict[Path, str]) -> None:
+    """Each source as it was, written anew where it changed (a new time of change, as an
+    editor's save); the issues edits added, deleted."""
+    for path in (srcdir / "issues").rglob("20*.md"):
+        if path not in first_texts:
+            path.unlink()
     for path, text in first_texts.items():
-        if path.read_text(encoding="utf-8") != text:
+        if not path.exists() or path.read_text(encoding="utf-8") != text:
             path.write_text(text, encoding="utf-8")
 
 
@@ -131,7 +165,7 @@ def restore(first_texts: dict[Path, str]) -> None:
 )
 @given(changes=st.lists(edits, min_size=1, max_size=3))
 def test_after_random_edits_the_incremental_build_equals_the_clean_one(archive, changes):
-    restore(archive.first_texts)
+    restore(archive.srcdir, archive.first_texts)
     pages = sorted(path for path in archive.first_texts if path.suffix == ".md")
     for change in changes:
         apply(change, archive.srcdir, pages)

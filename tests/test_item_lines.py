@@ -5,9 +5,9 @@ from __future__ import annotations
 from bs4 import BeautifulSoup
 from conftest import SEED_SITE, seed_vocabulary
 
+from juju_radar.accel.html_item_lists import item_list_html
 from juju_radar.model.archive import ItemRef
 from juju_radar.model.issue_reader import parse_issue
-from juju_radar.sphinx_ext.item_lines import item_list_html
 
 SEED = "issues/2026/2026-09-08.md"
 HOSTILE = '<b onclick="x">A & B @ "q"</b>'

@@ -13,7 +13,6 @@ from sphinx.util import logging
 from juju_radar.accel.guard import Acceleration, load, why_off
 from juju_radar.sphinx_ext.config import (
     ACCEL_ENV,
-    HTML_ITEM_LISTS,
     SEARCH_MERGE,
     accelerations_enabled,
     turn_off,
@@ -208,8 +207,8 @@ REGISTER: tuple[tuple[Acceleration, str | None], ...] = (
     ),
     (
         Acceleration(
-            name=HTML_ITEM_LISTS,
-            module="juju_radar.sphinx_ext.item_lines",
+            name="html-item-lists",
+            module="juju_radar.accel.html_item_lists",
             written_for=(SPHINX, ("docutils", "0.22.4")),
             replaces="the item lines of listings as docutils nodes, walked by every "
             "transform and translated by Sphinx's HTML writer: written as the HTML that "
@@ -220,7 +219,7 @@ REGISTER: tuple[tuple[Acceleration, str | None], ...] = (
             "nodes changes (tests/test_accel.py compares the two)",
             gain=NOT_MEASURED,
         ),
-        None,  # asked by ``render.item_list``
+        "connect",
     ),
 )
 

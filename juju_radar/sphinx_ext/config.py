@@ -64,7 +64,6 @@ ACCEL_ENV = "RADAR_ACCEL"
 ACCEL_OFF_ENV = "RADAR_ACCEL_OFF"
 # The register's names of accelerations whose mechanism is not yet in ``juju_radar.accel``.
 SEARCH_MERGE = "search-merge"
-HTML_ITEM_LISTS = "html-item-lists"
 
 
 def accelerations_enabled() -> bool:

@@ -1,23 +1,13 @@
-"""Item lines (``DATE · HEADING · TOPIC · 8.5/10｜VERDICT TAG...``) and their lists.
+"""Item lines (``DATE · HEADING · TOPIC · 8.5/10｜VERDICT TAG...``) and their lists, as
+docutils nodes, each line rendered from its view model (``model.archive.ItemLine``).
 
-A clean build at 3,650 issues shows 81,000 item lines (three earlier items of the topic
-under each story, every item again on its topic's and the best items' year pages). Built
-as docutils nodes, walked by every post-transform and translated on each page, they took
-about 25 s of CPU. A list is now an ``html_listing`` node holding the HTML Sphinx's writer
-makes of the lines' nodes (``line_nodes``), written here directly: every text and
-attribute value is escaped as the writer escapes them (``HTMLTranslator.encode`` and
-``attval``), and ``check_page_html`` checks the page like any other. Its children are the
-nodes of as many first lines as a reader of the page's text takes (the opengraph
-description, when a site address loads it), so that text is the same too.
-
-That HTML is an acceleration (``html-item-lists`` in the register): without it each list
-is its lines' nodes (``item_list_nodes``), and the build's output is the same bytes
-(tests/test_accel.py builds a site both ways).
+A writer of the lists as HTML may answer ``ITEM_LIST_WRITER`` (the acceleration
+``accel.html_item_lists``): the build's output is then the same bytes (tests/test_accel.py
+builds a site both ways).
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterable
 
 from docutils import nodes
@@ -25,7 +15,6 @@ from docutils import nodes
 from juju_radar.model.archive import ItemLine, ItemRef, item_line
 from juju_radar.model.issue_records import format_score
 from juju_radar.model.vocabulary import Topic, Verdict, Vocabulary
-from juju_radar.sphinx_ext.nodes import html_listing
 
 # URI of a document relative to the page being written, with an optional anchor.
 Linker = Callable[[str, str], str]
@@ -33,18 +22,12 @@ ENGLISH_LABEL_CLASS = "radar-topic-en"
 TOPIC_CLASS = "radar-topic"
 LIST_CLASS = "radar-item-list"
 
-# docutils' HTML writer: the characters it escapes in text and attribute values.
-SPECIAL_CHARACTERS = {
-    ord("&"): "&amp;",
-    ord("<"): "&lt;",
-    ord('"'): "&quot;",
-    ord(">"): "&gt;",
-    ord("@"): "&#64;",
-}
-ATTRIBUTE_WHITESPACE_RE = re.compile("[\n\r\t\v\f]")
-# The attribute ``translator.RadarHTMLTranslator`` gives a listing Pagefind leaves out.
-# The list is never inside another list, so docutils calls it "simple".
-LIST_START = f'<ul class="{LIST_CLASS} simple" data-pagefind-ignore="">\n'
+# (refs, vocabulary, link, with_date, text_read) -> the list's node, or None without items.
+ItemListWriter = Callable[
+    [Iterable[ItemRef], Vocabulary, Linker, bool, int], "nodes.Element | None"
+]
+# Emitted once a page: a handler may answer with an ``ItemListWriter``.
+ITEM_LIST_WRITER = "radar-item-list-writer"
 
 
 # --- as nodes -----------------------------------------------------------------------
@@ -105,69 +88,3 @@ def item_list_nodes(
         if until and len(listing.astext()) > 2 * until:
             break
     return listing if len(listing) else None
-
-
-# --- as HTML ------------------------------------------------------------------------
-
-
-def text(value: str) -> str:
-    """Text content, as the writer writes a Text node (``astext`` drops the NUL escapes)."""
-    return (nodes.unescape(value) if "\x00" in value else value).translate(SPECIAL_CHARACTERS)
-
-
-def attribute(value: str) -> str:
-    return text(ATTRIBUTE_WHITESPACE_RE.sub(" ", value))
-
-
-def link(uri: str, content: str, classes: str = "") -> str:
-    """An internal reference: its classes, then Sphinx's; an empty URI is the page."""
-    return (
-        f'<a class="{attribute(f"{classes} reference internal".lstrip())}" '
-        f'href="{attribute(uri or "#")}">{content}</a>'
-    )
-
-
-def topic_label(topic: Topic) -> str:
-    """``topic_name``: the label, and the English label beside it (read as English)."""
-    english = (
-        f'<span class="{ENGLISH_LABEL_CLASS}" lang="en">{text(f" {topic.english_beside}")}</span>'
-        if topic.english_beside
-        else ""
-    )
-    return f'<span class="{TOPIC_CLASS}">{text(topic.label)}{english}</span>'
-
-
-def line_html(line: ItemLine, vocabulary: Vocabulary, uri: Linker, with_date: bool) -> str:
-    """``line_nodes`` as the writer writes them in a list item."""
-    topic = vocabulary.topic_by_key(line.topic)
-    verdict = vocabulary.verdict_by_key(line.verdict)
-    date = f"{link(uri(line.docname, ''), text(line.date), 'radar-date')} · " if with_date else ""
-    tags = "".join(f' <span class="radar-tag">{text(tag)}</span>' for tag in line.tags)
-    return (
-        f'<li><p class="radar-item-line">{date}'
-        f"{link(uri(line.docname, line.item_id), text(line.heading), 'radar-item-title')} · "
-        f"{link(uri(f'topics/{topic.key}', ''), topic_label(topic))}"
-        f" · {text(format_score(line.score))}/10｜"
-        f'<span class="{attribute(f"radar-verdict radar-verdict-{verdict.key}")}">'
-        f"{text(verdict.label)}</span>{tags}</p></li>\n"
-    )
-
-
-def item_list_html(
-    refs: Iterable[ItemRef],
-    vocabulary: Vocabulary,
-    uri: Linker,
-    with_date: bool,
-    text_read: int = 0,
-) -> html_listing | None:
-    """The list, or None when there is no item. ``text_read``: how much of a page's text
-    its readers take (0: none reads it), which the nodes of the first lines must hold."""
-    refs = list(refs)
-    if not refs:
-        return None
-    lines = "".join(line_html(item_line(ref), vocabulary, uri, with_date) for ref in refs)
-    listing = html_listing("", html=f"{LIST_START}{lines}</ul>\n")
-    if text_read:
-        readable = item_list_nodes(refs, vocabulary, uri, with_date, until=text_read)
-        listing += readable or []
-    return listing

@@ -49,17 +49,3 @@ def visit_disclosure_summary(translator: Any, node: disclosure_summary) -> None:
 
 def depart_disclosure_summary(translator: Any, node: disclosure_summary) -> None:
     translator.body.append("</summary>\n")
-
-
-class html_listing(nodes.General, nodes.Element):  # noqa: N801 (docutils naming)
-    """A listing the HTML writer writes as its ``html``, skipping its children: the nodes
-    of its first lines, for readers of the page's text (``item_lines``)."""
-
-
-def visit_html_listing(translator: Any, node: html_listing) -> None:
-    translator.body.append(node["html"])
-    raise nodes.SkipNode
-
-
-def depart_html_listing(translator: Any, node: html_listing) -> None:
-    pass  # never reached: the visit skips the node

@@ -42,12 +42,11 @@ from juju_radar.sphinx_ext.bibliography import (
     source_link,
 )
 from juju_radar.sphinx_ext.cite_as import cite_boxes, cite_disclosure
-from juju_radar.sphinx_ext.config import HTML_ITEM_LISTS, acceleration_enabled
 from juju_radar.sphinx_ext.item_lines import (
+    ItemListWriter,
     Linker,
     english_label,
     internal_link,
-    item_list_html,
     item_list_nodes,
     verdict_name,
 )
@@ -72,8 +71,9 @@ class RenderContext:
     site_url: str
     bibliography: Bibliography
     preview: bool = False  # ``radar serve`` (``preview``): no charts
-    text_read: int = 0  # of a page's text, what its readers take (``item_list_html``)
+    text_read: int = 0  # of a page's text, what its readers take (``list_writer``)
     front_page_issues: int = 10  # ``radar_front_page_issues``
+    list_writer: ItemListWriter | None = None  # item lists other than as nodes (``accel``)
 
     def absolute(self, docname: str, anchor: str = "") -> str:
         """The public URL of a page, or "" while no site URL is configured."""
@@ -141,9 +141,9 @@ def item_list(
     context: RenderContext, refs: Iterable[ItemRef], with_date: bool = True
 ) -> nodes.Element:
     listing: nodes.Element | None
-    if acceleration_enabled(HTML_ITEM_LISTS):
+    if context.list_writer is not None:
         text_read = context.text_read
-        listing = item_list_html(refs, context.vocabulary, context.link, with_date, text_read)
+        listing = context.list_writer(refs, context.vocabulary, context.link, with_date, text_read)
     else:
         listing = item_list_nodes(refs, context.vocabulary, context.link, with_date)
     return listing if listing is not None else _empty("暂无条目。")

@@ -17,6 +17,7 @@ from juju_radar.sphinx_ext import render
 from juju_radar.sphinx_ext.bibliography import load_bibliography
 from juju_radar.sphinx_ext.collector import radar_data
 from juju_radar.sphinx_ext.config import vocabulary
+from juju_radar.sphinx_ext.item_lines import ITEM_LIST_WRITER
 from juju_radar.sphinx_ext.nodes import LISTING_KINDS, placeholder, radar_placeholder
 from juju_radar.sphinx_ext.preview import is_preview
 
@@ -149,6 +150,7 @@ class PlaceholderTransform(SphinxPostTransform):
             preview=is_preview(self.config),
             text_read=description_length(self.config),
             front_page_issues=self.config.radar_front_page_issues,
+            list_writer=self.env.events.emit_firstresult(ITEM_LIST_WRITER),
         )
         for node in found:
             node.replace_self(RENDERERS[node["kind"]](context, node))
