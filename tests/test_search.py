@@ -19,7 +19,7 @@ import pytest
 from conftest import copy_site, sphinx_build
 from search_bundles import pagefind_records, search_parts, tree_bytes
 
-from juju_radar.outputs.search.merge import merge_bundles
+from juju_radar.accel.search_merge import merge_bundles
 from juju_radar.outputs.search.records import (
     SearchRecord,
     cut,

@@ -17,10 +17,15 @@ import pytest
 from conftest import site_with_root, sphinx_build
 from search_bundles import read_bundle, same_search
 
+from juju_radar.accel.search_merge import (
+    WRITTEN_FOR_PAGEFIND,
+    merge_bundles,
+    merge_part,
+    mergeable,
+)
 from juju_radar.outputs.search import index
 from juju_radar.outputs.search.bundle import bundle_is_complete, remove_unreferenced_files
-from juju_radar.outputs.search.jobs import index_piece, merge_part
-from juju_radar.outputs.search.merge import WRITTEN_FOR_PAGEFIND, merge_bundles, mergeable
+from juju_radar.outputs.search.jobs import index_piece
 
 
 @pytest.fixture(scope="module")

@@ -230,6 +230,7 @@ def test_parts_indexed_whole_index_no_pieces_and_search_the_same(
 ) -> None:
     """Without the merge (RADAR_ACCEL=0) Pagefind indexes each part's records whole, and
     no piece: the same search as the merged parts, from half the Pagefind runs."""
+    from juju_radar.accel.search_merge import MERGER
     from juju_radar.model.vocabulary import Vocabulary
     from juju_radar.outputs.search import index
 
@@ -246,8 +247,9 @@ def test_parts_indexed_whole_index_no_pieces_and_search_the_same(
         folders = index.Folders(
             outdir / "pagefind", outdir.parent / "records", outdir.parent / "pieces"
         )
+        merger = MERGER if merge else None
         update = index.IndexUpdate(
-            outdir, folders, Vocabulary((), ()), "zh-cn", IndexState(), lambda state: None, merge
+            outdir, folders, Vocabulary((), ()), "zh-cn", IndexState(), lambda state: None, merger
         )
         reports[merge] = update.run(pages)
     assert reports[True].pieces_indexed and not reports[False].pieces_indexed

@@ -13,7 +13,6 @@ from sphinx.util import logging
 from juju_radar.accel.guard import Acceleration, load, why_off
 from juju_radar.sphinx_ext.config import (
     ACCEL_ENV,
-    SEARCH_MERGE,
     accelerations_enabled,
     turn_off,
 )
@@ -164,9 +163,9 @@ REGISTER: tuple[tuple[Acceleration, str | None], ...] = (
     ),
     (
         Acceleration(
-            name=SEARCH_MERGE,
-            module="juju_radar.outputs.search.merge",
-            written_for=(),  # checks each bundle's format version itself (merge.py)
+            name="search-merge",
+            module="juju_radar.accel.search_merge",
+            written_for=(),  # checks each bundle's format version itself
             replaces="Pagefind indexing every part of the search index whole: each month's "
             "records indexed once as a piece, and a part's bundle merged from its pieces' "
             "bundles (Pagefind's CBOR format, written here; a bundle of another format "
@@ -176,7 +175,7 @@ REGISTER: tuple[tuple[Acceleration, str | None], ...] = (
             delete_when="Pagefind indexes incrementally or merges indexes itself",
             gain=NOT_MEASURED,
         ),
-        None,  # asked by ``sphinx_ext.outputs.search``
+        "connect",
     ),
     (
         Acceleration(

@@ -62,8 +62,6 @@ RECORD_KEYS = {"key", "label", "label_en", "description", "aliases"}
 # the accelerations so named (the register's names), as bench/accel_gains.py measures.
 ACCEL_ENV = "RADAR_ACCEL"
 ACCEL_OFF_ENV = "RADAR_ACCEL_OFF"
-# The register's names of accelerations whose mechanism is not yet in ``juju_radar.accel``.
-SEARCH_MERGE = "search-merge"
 
 
 def accelerations_enabled() -> bool:

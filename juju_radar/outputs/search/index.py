@@ -20,7 +20,7 @@ from pathlib import Path
 from juju_radar.model.issue_records import Issue
 from juju_radar.model.vocabulary import Vocabulary
 from juju_radar.outputs.search.bundle import bundle_is_complete
-from juju_radar.outputs.search.jobs import job_command, piece_state, run_job
+from juju_radar.outputs.search.jobs import Merger, job_command, piece_state, run_job
 from juju_radar.outputs.search.parts import (
     OTHER,
     STORIES,
@@ -127,9 +127,9 @@ def piece_states(state: IndexState) -> dict[str, str]:
 def code_version() -> str:
     """Changes with the code that makes pieces and parts, and with Pagefind, whose
     bundles they are: after either changes, every piece and part is made again."""
-    from juju_radar.outputs.search import bundle, jobs, merge, parts, records
+    from juju_radar.outputs.search import bundle, jobs, parts, records
 
-    code = source_digest(bundle, jobs, merge, parts, records, sys.modules[__name__])
+    code = source_digest(bundle, jobs, parts, records, sys.modules[__name__])
     return digest(code, pagefind_version())
 
 
@@ -148,12 +148,13 @@ class IndexUpdate:
         lang: str,
         state: IndexState,
         save_state: Callable[[IndexState], None],
-        merge: bool = True,
+        merger: Merger | None = None,
     ) -> None:
-        """``merge``: a part is merged from its pieces (an acceleration), else Pagefind
-        indexes its records whole."""
+        """With a ``merger``, a part is merged from its pieces, else Pagefind indexes its
+        records whole."""
         self.outdir = outdir
-        self.merge = merge
+        self.merger = merger
+        self.merge = merger is not None
         self.folders = folders
         self.vocab = vocab
         self.lang = lang
@@ -324,7 +325,7 @@ class IndexUpdate:
         pieces = sorted(name for name in states if part_of_piece(name, newest) == part)
         if not pieces:
             return
-        how = "merged" if self.merge else "whole"
+        how = f"merged {self.merger.version}" if self.merger else "whole"
         new.parts[part] = digest(
             code_version(), how, *(f"{name}\0{states[name]}" for name in pieces)
         )
@@ -336,14 +337,12 @@ class IndexUpdate:
         self.save_state(IndexState(code_version(), None, new.periods, dict(self.old.parts)))
         self.report.parts_merged.append(part)
         after = [indexing[name] for name in pieces if name in indexing]
-        command = job_command(
-            "merge",
-            *([] if self.merge else ["--whole"]),
-            "--record-sites",
-            self.folders.record_sites,
-            bundle,
-            *(self.folders.piece(name) for name in pieces),
-        )
+        sites = self.folders.record_sites
+        if self.merger is None:
+            command = job_command("whole", bundle, *(sites / name for name in pieces))
+        else:
+            bundles = (str(self.folders.piece(name)) for name in pieces)
+            command = [*self.merger.command, "--record-sites", str(sites), str(bundle), *bundles]
 
         def merge() -> str | None:
             # Its pieces' jobs run on the indexers' workers, never waiting for a merge.

@@ -1,7 +1,8 @@
 """The search index's heavy steps, each run in a process of its own.
 
-Indexing a piece (Pagefind) and merging pieces into a part are a subprocess or pure
-Python, and the build runs two at a time: in threads they would share one core (the
+Indexing a piece or a part whole (Pagefind), or merging pieces into a part (the
+acceleration ``accel.search_merge``, a job of its own), are a subprocess or pure Python,
+and the build runs two at a time: in threads they would share one core (the
 interpreter lock) and keep their memory in the build's process, which holds the whole
 environment. ``python -m juju_radar.outputs.search.jobs`` runs one step; ``run_job`` runs
 it so and reports its failure.
@@ -15,10 +16,21 @@ import shutil
 import subprocess
 import sys
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 from juju_radar.outputs.search.bundle import bundle_is_complete
-from juju_radar.outputs.search.merge import merge_bundles, mergeable
+
+
+@dataclass(frozen=True)
+class Merger:
+    """How a part is merged from its pieces' bundles instead of indexed whole (the
+    acceleration ``accel.search_merge``): a job command, run with ``--record-sites DIR
+    BUNDLE PIECE...``, and the version of its code."""
+
+    command: tuple[str, ...]
+    version: str
+
 
 # In a piece's bundle, the digest of the records it was indexed from.
 PIECE_STATE = "radar-records.digest"
@@ -54,16 +66,6 @@ def pagefind(record_site: Path, bundle: Path) -> None:
     if result.returncode != 0:
         said = result.stderr.strip()
         raise RuntimeError(f"pagefind exited with {result.returncode}: {said}")
-
-
-def merge_part(bundle: Path, pieces: list[Path], record_sites: Path, whole: bool = False) -> None:
-    """Merge ``pieces`` into ``bundle``; pieces in a format the merge was not written
-    for are not merged, nor any when ``whole``: Pagefind indexes their records
-    (``record_sites``/piece) whole."""
-    if not whole and mergeable(pieces):
-        replace_whole(bundle, lambda fresh: merge_bundles(pieces, fresh))
-    else:
-        index_whole(bundle, [record_sites / piece.name for piece in pieces])
 
 
 def index_whole(bundle: Path, sites: list[Path]) -> None:
@@ -107,16 +109,14 @@ def main(argv: list[str] | None = None) -> int:
     index.add_argument("record_site", type=Path)
     index.add_argument("bundle", type=Path)
     index.add_argument("state")
-    merge = steps.add_parser("merge")
-    merge.add_argument("--record-sites", type=Path, required=True)
-    merge.add_argument("--whole", action="store_true")
-    merge.add_argument("bundle", type=Path)
-    merge.add_argument("pieces", type=Path, nargs="+")
+    whole = steps.add_parser("whole")
+    whole.add_argument("bundle", type=Path)
+    whole.add_argument("record_sites", type=Path, nargs="+")
     args = parser.parse_args(argv)
     if args.step == "index":
         index_piece(args.record_site, args.bundle, args.state)
     else:
-        merge_part(args.bundle, args.pieces, args.record_sites, args.whole)
+        index_whole(args.bundle, args.record_sites)
     return 0
 
 

@@ -7,8 +7,9 @@ other pages in ``site``), a year each, or a month each in the newest year. A per
 stories and its other records are two pieces. A piece is indexed again only when the
 records of its period change, and one to four hundred records keep Pagefind small.
 
-The pieces are merged (``merge.py``) into the **parts** the browser loads: the stories
-of the newest year and the older stories, then the other records (the rest of each issue
+The pieces are merged (``accel.search_merge``; without it, their records are indexed
+whole) into the **parts** the browser loads: the stories of the newest year and the older
+stories, then the other records (the rest of each issue
 page, listings, periods) of the newest year (with the pages of no period) and the older
 ones. ``OUTDIR/pagefind/parts.json`` lists the parts and the kind of their records;
 search.js loads the first part's runtime, merges the others into it

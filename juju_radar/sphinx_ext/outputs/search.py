@@ -21,7 +21,7 @@ from juju_radar.model.messages import _
 from juju_radar.outputs.search.index import Folders, IndexState, IndexUpdate, SearchPage, usable
 from juju_radar.outputs.search.parts import BUNDLE_DIR
 from juju_radar.sphinx_ext.collector import radar_data
-from juju_radar.sphinx_ext.config import SEARCH_MERGE, acceleration_enabled, vocabulary
+from juju_radar.sphinx_ext.config import vocabulary
 from juju_radar.sphinx_ext.item_lines import topic_name
 from juju_radar.sphinx_ext.preview import skipped_in_preview
 from juju_radar.sphinx_ext.translator import RadarHTMLTranslator, is_searchable
@@ -38,6 +38,9 @@ SEARCH_DOC = "search"
 RECORD_SITE = "radar-search-records"
 PIECES = "radar-search-pieces"
 SEARCH_BUNDLES = "search-bundles"
+# Emitted once a build: a handler may answer with an ``index.Merger`` (the acceleration
+# ``accel.search_merge``), else each part of the index is indexed whole.
+SEARCH_MERGER = "radar-search-merger"
 INDEX_STATE = "index"
 NOSCRIPT_TEXT = "搜索需要启用 JavaScript。"
 
@@ -123,7 +126,7 @@ def build_pagefind_index(app: Sphinx, exception: BaseException | None) -> None:
         (app.config.language or "en").replace("_", "-"),
         state if usable(state) else IndexState(),
         save_state,
-        merge=acceleration_enabled(SEARCH_MERGE),
+        merger=app.emit_firstresult(SEARCH_MERGER),
     )
     report = update.run(searchable_pages(app))
     for failure in report.failures:

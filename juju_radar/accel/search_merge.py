@@ -1,4 +1,6 @@
-"""Merge Pagefind bundles ("pieces") into one bundle, as if indexed together.
+"""Merge Pagefind bundles ("pieces") into one bundle, as if indexed together: the
+acceleration ``search-merge``, which answers ``radar-search-merger`` with how to run it
+(``python -m juju_radar.accel.search_merge``); without it each part is indexed whole.
 
 Pagefind has no incremental mode and holds every page it indexes in memory (about
 110 KB a record), so the archive is indexed in pieces (a year, or a month of the
@@ -23,32 +25,37 @@ each of its words in every part, and that is most of what a first query download
 
 from __future__ import annotations
 
+import argparse
 import heapq
 import itertools
 import json
 import shutil
+import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
 from itertools import groupby
 from operator import itemgetter
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from juju_radar.outputs.search.bundle import (
-    DATA_FOLDERS,
-    ENTRY_FILE,
+from juju_radar.accel import pagefind_bundle
+from juju_radar.accel.pagefind_bundle import (
     HashedNames,
     encode,
-    meta_file,
     page_numbers_by_content,
-    read_data,
     read_meta,
     renumbered,
 )
+from juju_radar.outputs.search.bundle import DATA_FOLDERS, ENTRY_FILE, meta_file, read_data
+from juju_radar.outputs.search.jobs import Merger, index_whole, replace_whole
+from juju_radar.store.cache import source_digest
+
+if TYPE_CHECKING:
+    from sphinx.application import Sphinx
 
 # The bundle format (Pagefind's version, in each bundle's entry and metadata) this merge
 # reads and writes; its encoding changed as recently as 1.5 (January 2026). Pieces of
-# another version are not merged: their part is indexed whole (``jobs.merge_part``).
+# another version are not merged: their part is indexed whole (``merge_part``).
 WRITTEN_FOR_PAGEFIND = "1.5.2"
 # In Pagefind's unit (a page's locations of the word, plus one), as PAGEFIND_UNSTABLE_
 # INDEX_CHUNK_SIZE; Pagefind's default is 20,000. At 3,650 issues 4,000 took a first
@@ -275,3 +282,39 @@ def _merge_filters(pieces: list[Piece], out: Path, language: str) -> list[list[s
         ]
         for name in sorted(values)
     ]
+
+
+def merge_part(bundle: Path, pieces: list[Path], record_sites: Path) -> None:
+    """Merge ``pieces`` into ``bundle``; pieces in a format the merge was not written
+    for are not merged: Pagefind indexes their records (``record_sites``/piece) whole."""
+    if mergeable(pieces):
+        replace_whole(bundle, lambda fresh: merge_bundles(pieces, fresh))
+    else:
+        index_whole(bundle, [record_sites / piece.name for piece in pieces])
+
+
+def connect(app: Sphinx) -> None:
+    # Here, not at the top: the merge job (``main``) runs without Sphinx.
+    from juju_radar.sphinx_ext.outputs.search import SEARCH_MERGER
+
+    app.connect(SEARCH_MERGER, lambda _app: MERGER)
+
+
+MERGER = Merger(
+    command=(sys.executable, "-m", __name__),
+    version=source_digest(sys.modules[__name__], pagefind_bundle),
+)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog=f"python -m {__name__}")
+    parser.add_argument("--record-sites", type=Path, required=True)
+    parser.add_argument("bundle", type=Path)
+    parser.add_argument("pieces", type=Path, nargs="+")
+    args = parser.parse_args(argv)
+    merge_part(args.bundle, args.pieces, args.record_sites)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
