@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 from conftest import SEED_SITE, seed_vocabulary, sphinx_build
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from site_builds import EPOCH_ENV, clean_build, differences
 
@@ -31,10 +31,10 @@ VALUES: dict[str, list[str]] = {
     "score": ["5", "7.5", "9", "9.5"],
     "verdict": [verdict.key for verdict in VOCABULARY.verdicts],
     "tags": ["评测", "复现, 评测", "训练"],
-    "heading": ["（更正）", "与 & <b>"],
+    "heading": ["（更正）", "与 & 〈b〉"],
     "title": ["改过的标题", "另一个标题"],
     "status": ["draft", "published"],
-    "lead": ["新的一句导语。", "导语 & <i>"],
+    "lead": ["新的一句导语。", "导语 & *强调*。"],
     "sources": ["0", "7", "13", "21"],  # cite the n-th reference of the archive
     "reference-title": ["0", "7", "13"],  # retitle the n-th reference
     # A copy of the issue as another day's; the issue moved to another day; deleted.
@@ -164,6 +164,14 @@ def restore(srcdir: Path, first_texts: dict[Path, str]) -> None:
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
 @given(changes=st.lists(edits, min_size=1, max_size=3))
+@example(  # every value that is text, and an issue moved into a new year and one added
+    changes=[
+        Edit(0, 0, "lead", VALUES["lead"][1]),
+        Edit(1, 0, "heading", VALUES["heading"][1]),
+        Edit(2, 0, "rename-issue", "2023-12-30"),
+        Edit(3, 1, "add-issue", "2025-01-02"),
+    ]
+)
 def test_after_random_edits_the_incremental_build_equals_the_clean_one(archive, changes):
     restore(archive.srcdir, archive.first_texts)
     pages = sorted(path for path in archive.first_texts if path.suffix == ".md")
