@@ -14,7 +14,6 @@ from juju_radar.accel.guard import Acceleration, load, why_off
 from juju_radar.sphinx_ext.config import (
     ACCEL_ENV,
     accelerations_enabled,
-    turn_off,
 )
 
 if TYPE_CHECKING:
@@ -232,7 +231,6 @@ def connect(app: Sphinx) -> None:
         module = load(acceleration)
         if module is None:
             reason = why_off(acceleration)
-            turn_off(acceleration.name)  # for the rows asked where their mechanism lives
             logger.info(f"juju_radar: acceleration {acceleration.name} is off: {reason}")
         elif hook is not None:
             getattr(module, hook)(app)

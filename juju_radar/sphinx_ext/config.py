@@ -68,19 +68,11 @@ def accelerations_enabled() -> bool:
     return os.environ.get(ACCEL_ENV, "1") != "0"
 
 
-# Accelerations the register's guard turned off in this process (``accel.register``).
-_turned_off: set[str] = set()
-
-
-def turn_off(name: str) -> None:
-    _turned_off.add(name)
-
-
 def acceleration_enabled(name: str) -> bool:
-    """Whether the acceleration ``name`` may run: the environment lets it, and the
-    register's guard (the versions it was written for) did not turn it off."""
+    """Whether the environment lets the acceleration ``name`` run (the register's guard
+    also checks the versions it was written for)."""
     named_off = os.environ.get(ACCEL_OFF_ENV, "").split(",")
-    return accelerations_enabled() and name not in named_off and name not in _turned_off
+    return accelerations_enabled() and name not in named_off
 
 
 def add_config_values(app: Sphinx) -> None:
