@@ -10,8 +10,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from juju_radar.accel.pagefind_bundle import bundle_language
-from juju_radar.outputs.search.bundle import read_data
+from juju_radar.accel.pagefind_bundle import bundle_language, read_data
 
 
 def read_bundle(bundle: Path) -> dict[str, Any]:

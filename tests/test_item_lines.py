@@ -6,7 +6,7 @@ from bs4 import BeautifulSoup
 from conftest import SEED_SITE, seed_vocabulary
 
 from juju_radar.accel.html_item_lists import item_list_html
-from juju_radar.model.archive import ItemRef
+from juju_radar.model.archive import ItemRef, item_line
 from juju_radar.model.issue_reader import parse_issue
 
 SEED = "issues/2026/2026-09-08.md"
@@ -32,7 +32,7 @@ def uri(docname: str, anchor: str) -> str:
 
 
 def lines(refs: list[ItemRef], with_date: bool = True) -> list:
-    listing = item_list_html(refs, seed_vocabulary(), uri, with_date)
+    listing = item_list_html(map(item_line, refs), seed_vocabulary(), uri, with_date)
     assert listing is not None
     page = BeautifulSoup(listing["html"], "html.parser")
     (ul,) = page.find_all("ul")
@@ -61,7 +61,7 @@ def test_editors_text_in_a_line_stays_text():
     assert line.find("b") is None and line.find("i") is None
     assert line.select_one("a.radar-item-title").get_text() == HOSTILE
     assert line.select(".radar-tag")[-1].get_text() == "<i>x</i>"
-    listing = item_list_html(seed_refs(HOSTILE), seed_vocabulary(), uri, True)
+    listing = item_list_html(map(item_line, seed_refs(HOSTILE)), seed_vocabulary(), uri, True)
     assert listing is not None and "A &amp; B &#64; &quot;q&quot;" in listing["html"]
 
 
@@ -69,9 +69,9 @@ def test_a_list_holds_the_nodes_of_the_first_lines_its_text_readers_take():
     """The HTML writer writes the list's HTML; a reader of the page's text (the opengraph
     description) reads these nodes, as many lines as it takes."""
     refs = seed_refs()
-    listing = item_list_html(refs, seed_vocabulary(), uri, True)
+    listing = item_list_html(map(item_line, refs), seed_vocabulary(), uri, True)
     assert listing is not None and listing.children == []
-    listing = item_list_html(refs, seed_vocabulary(), uri, True, text_read=60)
+    listing = item_list_html(map(item_line, refs), seed_vocabulary(), uri, True, text_read=60)
     assert listing is not None
     (readable,) = listing.children
     assert 1 < len(readable.children) < len(refs)

@@ -6,7 +6,7 @@ import gc
 import weakref
 from types import SimpleNamespace
 
-from juju_radar.build.memory import freeze_before_writers, freeze_survivors, thaw
+from juju_radar.accel.frozen_objects import freeze_before_writers, freeze_survivors, thaw
 
 
 class Node:

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import datetime as dt
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from conftest import SEED_SITE
+from conftest import SEED_SITE, seed_vocabulary
 from pybtex.database import parse_file
 
 from juju_radar.accel import parallel_signatures
@@ -13,10 +15,13 @@ from juju_radar.editors.synth import SynthOptions, write_synthetic_archive
 from juju_radar.model.archive import Archive
 from juju_radar.model.issue_reader import parse_issue
 from juju_radar.model.issue_records import is_issue_path
+from juju_radar.model.listing_views import ViewSettings
 from juju_radar.model.vocabulary import vocabulary_from_config
 from juju_radar.sphinx_ext.bibliography import _load
 from juju_radar.sphinx_ext.collector import RadarData, page_digests
 from juju_radar.store.cache import BuildCache
+
+SETTINGS = ViewSettings(front_page_issues=10, topics=())
 
 
 def synthetic_data(tmp_path: Path) -> tuple[RadarData, Archive, object]:
@@ -43,6 +48,9 @@ def synthetic_data(tmp_path: Path) -> tuple[RadarData, Archive, object]:
     data.period_pages[f"best/{year}"] = ("best-year", {"year": year})
     topic = vocab.topics[0].key
     data.period_pages[f"topics/{topic}/{year}"] = ("topic-year", {"topic": topic, "year": year})
+    data.listing_docs["index"] = (("latest", {}), ("recent", {}))
+    data.listing_docs[f"topics/{topic}"] = (("topic-list", {"topic": topic}),)
+    data.listing_docs["stats"] = (("stats", {}),)
     bib = srcdir / "references.bib"
     files = ((str(bib), bib.stat().st_mtime),)
     bibliography = _load(parse_file(str(bib)), files, BuildCache(tmp_path / "cache"))
@@ -53,8 +61,8 @@ def test_signatures_shared_among_processes_equal_those_of_one(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     data, archive, bibliography = synthetic_data(tmp_path)
-    alone = page_digests(data, archive, bibliography)  # type: ignore[arg-type]
-    assert len(alone) == len(data.issues) + len(data.period_pages)
+    alone = page_digests(data, archive, bibliography, SETTINGS)  # type: ignore[arg-type]
+    assert len(alone) == len(data.issues) + len(data.period_pages) + len(data.listing_docs)
     assert len(set(alone.values())) > len(alone) / 2  # pages show different things
     monkeypatch.setattr(parallel_signatures, "PARALLEL_SIGNATURES_FROM", 10)
     for processes in (2, 3):
@@ -64,5 +72,26 @@ def test_signatures_shared_among_processes_equal_those_of_one(
             assert found is not None, "computed in forked processes"
             return found
 
-        shared = page_digests(data, archive, bibliography, share)  # type: ignore[arg-type]
+        shared = page_digests(data, archive, bibliography, SETTINGS, share)  # type: ignore[arg-type]
         assert list(shared.items()) == list(alone.items())
+
+
+def test_a_listing_page_changes_only_when_what_it_shows_does(tmp_path: Path) -> None:
+    """A new issue whose stories are all of one topic changes the front page, that
+    topic's page and the statistics; not another topic's page."""
+    data, archive, bibliography = synthetic_data(tmp_path)
+    first, second = (topic.key for topic in seed_vocabulary().topics[:2])
+    data.listing_docs[f"topics/{second}"] = (("topic-list", {"topic": second}),)
+    before = page_digests(data, archive, bibliography, SETTINGS)  # type: ignore[arg-type]
+    newest = archive.published[0]
+    date = newest.date + dt.timedelta(days=1)
+    added = replace(
+        newest,
+        date=date,
+        path=f"issues/{date:%Y}/{date}.md",
+        items=tuple(replace(item, topic=first, id=f"{item.id}-b") for item in newest.items),
+    )
+    data.set_issue(added.docname, added)
+    after = page_digests(data, data.archive(), bibliography, SETTINGS)  # type: ignore[arg-type]
+    changed = {name for name in data.listing_docs if before[name] != after[name]}
+    assert changed == {"index", f"topics/{first}", "stats"}

@@ -17,6 +17,7 @@ import pytest
 from conftest import site_with_root, sphinx_build
 from search_bundles import read_bundle, same_search
 
+from juju_radar.accel.pagefind_bundle import references_are_whole
 from juju_radar.accel.search_merge import (
     WRITTEN_FOR_PAGEFIND,
     merge_bundles,
@@ -24,7 +25,7 @@ from juju_radar.accel.search_merge import (
     mergeable,
 )
 from juju_radar.outputs.search import index
-from juju_radar.outputs.search.bundle import bundle_is_complete, remove_unreferenced_files
+from juju_radar.outputs.search.bundle import bundle_is_complete
 from juju_radar.outputs.search.jobs import index_piece
 
 
@@ -64,7 +65,7 @@ def test_merged_pieces_equal_one_index_of_their_records(
     if pieces[0].startswith("other"):
         fields = [read_bundle(built / "radar-search-pieces" / piece)["fields"] for piece in pieces]
         assert len({tuple(f) for f in fields}) > 1, "the pieces should differ in fields"
-    assert bundle_is_complete(tmp_path / "m")
+    assert references_are_whole(tmp_path / "m")
 
 
 def test_pages_that_share_a_fragment_name_keep_both(built: Path, tmp_path: Path) -> None:
@@ -77,22 +78,27 @@ def test_pages_that_share_a_fragment_name_keep_both(built: Path, tmp_path: Path)
     assert len(set(twice["names"])) == len(twice["names"]) == 2 * len(once["names"])
     fragments = list((tmp_path / "twice" / "fragment").iterdir())
     assert len(fragments) == len(twice["names"])
-    assert bundle_is_complete(tmp_path / "twice")
+    assert references_are_whole(tmp_path / "twice")
 
 
 def test_a_bundle_missing_a_file_or_holding_a_stray_one_is_not_complete(
     built: Path, tmp_path: Path
 ) -> None:
+    """The core's check, by the seal the bundle was written with; and the merge's own, by
+    what the bundle's files reference."""
     bundle = tmp_path / "piece"
     shutil.copytree(built / "radar-search-pieces" / "stories-2024", bundle)
-    assert bundle_is_complete(bundle)
+    assert bundle_is_complete(bundle) and references_are_whole(bundle)
     stray = bundle / "index" / "zh-cn_00000.pf_index"
     stray.write_bytes(b"")
-    assert not bundle_is_complete(bundle)
-    remove_unreferenced_files(bundle)
-    assert not stray.exists() and bundle_is_complete(bundle)
-    next((bundle / "fragment").iterdir()).unlink()
-    assert not bundle_is_complete(bundle)
+    assert not bundle_is_complete(bundle) and not references_are_whole(bundle)
+    stray.unlink()
+    assert bundle_is_complete(bundle)
+    fragment = next((bundle / "fragment").iterdir())
+    fragment.write_bytes(fragment.read_bytes()[:-1])
+    assert not bundle_is_complete(bundle), "a file cut short"
+    fragment.unlink()
+    assert not bundle_is_complete(bundle) and not references_are_whole(bundle)
 
 
 def test_pieces_of_another_pagefind_format_are_indexed_whole_not_merged(
@@ -114,7 +120,7 @@ def test_pieces_of_another_pagefind_format_are_indexed_whole_not_merged(
     # Pagefind's own fragment names, not the merge's shorter ones.
     merge_bundles(pieces[:1], tmp_path / "merged")
     assert min(map(len, part["names"])) > max(map(len, read_bundle(tmp_path / "merged")["names"]))
-    assert bundle_is_complete(tmp_path / "part")
+    assert bundle_is_complete(tmp_path / "part") and references_are_whole(tmp_path / "part")
     assert not list(tmp_path.glob("**/*.whole")), "the records indexed together are removed"
 
 

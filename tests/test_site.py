@@ -12,8 +12,8 @@ from bs4 import BeautifulSoup
 from conftest import ROOTS, SEED_EXPORT, SEED_SITE, page_text, site_with_root, sphinx_build
 
 from juju_radar.editors.synth import SynthOptions, write_synthetic_archive
+from juju_radar.model.listing_views import RECENT
 from juju_radar.model.vocabulary import vocabulary_from_config
-from juju_radar.sphinx_ext.paging import RECENT
 
 ISSUE = "issues/2026/2026-09-08.html"
 ITEM_IDS = [

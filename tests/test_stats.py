@@ -21,6 +21,7 @@ from publishing_site import (
 )
 
 from juju_radar.model.archive import Archive
+from juju_radar.model.listing_views import stats
 from juju_radar.sphinx_ext.outputs.stats import Chart, charts
 
 CHARTS = ("per-month", "scores", "verdicts")
@@ -118,8 +119,8 @@ def test_drafts_are_not_counted(stats_page):
 def test_the_charts_are_reproducible_and_their_ids_unique(site, stats_page):
     srcdir, _ = site
     archive = Archive({issue.docname: issue for issue in published_issues(srcdir)})
-    first = [chart.svg for chart in charts(archive, vocabulary())]
-    assert first == [chart.svg for chart in charts(archive, vocabulary())]
+    first = [chart.svg for chart in charts(stats(archive), vocabulary())]
+    assert first == [chart.svg for chart in charts(stats(archive), vocabulary())]
     ids = [node["id"] for node in stats_page.select("svg [id]")]
     assert len(ids) == len(set(ids))
     for svg in first:
@@ -169,7 +170,9 @@ def per_month_with_a_second_issue(srcdir: Path, date: dt.date) -> tuple[Chart, l
     first, *_ = published_issues(srcdir)
     second = replace(first, date=date, path=f"issues/{date:%Y}/{date}.md")
     archive = Archive({issue.docname: issue for issue in (first, second)})
-    per_month = next(chart for chart in charts(archive, vocabulary()) if chart.key == "per-month")
+    per_month = next(
+        chart for chart in charts(stats(archive), vocabulary()) if chart.key == "per-month"
+    )
     chart = BeautifulSoup(per_month.svg, "html.parser")
     return per_month, [text.get_text() for text in chart.select("g[id*='-xtick_'] text")]
 

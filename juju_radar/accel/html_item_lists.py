@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from docutils import nodes
 
-from juju_radar.model.archive import ItemLine, ItemRef, item_line
+from juju_radar.model.archive import ItemLine
 from juju_radar.model.issue_records import format_score
 from juju_radar.model.vocabulary import Topic, Vocabulary
 from juju_radar.sphinx_ext.item_lines import (
@@ -116,7 +116,7 @@ def line_html(line: ItemLine, vocabulary: Vocabulary, uri: Linker, with_date: bo
 
 
 def item_list_html(
-    refs: Iterable[ItemRef],
+    lines: Iterable[ItemLine],
     vocabulary: Vocabulary,
     uri: Linker,
     with_date: bool,
@@ -124,12 +124,12 @@ def item_list_html(
 ) -> html_listing | None:
     """The list, or None when there is no item. ``text_read``: how much of a page's text
     its readers take (0: none reads it), which the nodes of the first lines must hold."""
-    refs = list(refs)
-    if not refs:
+    lines = list(lines)
+    if not lines:
         return None
-    lines = "".join(line_html(item_line(ref), vocabulary, uri, with_date) for ref in refs)
-    listing = html_listing("", html=f"{LIST_START}{lines}</ul>\n")
+    written = "".join(line_html(line, vocabulary, uri, with_date) for line in lines)
+    listing = html_listing("", html=f"{LIST_START}{written}</ul>\n")
     if text_read:
-        readable = item_list_nodes(refs, vocabulary, uri, with_date, until=text_read)
+        readable = item_list_nodes(lines, vocabulary, uri, with_date, until=text_read)
         listing += readable or []
     return listing

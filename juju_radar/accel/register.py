@@ -57,7 +57,7 @@ CRASH_ONE_LINE = in_sphinx_internals(
 )
 FROZEN_OBJECTS = Acceleration(
     name="frozen-objects",
-    module="juju_radar.build.memory",
+    module="juju_radar.accel.frozen_objects",
     written_for=(),
     replaces="Python's cyclic collection of the environment's objects during the "
     "build, and their page sharing with forked writers (gc.freeze)",

@@ -40,13 +40,16 @@ from typing import TYPE_CHECKING, Any
 
 from juju_radar.accel import pagefind_bundle
 from juju_radar.accel.pagefind_bundle import (
+    DATA_FOLDERS,
+    ENTRY_FILE,
     HashedNames,
     encode,
+    meta_file,
     page_numbers_by_content,
+    read_data,
     read_meta,
     renumbered,
 )
-from juju_radar.outputs.search.bundle import DATA_FOLDERS, ENTRY_FILE, meta_file, read_data
 from juju_radar.outputs.search.jobs import Merger, index_whole, replace_whole
 from juju_radar.store.cache import source_digest
 

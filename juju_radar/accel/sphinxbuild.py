@@ -12,13 +12,13 @@ from pathlib import Path
 
 from sphinx.cmd.build import main
 
+from juju_radar.accel.frozen_objects import defer_collection_until_reading
 from juju_radar.accel.guard import load
 from juju_radar.accel.register import (
     EXIT_WITHOUT_COLLECTION,
     FROZEN_OBJECTS,
     report_crashes_as_one_line,
 )
-from juju_radar.build.memory import defer_collection_until_reading
 
 
 def source_dir(argv: list[str]) -> Path:

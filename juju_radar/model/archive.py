@@ -175,31 +175,6 @@ class Archive:
                 citing[key].append(ref)
         return citing
 
-    def listing_signature(self) -> tuple[object, ...]:
-        """What listing pages show; when it changes, every listing page is rewritten."""
-        return tuple(
-            (
-                issue.docname,
-                issue.date,
-                issue.title,
-                issue.lead,
-                tuple(
-                    (
-                        item.id,
-                        item.emoji,
-                        item.title,
-                        item.topic,
-                        item.tags,
-                        item.score,
-                        item.verdict,
-                        item.citation_keys,
-                    )
-                    for item in issue.items
-                ),
-            )
-            for issue in self.published
-        )
-
 
 def by_year(refs: Iterable[ItemRef]) -> dict[int, list[ItemRef]]:
     years: dict[int, list[ItemRef]] = {}

@@ -15,6 +15,7 @@ from sphinx.util.parallel import parallel_available
 
 from juju_radar.model.archive import Archive, page_signature
 from juju_radar.model.issue_records import Issue, is_issue_path, misplaced_issue
+from juju_radar.model.listing_views import LISTING_VIEWS, ViewSettings
 from juju_radar.model.problems import Problem
 from juju_radar.sphinx_ext.bibliography import (
     Bibliography,
@@ -22,7 +23,13 @@ from juju_radar.sphinx_ext.bibliography import (
     keep_formatted_ahead,
     load_bibliography,
 )
-from juju_radar.sphinx_ext.nodes import LISTING_KINDS, PERIOD_KINDS, radar_placeholder
+from juju_radar.sphinx_ext.config import view_settings
+from juju_radar.sphinx_ext.nodes import (
+    LISTING_KINDS,
+    PERIOD_KINDS,
+    listing_attributes,
+    radar_placeholder,
+)
 from juju_radar.sphinx_ext.paging import page_signature as period_signature
 from juju_radar.sphinx_ext.preview import defers_other_pages, is_preview
 from juju_radar.sphinx_ext.reference_pages import reference_groups, reference_places
@@ -34,22 +41,25 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 
+Listing = tuple[str, dict[str, str]]  # a listing placeholder's kind and attributes
+
 
 @dataclass
 class RadarData:
     """The extension's part of the pickled environment, keyed by docname."""
 
     issues: dict[str, Issue] = field(default_factory=dict)
-    listing_docs: dict[str, bool] = field(default_factory=dict)  # pages with listings
+    # Pages with listings of the archive: docname -> each listing's (kind, attributes).
+    listing_docs: dict[str, tuple[Listing, ...]] = field(default_factory=dict)
     # Period pages (``paging``): docname -> (placeholder kind, its attributes).
     period_pages: dict[str, tuple[str, dict[str, str]]] = field(default_factory=dict)
     # Entries issues cite, formatted while reading (cache key -> node data), moved into
     # the build cache once reading is done.
     formatted: dict[str, dict[str, NodeData]] = field(default_factory=dict)
-    # What listing pages and issue pages showed of the archive at the last build, as
-    # digests of their signatures (the signatures themselves were 40 % of the
+    # What each issue, period and listing page showed of the archive at the last build,
+    # as digests of their signatures (the signatures themselves were 40 % of the
     # environment at 3,650 issues).
-    published_state: tuple[str, dict[str, str]] | None = None
+    published_state: dict[str, str] | None = None
     # The ``archive_version`` that ``published_state`` was computed for.
     published_version: str | None = None
 
@@ -83,7 +93,9 @@ class RadarData:
         """Only ``docnames``' data, as a reader sends it back (``merge_other`` takes no more)."""
         self.issues = {name: issue for name, issue in self.issues.items() if name in docnames}
         self._version += 1
-        self.listing_docs = {name: True for name in self.listing_docs if name in docnames}
+        self.listing_docs = {
+            name: listings for name, listings in self.listing_docs.items() if name in docnames
+        }
         self.period_pages = {
             name: page for name, page in self.period_pages.items() if name in docnames
         }
@@ -153,7 +165,7 @@ class RadarCollector(EnvironmentCollector):
             if docname in theirs.issues:
                 data.set_issue(docname, theirs.issues[docname])
             if docname in theirs.listing_docs:
-                data.listing_docs[docname] = True
+                data.listing_docs[docname] = theirs.listing_docs[docname]
             if docname in theirs.period_pages:
                 data.period_pages[docname] = theirs.period_pages[docname]
             if docname in theirs.formatted:
@@ -165,7 +177,8 @@ class RadarCollector(EnvironmentCollector):
         data = radar_data(env)
         for node in doctree.findall(radar_placeholder):
             if node["kind"] in LISTING_KINDS:
-                data.listing_docs[docname] = True
+                listing = (node["kind"], listing_attributes(node))
+                data.listing_docs[docname] = (*data.listing_docs.get(docname, ()), listing)
             elif node["kind"] in PERIOD_KINDS:
                 attributes = {name: str(node[name]) for name in PERIOD_KINDS[node["kind"]]}
                 data.period_pages[docname] = (node["kind"], attributes)
@@ -202,9 +215,10 @@ class RadarCollector(EnvironmentCollector):
     def pages_to_rewrite(
         self, env: BuildEnvironment, defer: bool = False, share: Sharer | None = None
     ) -> list[str]:
-        """Pages to rewrite although unchanged: listings when the archive changed, and
-        issues whose neighbours, related items or cited references changed. Nothing
-        else, so adding an issue or editing a reference rewrites O(1) issue pages.
+        """Pages to rewrite although unchanged: those whose signature changed (what a
+        listing shows, an issue's neighbours, related items and cited references, a
+        period's items). Nothing else, so adding an issue or editing a reference
+        rewrites O(1) issue pages.
 
         With ``defer`` (a preview after its first build): only the issues citing an entry
         that changed (``deferred_pages_to_rewrite``)."""
@@ -218,13 +232,10 @@ class RadarCollector(EnvironmentCollector):
             return []  # no page read or removed, the same .bib: no signature can differ
         data.published_version = version
         archive = data.archive()
-        listing = signature_digest(archive.listing_signature())
-        pages = page_digests(data, archive, bibliography, share)
-        previous_listing, previous_pages = data.published_state or (None, {})
-        data.published_state = (listing, pages)
+        pages = page_digests(data, archive, bibliography, view_settings(env.config), share)
+        previous_pages = data.published_state or {}
+        data.published_state = pages
         changed = {docname for docname in pages if previous_pages.get(docname) != pages[docname]}
-        if listing != previous_listing:
-            changed |= set(data.listing_docs)
         return sorted(changed & env.found_docs)
 
     def deferred_pages_to_rewrite(self, env: BuildEnvironment, entries: set[str]) -> list[str]:
@@ -240,14 +251,12 @@ class RadarCollector(EnvironmentCollector):
         if not citing:
             return []
         assert data.published_state is not None
-        listing, pages = data.published_state
         archive = data.archive()
         shown = reference_display(archive, load_bibliography(env))
-        pages = pages | {
+        data.published_state = data.published_state | {
             docname: signature_digest(page_signature(archive, data.issues[docname], shown))
             for docname in citing
         }
-        data.published_state = (listing, pages)
         return sorted(citing & env.found_docs)
 
 
@@ -260,14 +269,27 @@ SHARE_PAGE_DIGESTS = "radar-share-page-digests"
 
 
 def page_digests(
-    data: RadarData, archive: Archive, bibliography: Bibliography, share: Sharer | None = None
+    data: RadarData,
+    archive: Archive,
+    bibliography: Bibliography,
+    settings: ViewSettings,
+    share: Sharer | None = None,
 ) -> Digests:
-    """Docname -> the digest of the signature of each issue page and period page;
+    """Docname -> the digest of the signature of each issue, period and listing page;
     ``share`` may compute them instead, in other processes."""
     shown = reference_display(archive, bibliography)
     groups = reference_groups(archive, bibliography)
+    views: dict[str, object] = {}
+
+    def view(kind: str, attributes: dict[str, str]) -> object:
+        key = repr((kind, sorted(attributes.items())))
+        if key not in views:
+            views[key] = LISTING_VIEWS[kind](archive, attributes, settings)
+        return views[key]
 
     def signature(docname: str) -> tuple[object, ...]:
+        if docname in data.listing_docs:
+            return tuple((kind, view(kind, attrs)) for kind, attrs in data.listing_docs[docname])
         if docname in data.period_pages:
             kind, attributes = data.period_pages[docname]
             return period_signature(kind, attributes, archive, bibliography, groups)
@@ -276,7 +298,7 @@ def page_digests(
     def digests(docnames: list[str]) -> Digests:
         return {docname: signature_digest(signature(docname)) for docname in docnames}
 
-    docnames = list(dict.fromkeys([*data.issues, *data.period_pages]))
+    docnames = list(dict.fromkeys([*data.issues, *data.period_pages, *data.listing_docs]))
     shared = share(digests, docnames, archive) if share is not None else None
     return shared if shared is not None else digests(docnames)
 

@@ -13,6 +13,7 @@ from juju_radar.bib.size_limits import (
     read_bib_limits,
 )
 from juju_radar.model.issue_records import DEFAULT_DATE_SPAN, read_date_span
+from juju_radar.model.listing_views import ViewSettings
 from juju_radar.model.messages import (
     DEFAULT_LANGUAGE,
     LANGUAGES,
@@ -191,3 +192,9 @@ def bib_limits(config: Config) -> BibLimits:
 
 def vocabulary(config: Config) -> Vocabulary:
     return vocabulary_from_config(config.radar_topics, config.radar_verdicts)
+
+
+def view_settings(config: Config) -> ViewSettings:
+    """What the listings' view models take from ``conf.py``."""
+    topics = tuple(topic.key for topic in vocabulary(config).topics)
+    return ViewSettings(config.radar_front_page_issues, topics)

@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable
 
 from docutils import nodes
 
-from juju_radar.model.archive import ItemLine, ItemRef, item_line
+from juju_radar.model.archive import ItemLine
 from juju_radar.model.issue_records import format_score
 from juju_radar.model.vocabulary import Topic, Verdict, Vocabulary
 
@@ -22,9 +22,9 @@ ENGLISH_LABEL_CLASS = "radar-topic-en"
 TOPIC_CLASS = "radar-topic"
 LIST_CLASS = "radar-item-list"
 
-# (refs, vocabulary, link, with_date, text_read) -> the list's node, or None without items.
+# (lines, vocabulary, link, with_date, text_read) -> the list's node, or None without items.
 ItemListWriter = Callable[
-    [Iterable[ItemRef], Vocabulary, Linker, bool, int], "nodes.Element | None"
+    [Iterable[ItemLine], Vocabulary, Linker, bool, int], "nodes.Element | None"
 ]
 # Emitted once a page: a handler may answer with an ``ItemListWriter``.
 ITEM_LIST_WRITER = "radar-item-list-writer"
@@ -77,14 +77,14 @@ def line_nodes(
 
 
 def item_list_nodes(
-    refs: Iterable[ItemRef], vocabulary: Vocabulary, uri: Linker, with_date: bool, until: int = 0
+    lines: Iterable[ItemLine], vocabulary: Vocabulary, uri: Linker, with_date: bool, until: int = 0
 ) -> nodes.bullet_list | None:
     """The list as nodes, or None when there is no item; with ``until``, only as many
     first lines as hold twice that much text (a description drops spaces around the
     separators: twice as much is plenty)."""
     listing = nodes.bullet_list(classes=[LIST_CLASS])
-    for ref in refs:
-        listing += nodes.list_item("", line_nodes(item_line(ref), vocabulary, uri, with_date))
+    for line in lines:
+        listing += nodes.list_item("", line_nodes(line, vocabulary, uri, with_date))
         if until and len(listing.astext()) > 2 * until:
             break
     return listing if len(listing) else None

@@ -6,9 +6,11 @@ from typing import Any
 
 from docutils import nodes
 
-# Placeholders whose content depends on other issues: their pages are rewritten
-# whenever the published archive changes.
-LISTING_KINDS = {"latest", "recent", "archive", "topic-list", "topic-index", "best"}
+from juju_radar.model.listing_views import LISTING_ATTRIBUTES, LISTING_VIEWS
+
+# Placeholders of listings of the archive: their pages are rewritten when what one of
+# them shows (its view model, ``model.listing_views``) changes.
+LISTING_KINDS = frozenset(LISTING_VIEWS)
 # Placeholders of period pages (``paging``), rewritten when what they show changes,
 # with the attributes that say which period.
 PERIOD_KINDS = {
@@ -25,6 +27,11 @@ class radar_placeholder(nodes.General, nodes.Element):  # noqa: N801 (docutils n
 
 def placeholder(kind: str, **attributes: object) -> radar_placeholder:
     return radar_placeholder("", kind=kind, **attributes)
+
+
+def listing_attributes(node: radar_placeholder) -> dict[str, str]:
+    """The attributes of a listing's placeholder its view model reads."""
+    return {name: str(node[name]) for name in LISTING_ATTRIBUTES.get(node["kind"], ())}
 
 
 class disclosure(nodes.General, nodes.Element):  # noqa: N801 (docutils naming)

@@ -6,9 +6,10 @@ The interface text is Chinese; topic names carry their English label beside them
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import partial
+from typing import Any
 
 from docutils import nodes
 
@@ -24,12 +25,18 @@ from juju_radar.model.archive import (
     Archive,
     ItemLine,
     ItemRef,
-    by_year,
     issue_link,
     item_line,
     related,
 )
-from juju_radar.model.issue_records import Issue, first_sentence, format_score, plain_text
+from juju_radar.model.issue_records import Issue, format_score
+from juju_radar.model.listing_views import (
+    LISTING_VIEWS,
+    ArchiveView,
+    IssueSummary,
+    Landing,
+    ViewSettings,
+)
 from juju_radar.model.vocabulary import Topic, Verdict, Vocabulary
 from juju_radar.outputs.feeds import ALL_FEED, feed_path
 from juju_radar.sphinx_ext.bibliography import (
@@ -50,7 +57,7 @@ from juju_radar.sphinx_ext.item_lines import (
     item_list_nodes,
     verdict_name,
 )
-from juju_radar.sphinx_ext.paging import RECENT, period_refs
+from juju_radar.sphinx_ext.paging import period_refs
 from juju_radar.sphinx_ext.reference_pages import (
     UNCITED,
     month_label,
@@ -72,8 +79,12 @@ class RenderContext:
     bibliography: Bibliography
     preview: bool = False  # ``radar serve`` (``preview``): no charts
     text_read: int = 0  # of a page's text, what its readers take (``list_writer``)
-    front_page_issues: int = 10  # ``radar_front_page_issues``
+    view_settings: ViewSettings = ViewSettings(10, ())  # what listings take from conf.py
     list_writer: ItemListWriter | None = None  # item lists other than as nodes (``accel``)
+
+    def listing_view(self, kind: str, attributes: Mapping[str, str]) -> Any:
+        """What a listing of ``kind`` shows (its view model; ``model.listing_views``)."""
+        return LISTING_VIEWS[kind](self.archive, attributes, self.view_settings)
 
     def absolute(self, docname: str, anchor: str = "") -> str:
         """The public URL of a page, or "" while no site URL is configured."""
@@ -138,33 +149,32 @@ def _empty(text: str) -> nodes.paragraph:
 
 
 def item_list(
-    context: RenderContext, refs: Iterable[ItemRef], with_date: bool = True
+    context: RenderContext, lines: Iterable[ItemLine], with_date: bool = True
 ) -> nodes.Element:
     listing: nodes.Element | None
     if context.list_writer is not None:
         text_read = context.text_read
-        listing = context.list_writer(refs, context.vocabulary, context.link, with_date, text_read)
+        listing = context.list_writer(lines, context.vocabulary, context.link, with_date, text_read)
     else:
-        listing = item_list_nodes(refs, context.vocabulary, context.link, with_date)
+        listing = item_list_nodes(lines, context.vocabulary, context.link, with_date)
     return listing if listing is not None else _empty("暂无条目。")
 
 
-def _landing(context: RenderContext, refs: list[ItemRef], folder: str) -> list[nodes.Node]:
+def _landing(context: RenderContext, view: Landing, folder: str) -> list[nodes.Node]:
     """The newest items, then one link per year to the page listing all of that year's."""
-    shown = min(len(refs), RECENT)
     count = nodes.paragraph(
         "",
-        f"共 {len(refs)} 条；下面是最新的 {shown} 条，按日期从新到旧排列。",
+        f"共 {view.total} 条；下面是最新的 {len(view.newest)} 条，按日期从新到旧排列。",
         classes=["radar-count"],
     )
     years = nodes.paragraph(classes=["radar-years"])
     years += nodes.Text("按年份：")
-    for index, (year, year_refs) in enumerate(sorted(by_year(refs).items(), reverse=True)):
+    for index, (year, items) in enumerate(view.years):
         if index:
             years += nodes.Text(" · ")
         years += internal_link(context.link(f"{folder}/{year}", ""), f"{year} 年")
-        years += nodes.Text(f"（{len(year_refs)} 条）")
-    return [count, item_list(context, refs[:RECENT]), *([years] if refs else [])]
+        years += nodes.Text(f"（{items} 条）")
+    return [count, item_list(context, view.newest), *([years] if view.total else [])]
 
 
 def _year_page(
@@ -175,17 +185,17 @@ def _year_page(
     count = nodes.paragraph(
         "", f"{year} 年共 {len(refs)} 条，按日期从新到旧排列。", classes=["radar-count"]
     )
-    return [link, count, item_list(context, refs)]
+    return [link, count, item_list(context, map(item_line, refs))]
 
 
-def topic_list(context: RenderContext, topic: str) -> list[nodes.Node]:
-    landing = _landing(context, context.archive.topic_items(topic), f"topics/{topic}")
+def topic_list(context: RenderContext, topic: str, view: Landing) -> list[nodes.Node]:
+    landing = _landing(context, view, f"topics/{topic}")
     feed = _feed_link(context, topic, "订阅本主题（Atom）")
     return [*landing, *([nodes.paragraph("", "", *feed, classes=["radar-more"])] if feed else [])]
 
 
-def best_items(context: RenderContext) -> list[nodes.Node]:
-    return _landing(context, context.archive.best, "best")
+def best_items(context: RenderContext, view: Landing) -> list[nodes.Node]:
+    return _landing(context, view, "best")
 
 
 def topic_year(context: RenderContext, topic: str, year: str) -> list[nodes.Node]:
@@ -199,25 +209,26 @@ def best_year(context: RenderContext, year: str) -> list[nodes.Node]:
     return _year_page(context, refs, year, "best", "← 精选：最新条目与全部年份")
 
 
-def topic_index(context: RenderContext) -> list[nodes.Node]:
+def topic_index(context: RenderContext, counts: tuple[tuple[str, int], ...]) -> list[nodes.Node]:
     listing = nodes.bullet_list(classes=["radar-topic-index"])
-    for topic in context.vocabulary.topics:
+    for key, count in counts:
+        topic = context.vocabulary.topic_by_key(key)
         entry = nodes.paragraph()
         entry += internal_link(
             context.link(f"topics/{topic.key}", ""), topic.title, ["radar-topic"]
         )
-        entry += nodes.Text(f"（{len(context.archive.topic_items(topic.key))} 条）")
+        entry += nodes.Text(f"（{count} 条）")
         if topic.description:
             entry += nodes.Text(f"：{topic.description}")
         listing += nodes.list_item("", entry)
     return [listing]
 
 
-def archive_listing(context: RenderContext) -> list[nodes.Node]:
-    if not context.archive.published:
+def archive_listing(context: RenderContext, view: ArchiveView) -> list[nodes.Node]:
+    if not view:
         return [_empty("暂无已发布的一期。")]
     result: list[nodes.Node] = []
-    for year, months in context.archive.by_year_month():
+    for year, months in view:
         result.append(nodes.rubric("", f"{year} 年", classes=["radar-year"], ids=[f"y{year}"]))
         for month, issues in months:
             result.append(
@@ -231,29 +242,30 @@ def archive_listing(context: RenderContext) -> list[nodes.Node]:
             listing = nodes.bullet_list(classes=["radar-issue-list"])
             for issue in issues:
                 entry = nodes.paragraph()
-                entry += nodes.inline("", issue.date.isoformat(), classes=["radar-date"])
+                entry += nodes.inline("", issue.link.date.isoformat(), classes=["radar-date"])
                 entry += nodes.Text(" · ")
                 entry += internal_link(
-                    context.link(issue.docname, ""), issue.title, ["radar-issue-title"]
+                    context.link(issue.link.docname, ""), issue.link.title, ["radar-issue-title"]
                 )
-                entry += nodes.Text(f"（{len(issue.items)} 条）")
+                entry += nodes.Text(f"（{issue.items} 条）")
                 listing += nodes.list_item("", entry)
             result.append(listing)
     return result
 
 
-def latest_issue(context: RenderContext) -> list[nodes.Node]:
-    issue, link = context.archive.latest, context.link
-    if issue is None:
+def latest_issue(context: RenderContext, view: IssueSummary | None) -> list[nodes.Node]:
+    link = context.link
+    if view is None:
         return [_empty("暂无已发布的一期。")]
+    issue = view.link
     box = nodes.container(classes=["radar-latest"])
     heading = nodes.paragraph(classes=["radar-latest-title"])
     heading += nodes.inline("", f"最新一期 · {issue.date.isoformat()} · ", classes=["radar-date"])
     heading += internal_link(link(issue.docname, ""), issue.title, ["radar-issue-title"])
     box += heading
-    for paragraph in issue.lead:
-        box += nodes.paragraph("", plain_text(paragraph), classes=["radar-lead"])
-    box += item_list(context, (ItemRef(issue, item) for item in issue.items), with_date=False)
+    for paragraph in view.lead:
+        box += nodes.paragraph("", paragraph, classes=["radar-lead"])
+    box += item_list(context, view.items, with_date=False)
     more = nodes.paragraph(classes=["radar-more"])
     for index, (docname, label) in enumerate(
         [
@@ -273,9 +285,8 @@ def latest_issue(context: RenderContext) -> list[nodes.Node]:
     return [box]
 
 
-def recent_issues(context: RenderContext) -> list[nodes.Node]:
+def recent_issues(context: RenderContext, earlier: tuple[IssueSummary, ...]) -> list[nodes.Node]:
     """The issues before the newest: date, title, the lead's first sentence, the stories."""
-    earlier = context.archive.published[1 : 1 + context.front_page_issues]
     if not earlier:
         return [_empty("暂无更早的一期。")]
     listing = nodes.container(classes=["radar-recent"])
@@ -285,17 +296,15 @@ def recent_issues(context: RenderContext) -> list[nodes.Node]:
     return [listing, more]
 
 
-def issue_summary(context: RenderContext, issue: Issue) -> nodes.container:
+def issue_summary(context: RenderContext, view: IssueSummary) -> nodes.container:
     summary = nodes.container(classes=["radar-recent-issue"])
+    issue = view.link
     heading = nodes.paragraph(classes=["radar-recent-title"])
     heading += [_date(issue.date), nodes.Text(" · ")]
     heading += internal_link(context.link(issue.docname, ""), issue.title, ["radar-issue-title"])
     summary += heading
-    if issue.lead:
-        lead = first_sentence(plain_text(issue.lead[0]))
-        summary += nodes.paragraph("", lead, classes=["radar-lead"])
-    refs = (ItemRef(issue, item) for item in issue.items)
-    summary += item_list(context, refs, with_date=False)
+    summary += [nodes.paragraph("", lead, classes=["radar-lead"]) for lead in view.lead]
+    summary += item_list(context, view.items, with_date=False)
     return summary
 
 
@@ -445,7 +454,7 @@ def item_extras(context: RenderContext, item_id: str) -> list[nodes.Node]:
                 "", f"同主题（{topic.label}）此前的条目：", classes=["radar-related-caption"]
             )
         )
-        result.append(item_list(context, found.earlier_same_topic))
+        result.append(item_list(context, map(item_line, found.earlier_same_topic)))
     if found.sharing_sources:
         also = nodes.paragraph(classes=["radar-also-covered"])
         also += nodes.Text("同一文献也见于：")

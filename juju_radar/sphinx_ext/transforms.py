@@ -16,9 +16,9 @@ from juju_radar.model.issue_records import is_issue_path
 from juju_radar.sphinx_ext import render
 from juju_radar.sphinx_ext.bibliography import load_bibliography
 from juju_radar.sphinx_ext.collector import radar_data
-from juju_radar.sphinx_ext.config import vocabulary
+from juju_radar.sphinx_ext.config import view_settings, vocabulary
 from juju_radar.sphinx_ext.item_lines import ITEM_LIST_WRITER
-from juju_radar.sphinx_ext.nodes import LISTING_KINDS, placeholder, radar_placeholder
+from juju_radar.sphinx_ext.nodes import listing_attributes, placeholder, radar_placeholder
 from juju_radar.sphinx_ext.preview import is_preview
 
 
@@ -62,6 +62,12 @@ def _section(section_id: str, title: str, *children: nodes.Node) -> nodes.sectio
 
 Renderer = Callable[[render.RenderContext, radar_placeholder], list[nodes.Node]]
 
+
+def listing_view(context: render.RenderContext, node: radar_placeholder) -> Any:
+    """The view model of the listing ``node`` stands for: all its renderer reads."""
+    return context.listing_view(node["kind"], listing_attributes(node))
+
+
 RENDERERS: dict[str, Renderer] = {
     "issue-header": lambda context, node: render.issue_header(context),
     "issue-nav": lambda context, node: render.issue_nav(context),
@@ -70,13 +76,15 @@ RENDERERS: dict[str, Renderer] = {
     "cite-refs": lambda context, node: render.cite_refs(context, node["keys"]),
     "source-link": lambda context, node: render.source(context, node["label"], node["keys"]),
     "item-extras": lambda context, node: render.item_extras(context, node["item"]),
-    "topic-list": lambda context, node: render.topic_list(context, node["topic"]),
-    "topic-index": lambda context, node: render.topic_index(context),
-    "archive": lambda context, node: render.archive_listing(context),
-    "latest": lambda context, node: render.latest_issue(context),
-    "recent": lambda context, node: render.recent_issues(context),
+    "topic-list": lambda context, node: render.topic_list(
+        context, node["topic"], listing_view(context, node)
+    ),
+    "topic-index": lambda context, node: render.topic_index(context, listing_view(context, node)),
+    "archive": lambda context, node: render.archive_listing(context, listing_view(context, node)),
+    "latest": lambda context, node: render.latest_issue(context, listing_view(context, node)),
+    "recent": lambda context, node: render.recent_issues(context, listing_view(context, node)),
     "subscribe": lambda context, node: render.subscribe(context),
-    "best": lambda context, node: render.best_items(context),
+    "best": lambda context, node: render.best_items(context, listing_view(context, node)),
     "references": lambda context, node: render.references(context, node["selector"]),
     "references-index": lambda context, node: render.references_index(context),
     "topic-year": lambda context, node: render.topic_year(context, node["topic"], node["year"]),
@@ -84,11 +92,10 @@ RENDERERS: dict[str, Renderer] = {
 }
 
 
-def add_renderer(kind: str, renderer: Renderer, listing: bool) -> None:
-    """Let another module render a placeholder kind (listings are rewritten on any change)."""
+def add_renderer(kind: str, renderer: Renderer) -> None:
+    """Let another module render a placeholder kind (a listing's has its view model in
+    ``model.listing_views``)."""
     RENDERERS[kind] = renderer
-    if listing:
-        LISTING_KINDS.add(kind)
 
 
 def page_link(base: str, target: str, suffix: str) -> str:
@@ -149,7 +156,7 @@ class PlaceholderTransform(SphinxPostTransform):
             bibliography=load_bibliography(self.env),
             preview=is_preview(self.config),
             text_read=description_length(self.config),
-            front_page_issues=self.config.radar_front_page_issues,
+            view_settings=view_settings(self.config),
             list_writer=self.env.events.emit_firstresult(ITEM_LIST_WRITER),
         )
         for node in found:

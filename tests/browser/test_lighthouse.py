@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 from conftest import ROOT
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.alone]
 
 LIGHTHOUSE = ROOT / "tests" / "browser" / "lighthouse" / "node_modules" / ".bin" / "lighthouse"
 CHROMIUM = "/usr/bin/chromium"

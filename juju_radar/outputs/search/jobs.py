@@ -19,7 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from juju_radar.outputs.search.bundle import bundle_is_complete
+from juju_radar.outputs.search.bundle import bundle_is_complete, seal
 
 
 @dataclass(frozen=True)
@@ -81,10 +81,12 @@ def index_whole(bundle: Path, sites: list[Path]) -> None:
 
 
 def replace_whole(bundle: Path, write: Callable[[Path], None]) -> None:
-    """``write`` a new bundle in a folder beside ``bundle``, then put it in its place."""
+    """``write`` a new bundle in a folder beside ``bundle``, seal it, then put it in its
+    place."""
     fresh = bundle.with_name(f"{bundle.name}.new")
     shutil.rmtree(fresh, ignore_errors=True)
     write(fresh)
+    seal(fresh)
     shutil.rmtree(bundle, ignore_errors=True)
     fresh.rename(bundle)
 

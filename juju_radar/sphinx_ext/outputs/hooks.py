@@ -218,6 +218,6 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("build-finished", skipped_in_preview(theme_css.subset_theme_sheets), priority=750)
     app.connect("env-get-outdated", summary.note_changes, priority=600)  # after drafts'
     app.add_directive("radar-stats", listing_directive("stats"))
-    add_renderer("stats", stats.stats_page, listing=True)
+    add_renderer("stats", stats.stats_page)
     app.add_css_file("stats.css")
     return {"parallel_read_safe": True, "parallel_write_safe": True}

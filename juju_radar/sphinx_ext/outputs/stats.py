@@ -1,9 +1,10 @@
 """The statistics page: charts drawn with matplotlib at build time, a table under each.
 
 ``{radar-stats}`` stands for a listing placeholder: the stats page is rewritten whenever
-the published archive changes. Charts are inline SVG with text left as ``<text>`` (so
-Chinese labels are rendered by the browser's fonts), drawn in ``currentColor`` on a
-transparent background (light and dark mode alike), and byte-for-byte reproducible.
+what it counts changes (its view model, ``model.listing_views.StatsView``). Charts are
+inline SVG with text left as ``<text>`` (so Chinese labels are rendered by the browser's
+fonts), drawn in ``currentColor`` on a transparent background (light and dark mode
+alike), and byte-for-byte reproducible.
 """
 
 from __future__ import annotations
@@ -19,8 +20,8 @@ from typing import TYPE_CHECKING, Any, cast
 
 from docutils import nodes
 
-from juju_radar.model.archive import Archive
 from juju_radar.model.issue_records import format_score
+from juju_radar.model.listing_views import StatsView
 from juju_radar.model.vocabulary import Vocabulary
 from juju_radar.sphinx_ext.preview import CHARTS_LEFT_OUT
 
@@ -86,31 +87,6 @@ class Chart:
     title: str
     svg: str
     table: Table
-
-
-# --- numbers ----------------------------------------------------------------------------
-
-
-def months(archive: Archive) -> list[str]:
-    """Every month from the first published issue's to the last's, oldest first, as
-    ``YYYY-MM``: a month without issues shows as zero, not as a gap closed up."""
-    dates = [issue.date for issue in archive.published]
-    if not dates:
-        return []
-    first, last = (date.year * 12 + date.month - 1 for date in (min(dates), max(dates)))
-    return [f"{index // 12:04d}-{index % 12 + 1:02d}" for index in range(first, last + 1)]
-
-
-def items_per_topic_month(archive: Archive) -> Counter[tuple[str, str]]:
-    return Counter((f"{ref.issue.date:%Y-%m}", ref.item.topic) for ref in archive.items())
-
-
-def scores_per_topic(archive: Archive) -> Counter[tuple[str, float]]:
-    return Counter((ref.item.topic, ref.item.score) for ref in archive.items())
-
-
-def verdict_counts(archive: Archive) -> Counter[str]:
-    return Counter(ref.item.verdict for ref in archive.items())
 
 
 # --- drawing ----------------------------------------------------------------------------
@@ -188,9 +164,9 @@ def month_ticks(columns: Sequence[str]) -> tuple[list[float], list[str]]:
     return [index + 0.5 for index in januaries], [columns[index][:4] for index in januaries]
 
 
-def topic_month_chart(archive: Archive, vocabulary: Vocabulary) -> Chart:
-    counts = items_per_topic_month(archive)
-    columns = months(archive)
+def topic_month_chart(view: StatsView, vocabulary: Vocabulary) -> Chart:
+    counts = Counter(dict(view.per_topic_month))
+    columns = view.months
 
     def draw(axes: Axes) -> None:
         # One stepped area a topic, stacked, rather than a bar a topic and month: the
@@ -225,8 +201,8 @@ def topic_month_chart(archive: Archive, vocabulary: Vocabulary) -> Chart:
     return Chart("per-month", "每月各主题条目数", _draw("per-month", draw), Table(header, rows))
 
 
-def score_chart(archive: Archive, vocabulary: Vocabulary) -> Chart:
-    counts = scores_per_topic(archive)
+def score_chart(view: StatsView, vocabulary: Vocabulary) -> Chart:
+    counts = Counter(dict(view.per_topic_score))
     scores = sorted({score for _, score in counts})
     topics = list(reversed(vocabulary.topics))  # first topic on top
 
@@ -259,8 +235,8 @@ def score_chart(archive: Archive, vocabulary: Vocabulary) -> Chart:
     return Chart("scores", "各主题评分分布", _draw("scores", draw), Table(header, rows))
 
 
-def verdict_chart(archive: Archive, vocabulary: Vocabulary) -> Chart:
-    counts = verdict_counts(archive)
+def verdict_chart(view: StatsView, vocabulary: Vocabulary) -> Chart:
+    counts = Counter(dict(view.per_verdict))
     verdicts = list(reversed(vocabulary.verdicts))
 
     def draw(axes: Axes) -> None:
@@ -278,11 +254,11 @@ def verdict_chart(archive: Archive, vocabulary: Vocabulary) -> Chart:
     return Chart("verdicts", "各判断的条目数", _draw("verdicts", draw), table)
 
 
-def charts(archive: Archive, vocabulary: Vocabulary) -> list[Chart]:
+def charts(view: StatsView, vocabulary: Vocabulary) -> list[Chart]:
     return [
-        topic_month_chart(archive, vocabulary),
-        score_chart(archive, vocabulary),
-        verdict_chart(archive, vocabulary),
+        topic_month_chart(view, vocabulary),
+        score_chart(view, vocabulary),
+        verdict_chart(view, vocabulary),
     ]
 
 
@@ -314,11 +290,10 @@ def chart_node(chart: Chart) -> nodes.container:
     return box
 
 
-def summary_node(archive: Archive) -> nodes.paragraph:
-    items = sum(len(issue.items) for issue in archive.published)
+def summary_node(view: StatsView) -> nodes.paragraph:
     return nodes.paragraph(
         "",
-        f"统计范围：{len(archive.published)} 期已发布，共 {items} 条；草稿不计入。",
+        f"统计范围：{view.issues} 期已发布，共 {view.items} 条；草稿不计入。",
         classes=["radar-count"],
     )
 
@@ -342,9 +317,10 @@ def downloads_node(context: RenderContext) -> nodes.paragraph:
 
 
 def stats_page(context: RenderContext, node: radar_placeholder) -> list[nodes.Node]:
-    found: list[nodes.Node] = [summary_node(context.archive), downloads_node(context)]
+    view: StatsView = context.listing_view("stats", {})
+    found: list[nodes.Node] = [summary_node(view), downloads_node(context)]
     if context.preview:
         found.append(nodes.paragraph("", CHARTS_LEFT_OUT, classes=["radar-preview-note"]))
     else:
-        found += [chart_node(chart) for chart in charts(context.archive, context.vocabulary)]
+        found += [chart_node(chart) for chart in charts(view, context.vocabulary)]
     return found

@@ -9,9 +9,9 @@ writing, and thaws everything when it ends, so that a process which builds again
 still free it. A serial build keeps every doctree it read in memory until the page is
 written; frozen, none would be freed (1.2 GiB at 1,000 issues instead of 870 MiB).
 
-A preview session (``build.preview``) freezes what its first build left, for as long as
-the application lives: a full collection of the environment of 3,650 issues took 2 s, and
-came in the middle of a save every few saves.
+A preview session (``build.preview``) freezes, itself, what its first build left, for as
+long as the application lives: a full collection of the environment of 3,650 issues took
+2 s, and came in the middle of a save every few saves.
 """
 
 from __future__ import annotations
