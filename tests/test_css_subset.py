@@ -4,13 +4,18 @@ rules stay, in their order, and which custom properties."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
+import pydata_sphinx_theme
 import tinycss2
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from juju_radar.outputs.css_subset import (
     custom_properties,
     markup_names,
     script_names,
+    selector_names,
     subset_css,
 )
 
@@ -88,3 +93,32 @@ def test_every_name_used_keeps_the_whole_sheet() -> None:
     names |= {"--unused", "--read-by-script"}
     subset = subset_css(SHEET, names)
     assert kept_rules(subset) == kept_rules(SHEET)
+
+
+NAME_POOL = sorted(
+    {"html", "div", "p", "section", "main", "kept", "gone", "shown", "show", "span", "x1"}
+    | {"--used", "--chained", "--unused", "--read-by-script", "--elsewhere", "y2033-m12"}
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.sets(st.sampled_from(NAME_POOL)))
+def test_names_no_rule_asks_about_leave_the_subset_as_it_was(names: set[str]) -> None:
+    """What the build keys a sheet's subset by: only the names its rules ask about."""
+    asked = selector_names(SHEET)
+    assert {"kept", "gone", "main", "div", "--used", "--unused"} <= asked
+    assert "y2033-m12" not in asked and "--elsewhere" not in asked
+    assert subset_css(SHEET, names) == subset_css(SHEET, names & asked)
+
+
+def test_the_theme_sheet_asks_about_its_selectors_names_only() -> None:
+    sheet = (
+        Path(pydata_sphinx_theme.__file__).parent
+        / "theme/pydata_sphinx_theme/static/styles/pydata-sphinx-theme.css"
+    ).read_text(encoding="utf-8")
+    asked = selector_names(sheet)
+    names = {"html", "body", "div", "a", "bd-sidebar-primary", "navbar", "show", "active"}
+    names |= {"--pst-color-primary", "radar-item-line", "y2026-m09", "issue-2026-09-08-x"}
+    subset = subset_css(sheet, names)
+    assert subset == subset_css(sheet, names & asked)
+    assert "radar-item-line" not in asked and "bd-sidebar-primary" in asked

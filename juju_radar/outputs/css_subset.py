@@ -185,6 +185,45 @@ def _serialize(node: Node) -> str:
     return node.serialize()
 
 
+def selector_names(css: str) -> frozenset[str]:
+    """Every name ``subset_css(css, names)`` asks ``names`` about: the idents and ids of
+    every selector, and the custom properties the sheet sets. So ``subset_css(css,
+    names)`` is ``subset_css(css, names & selector_names(css))``: a site's new ids and
+    classes that no rule names leave the subset as it was."""
+    found: set[str] = set()
+
+    def walk(nodes: Iterable[Node]) -> None:
+        for node in nodes:
+            if node.type == "ident":
+                found.update((node.value, node.lower_value))
+            elif node.type == "hash":
+                found.add(node.value)
+            elif node.type == "function":
+                walk(node.arguments)
+            elif node.type in ("() block", "[] block"):
+                walk(node.content)
+
+    def rules(nodes: Iterable[Node]) -> None:
+        for rule in nodes:
+            if rule.type not in ("qualified-rule", "at-rule") or not rule.content:
+                continue
+            inner = tinycss2.parse_blocks_contents(
+                rule.content, skip_comments=True, skip_whitespace=True
+            )
+            if isinstance(rule, QualifiedRule):
+                walk(rule.prelude)
+                found.update(
+                    node.name
+                    for node in inner
+                    if isinstance(node, Declaration) and node.name.startswith("--")
+                )
+            elif rule.lower_at_keyword in GROUPING_RULES:
+                rules(inner)
+
+    rules(tinycss2.parse_stylesheet(css, skip_comments=True, skip_whitespace=True))
+    return frozenset(found)
+
+
 def custom_properties(text: str) -> frozenset[str]:
     """The custom property names written anywhere in ``text`` (a script or style sheet)."""
     return frozenset(CUSTOM_PROPERTY.findall(text))

@@ -1,8 +1,9 @@
 """Whether a search bundle is whole: every file it was written with, and no other.
 
 Every bundle (a piece, or a part the pages load) is written in a folder of its own and
-put in its place whole (``jobs.replace_whole``), which then seals it: a file listing the
-digest of the names and sizes of all the others. A bundle an interrupted build or a
+put in its place whole (``jobs.replace_whole``), which then seals it: a file holding the
+digest of the names of all the others (names, not sizes: a part has 20,000 files, and
+listing a folder reads no file's size). A bundle an interrupted build or a
 hand left damaged no longer matches its seal, and is made again. The seal knows nothing
 of Pagefind's format (what a bundle's files reference is the merge's concern,
 ``accel.pagefind_bundle``).
@@ -19,13 +20,13 @@ SEAL = "radar-files.seal"
 
 
 def files_digest(bundle: Path) -> str:
-    """The digest of every file's name (relative to ``bundle``) and size, but the seal."""
-    files = []
-    for folder, _, names in os.walk(bundle):
-        for name in names:
-            path = os.path.join(folder, name)
-            files.append(f"{os.path.relpath(path, bundle)}\0{os.path.getsize(path)}")
-    return digest(*sorted(name for name in files if not name.startswith(f"{SEAL}\0")))
+    """The digest of every file's name (relative to ``bundle``), but the seal's."""
+    files = [
+        os.path.relpath(os.path.join(folder, name), bundle)
+        for folder, _, names in os.walk(bundle)
+        for name in names
+    ]
+    return digest(*sorted(name for name in files if name != SEAL))
 
 
 def seal(bundle: Path) -> None:
@@ -33,7 +34,7 @@ def seal(bundle: Path) -> None:
 
 
 def bundle_is_complete(bundle: Path) -> bool:
-    """The bundle exists, and holds the files it was sealed with, of the same sizes."""
+    """The bundle exists, and holds the files it was sealed with, and no other."""
     try:
         return (bundle / SEAL).read_text(encoding="utf-8") == files_digest(bundle)
     except OSError:

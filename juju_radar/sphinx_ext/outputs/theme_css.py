@@ -16,7 +16,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from juju_radar.outputs import css_subset
-from juju_radar.outputs.css_subset import custom_properties, markup_names, script_names, subset_css
+from juju_radar.outputs.css_subset import (
+    custom_properties,
+    markup_names,
+    script_names,
+    selector_names,
+    subset_css,
+)
 from juju_radar.store.cache import SETTLED_NS, BuildCache, build_cache, digest, source_digest
 
 if TYPE_CHECKING:
@@ -30,6 +36,7 @@ SUBSET_SHEETS = (
 )
 PAGE_NAMES = "page-names"
 SUBSETS = "theme-css"
+SHEET_NAMES = "theme-css-names"
 
 
 def subset_theme_sheets(app: Sphinx, exception: BaseException | None) -> None:
@@ -48,15 +55,21 @@ def subset_theme_sheets(app: Sphinx, exception: BaseException | None) -> None:
         write_subset(sheet, full, names | read_by_others(properties, sheet), cache)
         for sheet, full in full_texts.items()
     ]
-    cache.keep_only(SUBSETS, keys)
+    cache.keep_only(SUBSETS, [subset for subset, _ in keys])
+    cache.keep_only(SHEET_NAMES, [sheet for _, sheet in keys])
 
 
-def write_subset(sheet: Path, full: str, names: frozenset[str], cache: BuildCache) -> str:
-    """Replace ``sheet`` (whose text is ``full``) by its subset; returns its cache key."""
-    key = digest(source_digest(css_subset), full, "\n".join(sorted(names)))
-    subset = cache.get(SUBSETS, key, lambda: subset_css(full, names))
+def write_subset(
+    sheet: Path, full: str, names: frozenset[str], cache: BuildCache
+) -> tuple[str, str]:
+    """Replace ``sheet`` (whose text is ``full``) by its subset; returns the cache keys of
+    the subset and of the names its rules can ask about (a new issue's ids are not)."""
+    sheet_key = digest(source_digest(css_subset), full)
+    asked = names & cache.get(SHEET_NAMES, sheet_key, lambda: selector_names(full))
+    key = digest(sheet_key, "\n".join(sorted(asked)))
+    subset = cache.get(SUBSETS, key, lambda: subset_css(full, asked))
     sheet.write_text(subset, encoding="utf-8")
-    return key
+    return key, sheet_key
 
 
 def site_names(outdir: Path, cache: BuildCache) -> frozenset[str]:
