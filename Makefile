@@ -66,7 +66,7 @@ test-clients: $(TEST_STAMP)
 # each test file on one worker (some files build one site step by step).
 test-fast: $(TEST_STAMP)
 	$(BIN)/python -m compileall -q -j 0 juju_radar
-	$(BIN)/python -m pytest -q -n auto --dist loadfile -m "not browser and not slow and not clients"
+	$(BIN)/python -m pytest -q -n auto --dist loadfile --durations=15 -m "not browser and not slow and not clients"
 
 # The live archive's own checks, true of any valid archive: no errors, it builds, and
 # every page and link of the built site resolves.
