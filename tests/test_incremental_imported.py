@@ -53,7 +53,7 @@ def test_a_backfilled_issue_and_an_edited_reference_build_as_a_clean_build(tmp_p
     bib.write_text(edited, encoding="utf-8")
     sphinx_build(src, incremental, env=EPOCH_ENV)
     assert differences(incremental, clean_build(src, tmp_path / "clean")) == []
-    assert "修订：" in (incremental / "references.html").read_text(encoding="utf-8") or any(
+    assert any(
         "修订：" in path.read_text(encoding="utf-8")
-        for path in (incremental / "references").rglob("*.html")
+        for path in (incremental / "references").glob("*.html")
     )

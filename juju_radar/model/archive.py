@@ -227,8 +227,12 @@ def item_line(ref: ItemRef) -> ItemLine:
     )
 
 
+def link_to(issue: Issue) -> IssueLink:
+    return IssueLink(issue.docname, issue.date, issue.title)
+
+
 def issue_link(issue: Issue | None) -> IssueLink | None:
-    return IssueLink(issue.docname, issue.date, issue.title) if issue else None
+    return link_to(issue) if issue else None
 
 
 def page_signature(

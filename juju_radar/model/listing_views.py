@@ -19,8 +19,8 @@ from juju_radar.model.archive import (
     ItemLine,
     ItemRef,
     by_year,
-    issue_link,
     item_line,
+    link_to,
 )
 from juju_radar.model.issue_records import Issue, first_sentence, plain_text
 
@@ -80,9 +80,7 @@ def landing(refs: list[ItemRef]) -> Landing:
 
 
 def summary(issue: Issue, lead: tuple[str, ...]) -> IssueSummary:
-    link = issue_link(issue)
-    assert link is not None
-    return IssueSummary(link, lead, lines(ItemRef(issue, item) for item in issue.items))
+    return IssueSummary(link_to(issue), lead, lines(ItemRef(issue, item) for item in issue.items))
 
 
 def latest(archive: Archive) -> IssueSummary | None:
@@ -109,9 +107,7 @@ def issues_archive(archive: Archive) -> ArchiveView:
 
 
 def archive_entry(issue: Issue) -> ArchiveEntry:
-    link = issue_link(issue)
-    assert link is not None
-    return ArchiveEntry(link, len(issue.items))
+    return ArchiveEntry(link_to(issue), len(issue.items))
 
 
 def topic_counts(archive: Archive, topics: Iterable[str]) -> tuple[tuple[str, int], ...]:

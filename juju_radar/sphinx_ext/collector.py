@@ -41,7 +41,7 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 
-Listing = tuple[str, dict[str, str]]  # a listing placeholder's kind and attributes
+Placeholder = tuple[str, dict[str, str]]  # a placeholder's kind and attributes
 
 
 @dataclass
@@ -50,9 +50,9 @@ class RadarData:
 
     issues: dict[str, Issue] = field(default_factory=dict)
     # Pages with listings of the archive: docname -> each listing's (kind, attributes).
-    listing_docs: dict[str, tuple[Listing, ...]] = field(default_factory=dict)
-    # Period pages (``paging``): docname -> (placeholder kind, its attributes).
-    period_pages: dict[str, tuple[str, dict[str, str]]] = field(default_factory=dict)
+    listing_docs: dict[str, tuple[Placeholder, ...]] = field(default_factory=dict)
+    # Period pages (``paging``): docname -> its placeholder's (kind, attributes).
+    period_pages: dict[str, Placeholder] = field(default_factory=dict)
     # Entries issues cite, formatted while reading (cache key -> node data), moved into
     # the build cache once reading is done.
     formatted: dict[str, dict[str, NodeData]] = field(default_factory=dict)

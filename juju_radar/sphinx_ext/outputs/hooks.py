@@ -31,7 +31,7 @@ from juju_radar.sphinx_ext.drafts import drafts_left_out
 from juju_radar.sphinx_ext.outputs import citation_meta, sitemap, social, stats, theme_css
 from juju_radar.sphinx_ext.outputs.sitemap import ROBOTS_FILE, SITEMAP_FILE
 from juju_radar.sphinx_ext.preview import skipped_in_preview
-from juju_radar.sphinx_ext.transforms import add_renderer
+from juju_radar.sphinx_ext.transforms import add_renderer, listing_view
 from juju_radar.store.cache import build_cache, digest, source_digest
 
 if TYPE_CHECKING:
@@ -218,6 +218,8 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("build-finished", skipped_in_preview(theme_css.subset_theme_sheets), priority=750)
     app.connect("env-get-outdated", summary.note_changes, priority=600)  # after drafts'
     app.add_directive("radar-stats", listing_directive("stats"))
-    add_renderer("stats", stats.stats_page)
+    add_renderer(
+        "stats", lambda context, node: stats.stats_page(context, listing_view(context, node))
+    )
     app.add_css_file("stats.css")
     return {"parallel_read_safe": True, "parallel_write_safe": True}

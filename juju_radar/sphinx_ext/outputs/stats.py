@@ -28,7 +28,6 @@ from juju_radar.sphinx_ext.preview import CHARTS_LEFT_OUT
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
 
-    from juju_radar.sphinx_ext.nodes import radar_placeholder
     from juju_radar.sphinx_ext.render import RenderContext
 
 # Drawn in this colour, then written as currentColor: the page's text colour.
@@ -316,8 +315,7 @@ def downloads_node(context: RenderContext) -> nodes.paragraph:
     return line
 
 
-def stats_page(context: RenderContext, node: radar_placeholder) -> list[nodes.Node]:
-    view: StatsView = context.listing_view("stats", {})
+def stats_page(context: RenderContext, view: StatsView) -> list[nodes.Node]:
     found: list[nodes.Node] = [summary_node(view), downloads_node(context)]
     if context.preview:
         found.append(nodes.paragraph("", CHARTS_LEFT_OUT, classes=["radar-preview-note"]))
