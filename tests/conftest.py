@@ -11,10 +11,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import settings
 
 from juju_radar.build.staged import sphinx_command
 from juju_radar.model.messages import use_language
 from juju_radar.model.vocabulary import Vocabulary, vocabulary_from_config
+
+# No per-example deadline: the suite runs on every core at once (make test), so an
+# example's time measures the machine's load, not the code; speed is the benchmark's.
+settings.register_profile("radar", deadline=None)
+settings.load_profile("radar")
 
 # The suite reads the tools' messages in English, their msgids (and so does every
 # sphinx-build and radar it starts); tests of the Chinese messages ask for them
