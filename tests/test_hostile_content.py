@@ -146,7 +146,11 @@ def own_tags(html: str, pagename: str) -> set[tuple[str, str]]:
 )
 @given(pages=hostile_pages())
 def test_what_the_check_passes_renders_nothing_of_its_own(pages, probe) -> None:
-    base = Path(tempfile.mkdtemp(prefix="hostile-"))
+    with tempfile.TemporaryDirectory(prefix="hostile-") as name:
+        check_and_build(pages, probe, Path(name))
+
+
+def check_and_build(pages: list, probe: ThreadingHTTPServer, base: Path) -> None:
     srcdir = copy_site(base / "src")
     marker = base / "command-ran"
     texts = {}
@@ -162,6 +166,7 @@ def test_what_the_check_passes_renders_nothing_of_its_own(pages, probe) -> None:
         text=True,
         timeout=120,
     )
+    assert checked.stdout.startswith("["), (checked.returncode, checked.stderr[-3000:])
     errors: dict[str, list[dict]] = {}
     for problem in json.loads(checked.stdout):
         if problem["severity"] == "error":

@@ -56,6 +56,7 @@ VALUES = [
     "[a, b]",
     "|\n  多行\n  ---",
     "'\u2028---'",
+    "a\x01b",
     "",
 ]
 FRONT_LINES = st.one_of(
@@ -184,3 +185,11 @@ def test_the_renderer_gets_the_fields_on_the_lines_they_took() -> None:
     assert page.front.key_lines["title"] == 3
     # YAML counts U+2028 as a line break: such a character is refused in any page.
     assert [(p.line, p.code) for p in page.problems] == [(3, "control-character")]
+
+
+def test_a_character_yaml_refuses_is_an_error_at_its_line_not_a_crash() -> None:
+    text = "---\ndate: 2026-09-09\ntitle: 第二\x01期\n---\n\n正文。\n"
+    page = Page.read(text, PATH)
+    assert not page.front.readable
+    assert [(p.line, p.code) for p in page.front.problems] == [(3, "front-matter")]
+    assert "U+0001" in page.front.problems[0].message

@@ -193,7 +193,14 @@ def _parse(front: list[str], end: int, path: str) -> FrontMatter:
             limit=FRONT_MATTER_MAX_CHARS
         )
         return _unreadable(path, 1, message, end)
-    loader = _FrontMatterLoader(source)
+    try:
+        loader = _FrontMatterLoader(source)  # refuses a non-printable character at once
+    except yaml.reader.ReaderError as error:
+        line = source.count("\n", 0, error.position) + 2
+        message = _("invalid YAML: a character YAML does not allow (U+{code:04X})").format(
+            code=error.character
+        )
+        return _unreadable(path, line, message, end)
     try:
         node = loader.get_single_node()
         data = loader.construct_document(node) if node is not None else None
