@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
+import faulthandler
+import io
 import os
 import shutil
 import subprocess
+import sys
 import tomllib
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -71,8 +75,8 @@ def seed_vocabulary() -> Vocabulary:
 
 
 def copy_site(dest: Path) -> Path:
-    """A copy of the tests' seed site."""
-    shutil.copytree(SEED_SITE, dest)
+    """A copy of the tests' seed site (without what a command run in it left)."""
+    shutil.copytree(SEED_SITE, dest, ignore=shutil.ignore_patterns("_build"))
     return dest
 
 
@@ -83,20 +87,92 @@ def deprecations_fail() -> str:
     return ",".join(project["tool"]["pytest"]["ini_options"]["filterwarnings"])
 
 
+BUILD_TIMEOUT = 900  # seconds: the 300-issue archive builds in under two minutes
+# Variables a build reads while it runs, not when Python starts: a build given an
+# environment that differs from this process's in these alone can run in this process.
+READ_WHILE_BUILDING = frozenset({"SOURCE_DATE_EPOCH"})
+
+
 def sphinx_build(
-    srcdir: Path, outdir: Path, *extra: str, check: bool = True, env: dict | None = None
+    srcdir: Path,
+    outdir: Path,
+    *extra: str,
+    check: bool = True,
+    env: dict | None = None,
+    timeout: float = BUILD_TIMEOUT,
 ) -> subprocess.CompletedProcess[str]:
-    """Run sphinx-build with warnings as errors; return the finished process. Its
-    messages are plain text even where CI sets FORCE_COLOR."""
-    doctrees = outdir.parent / f"{outdir.name}.doctrees"
-    command = sphinx_command(
-        srcdir, outdir, doctrees, "-W", "--keep-going", "-q", "--no-color", *extra
-    )
-    env = {**(os.environ if env is None else env), "PYTHONWARNINGS": deprecations_fail()}
-    result = subprocess.run(command, capture_output=True, text=True, env=env)
+    """Build with warnings as errors, as sphinx-build does; return its exit status and
+    messages, which are plain text even where CI sets FORCE_COLOR.
+
+    A serial build runs in this process, as the preview runs its builds, which spares
+    the start of Python, Sphinx and the extension (a third of a small site's build). A
+    build with workers (``-j``), or with an environment of its own beyond
+    ``READ_WHILE_BUILDING``, runs as a process of its own: ``sphinx_build_process``.
+    A build still running after ``timeout`` seconds fails the test: its process is
+    stopped, or this one ends with every thread's traceback (a hang is never waited out)."""
+    options = ("-W", "--keep-going", "-q", "--no-color", *extra)
+    if in_process(options, env):
+        result = sphinx_build_in_process(srcdir, outdir, options, env, timeout)
+    else:
+        result = sphinx_build_process(srcdir, outdir, options, env, timeout)
     if check and result.returncode != 0:
         raise AssertionError(f"sphinx-build failed:\n{result.stdout}\n{result.stderr}")
     return result
+
+
+def in_process(options: tuple[str, ...], env: dict | None) -> bool:
+    if any(option.startswith("-j") or option == "--jobs" for option in options):
+        return False
+    if env is None:
+        return True
+    differing = {name for name in {*env, *os.environ} if env.get(name) != os.environ.get(name)}
+    return {name for name in differing if not name.startswith("PYTEST_")} <= READ_WHILE_BUILDING
+
+
+def doctrees_of(outdir: Path) -> Path:
+    return outdir.parent / f"{outdir.name}.doctrees"
+
+
+def sphinx_build_process(
+    srcdir: Path, outdir: Path, options: tuple[str, ...], env: dict | None, timeout: float
+) -> subprocess.CompletedProcess[str]:
+    command = sphinx_command(srcdir, outdir, doctrees_of(outdir), *options)
+    env = {**(os.environ if env is None else env), "PYTHONWARNINGS": deprecations_fail()}
+    return subprocess.run(command, capture_output=True, text=True, env=env, timeout=timeout)
+
+
+def sphinx_build_in_process(
+    srcdir: Path, outdir: Path, options: tuple[str, ...], env: dict | None, timeout: float
+) -> subprocess.CompletedProcess[str]:
+    """sphinx-build's own main in this process, its output captured. pytest's warning
+    filters (pyproject.toml) apply here as PYTHONWARNINGS does in a process."""
+    from sphinx.cmd.build import build_main
+
+    argv = ["-b", "html", "-d", str(doctrees_of(outdir)), *options, str(srcdir), str(outdir)]
+    stdout, stderr = io.StringIO(), io.StringIO()
+    saved = {name: os.environ.get(name) for name in READ_WHILE_BUILDING}
+    # To the worker's own stderr: a test's captured one (capsys) has no file descriptor.
+    faulthandler.dump_traceback_later(timeout, exit=True, file=sys.__stderr__)
+    try:
+        for name in READ_WHILE_BUILDING:
+            set_variable(name, (env or os.environ).get(name))
+        with contextlib.redirect_stdout(stdout), contextlib.redirect_stderr(stderr):
+            try:
+                status = build_main(argv)
+            except SystemExit as stop:  # the extension ends a build it cannot go on with
+                status = stop.code if isinstance(stop.code, int) else 1
+    finally:
+        faulthandler.cancel_dump_traceback_later()
+        for name, value in saved.items():
+            set_variable(name, value)
+    return subprocess.CompletedProcess(argv, status, stdout.getvalue(), stderr.getvalue())
+
+
+def set_variable(name: str, value: str | None) -> None:
+    if value is None:
+        os.environ.pop(name, None)
+    else:
+        os.environ[name] = value
 
 
 @pytest.fixture(scope="session")

@@ -10,9 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import ROOTS, copy_site
-
-from juju_radar.build.staged import sphinx_command
+from conftest import ROOTS, copy_site, sphinx_build
 
 SECOND = ROOTS / "test-second-issue" / "issues" / "2026" / "2026-09-09.md"
 SECOND_TEXT = SECOND.read_text(encoding="utf-8")
@@ -48,10 +46,10 @@ def check(srcdir: Path) -> list[dict]:
 
 
 def build(srcdir: Path, *extra: str) -> subprocess.CompletedProcess[str]:
-    outdir = srcdir.parent / "html"
-    command = sphinx_command(srcdir, outdir, srcdir.parent / "doctrees", "-W", "--keep-going")
-    command[-2:-2] = list(extra)
-    result = subprocess.run(command, capture_output=True, text=True, timeout=BUILD_TIMEOUT)
+    """A build that must fail without a traceback, within ``BUILD_TIMEOUT``."""
+    result = sphinx_build(
+        srcdir, srcdir.parent / "html", *extra, check=False, timeout=BUILD_TIMEOUT
+    )
     assert result.returncode != 0, "the build must fail"
     assert "Traceback" not in result.stderr and "Traceback" not in result.stdout
     return result

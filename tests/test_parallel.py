@@ -15,6 +15,7 @@ from conftest import SEED_SITE, sphinx_build
 from site_builds import EPOCH_ENV, clean_build, differences
 from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
+from sphinx.util.docutils import docutils_namespace
 
 from juju_radar.accel.sphinx_internals import shed_other_pages
 from juju_radar.editors.synth import SynthOptions, write_synthetic_archive
@@ -113,9 +114,10 @@ def test_in_a_parallel_build_readers_send_only_their_pages_and_nothing_stays_fro
         merge(self, docnames, other, app)
 
     monkeypatch.setattr(BuildEnvironment, "merge_info_from", noting_merge)
-    app = Sphinx(srcdir, srcdir, tmp_path / "html", tmp_path / "doctrees", "html",
-                 status=None, warning=None, parallel=2)  # fmt: skip
-    app.build()
+    with docutils_namespace():  # the builds other tests run in this process start afresh
+        app = Sphinx(srcdir, srcdir, tmp_path / "html", tmp_path / "doctrees", "html",
+                     status=None, warning=None, parallel=2)  # fmt: skip
+        app.build()
     assert len(sent) > 2
     assert all(issues <= pages and tocs == pages for pages, issues, tocs in sent), sent
     assert sum(issues for _, issues, _ in sent) == 30
