@@ -170,6 +170,11 @@ def test_landing_pages_show_the_newest_items_and_year_pages_all(tmp_path):
     vocab = site_vocabulary()
     srcdir, outdir = tmp_path / "src", tmp_path / "html"
     write_synthetic_archive(SEED_SITE, srcdir, SynthOptions(issues=380, draft_every=0), vocab)
+    # Two years, with more items in a topic and in the best of than a landing page lists:
+    # the last 75 issues (2024-11-01 on) are enough, and build in a quarter of the time.
+    for page in (srcdir / "issues" / "2024").glob("2024-[01][0-9]-*.md"):
+        if page.name < "2024-11":
+            page.unlink()
     sphinx_build(srcdir, outdir, "-j", "auto")
     for landing, folder in (("topics/agent.html", "topics/agent"), ("best.html", "best")):
         page = soup(outdir, landing)
