@@ -62,11 +62,12 @@ test: $(TEST_STAMP) $(AXE_STAMP) $(LIGHTHOUSE_STAMP)
 test-clients: $(TEST_STAMP)
 	$(BIN)/python -m pytest -q -m clients
 
-# The suite without the browser and the slow builds, for editing: one worker a core,
-# each test file on one worker (some files build one site step by step).
+# For editing: the unit tests and those reading a site built once for their module,
+# one worker a core (each test file on one worker); a test building a site of its own
+# is marked `site` or `slow` and left to make test (tests/conftest.py keeps the marks true).
 test-fast: $(TEST_STAMP)
 	$(BIN)/python -m compileall -q -j 0 juju_radar
-	$(BIN)/python -m pytest -q -n auto --dist loadfile --durations=15 -m "not browser and not slow and not clients"
+	RADAR_TEST_FAST=1 $(BIN)/python -m pytest -q -n auto --dist loadfile --durations=15 -m "not browser and not slow and not clients and not site"
 
 # The live archive's own checks, true of any valid archive: no errors, it builds, and
 # every page and link of the built site resolves.

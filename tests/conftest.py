@@ -110,6 +110,7 @@ def sphinx_build(
     ``READ_WHILE_BUILDING``, runs as a process of its own: ``sphinx_build_process``.
     A build still running after ``timeout`` seconds fails the test: its process is
     stopped, or this one ends with every thread's traceback (a hang is never waited out)."""
+    refuse_in_a_fast_run()
     options = ("-W", "--keep-going", "-q", "--no-color", *extra)
     if in_process(options, env):
         result = sphinx_build_in_process(srcdir, outdir, options, env, timeout)
@@ -118,6 +119,47 @@ def sphinx_build(
     if check and result.returncode != 0:
         raise AssertionError(f"sphinx-build failed:\n{result.stdout}\n{result.stderr}")
     return result
+
+
+# make test-fast runs the unit tests and those reading a site built once for their
+# module or session; a test building a site of its own is marked `site` (or `slow`), and
+# make test runs it. The mark is kept true by refusing, in a fast run, a build of an
+# unmarked test.
+FAST_RUN = "RADAR_TEST_FAST"
+OWN_BUILD_MARKS = frozenset({"site", "slow", "browser", "clients"})
+RUNNING: dict[str, Any] = {"test": "", "marks": frozenset(), "shared_fixtures": 0}
+
+
+class RunningTest:
+    """Notes the test running and whether a fixture shared by several tests is being
+    set up. A plugin of its own: a conftest's hooks do not see session fixtures."""
+
+    @pytest.hookimpl(wrapper=True)
+    def pytest_runtest_protocol(self, item: pytest.Item, nextitem: pytest.Item | None) -> Any:
+        marks = frozenset(mark.name for mark in item.iter_markers())
+        RUNNING.update(test=item.nodeid, marks=marks)
+        return (yield)
+
+    @pytest.hookimpl(wrapper=True)
+    def pytest_fixture_setup(self, fixturedef: pytest.FixtureDef[Any], request: Any) -> Any:
+        shared = fixturedef.scope != "function"
+        RUNNING["shared_fixtures"] += shared
+        try:
+            return (yield)
+        finally:
+            RUNNING["shared_fixtures"] -= shared
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.pluginmanager.register(RunningTest(), "radar-running-test")
+
+
+def refuse_in_a_fast_run() -> None:
+    if os.environ.get(FAST_RUN) != "1" or RUNNING["shared_fixtures"]:
+        return
+    if not RUNNING["marks"] & OWN_BUILD_MARKS:
+        message = f"{RUNNING['test']} builds a site of its own: mark it @pytest.mark.site"
+        pytest.fail(message, pytrace=False)
 
 
 def in_process(options: tuple[str, ...], env: dict | None) -> bool:

@@ -98,6 +98,7 @@ runpy.run_module("juju_radar.accel.sphinxbuild", run_name="__main__")
 """
 
 
+@pytest.mark.site
 def test_a_private_name_that_no_longer_imports_turns_its_accelerations_off(tmp_path):
     """On the very Sphinx they were written for: the extension loads, the accelerations
     of that module are off, one line each, and Sphinx's own builder builds the same site."""
@@ -122,6 +123,7 @@ def test_a_private_name_that_no_longer_imports_turns_its_accelerations_off(tmp_p
     assert differences(tmp_path / "fast", tmp_path / "stock") == []
 
 
+@pytest.mark.site
 def test_without_accelerations_sphinx_build_builds_the_same_site_and_says_so_once(
     tmp_path, monkeypatch
 ):
@@ -163,6 +165,7 @@ def test_a_large_read_stays_parallel():
     assert app.parallel == 2
 
 
+@pytest.mark.site
 def test_a_deprecation_met_inside_a_build_fails_it(tmp_path):
     srcdir = copy_site(tmp_path / "src")
     with (srcdir / "conf.py").open("a", encoding="utf-8") as conf:

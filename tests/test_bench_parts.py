@@ -8,6 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from conftest import ROOT, SEED_SITE
 
 sys.path[:0] = [str(ROOT / "bench")]
@@ -44,6 +45,7 @@ for pid in children:
 """
 
 
+@pytest.mark.site
 def test_peak_memory_counts_forked_children():
     process = subprocess.Popen([sys.executable, "-c", FORKING])
     with TreeMemory(process.pid, interval=0.1) as peak:

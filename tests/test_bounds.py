@@ -12,6 +12,8 @@ from pathlib import Path
 import pytest
 from conftest import ROOTS, copy_site, sphinx_build
 
+pytestmark = pytest.mark.site
+
 SECOND = ROOTS / "test-second-issue" / "issues" / "2026" / "2026-09-09.md"
 SECOND_TEXT = SECOND.read_text(encoding="utf-8")
 BUILD_TIMEOUT = 300

@@ -5,8 +5,11 @@ from __future__ import annotations
 import codecs
 import re
 
+import pytest
 from bs4 import BeautifulSoup
 from conftest import copy_site, page_text, site_with_root, sphinx_build
+
+pytestmark = pytest.mark.site
 
 
 def build_warnings(tmp_path, root: str) -> str:

@@ -50,6 +50,7 @@ def builds(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[list[st
     return srcdir, [make_html(srcdir) for _ in range(3)]
 
 
+@pytest.mark.site
 def test_no_build_names_the_build_trees_or_dumps_configuration(builds):
     _, outputs = builds
     for number, lines in enumerate(outputs, 1):
@@ -81,6 +82,7 @@ def test_a_build_says_what_changed_in_at_most_five_lines(builds):
     assert third[0] == "Nothing changed since the last build."
 
 
+@pytest.mark.site
 def test_verbose_gives_sphinx_s_whole_log(builds):
     srcdir, _ = builds
     lines = [re.sub(r"\x1b\[[0-9;]*m", "", line) for line in make_html(srcdir, "-v")]
@@ -88,6 +90,7 @@ def test_verbose_gives_sphinx_s_whole_log(builds):
     assert not any(line.startswith("Nothing changed") for line in lines)
 
 
+@pytest.mark.site
 def test_a_real_configuration_change_is_still_reported(builds):
     srcdir, _ = builds
     lines = make_html(srcdir, "-D", "html_title=另一个标题", verbose=True)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from conftest import sphinx_build
 from docutils import nodes
 from sphinx import addnodes
@@ -78,6 +79,7 @@ def test_nodes_of_other_packages_are_not_stored_as_data() -> None:
     assert node_data(paragraph) is None
 
 
+@pytest.mark.site
 def test_formatted_entries_of_an_edited_entry_are_dropped_once_per_version_of_the_bib(
     site_copy: Path, tmp_path: Path
 ) -> None:

@@ -90,6 +90,7 @@ def fixture_site(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     ],
     ids=["seed", "fixture-09", "fixture-10"],
 )
+@pytest.mark.site
 def test_every_sentence_is_on_the_page_and_the_built_page(request, export, date):
     src, html = request.getfixturevalue("seed_site" if export == SEED_EXPORT else "fixture_site")
     source = (src / f"issues/2026/{date}.md").read_text(encoding="utf-8")
@@ -265,6 +266,7 @@ def test_check_as_json(fixture_site, capsys):
     }
 
 
+@pytest.mark.site
 def test_check_reports_what_the_sphinx_build_reports(tmp_path, capsys):
     src = copy_site(tmp_path / "src")
     page = src / SEED_PAGE
@@ -311,6 +313,7 @@ def test_check_reports_ids_reused_across_issues_and_unknown_keys(tmp_path, capsy
     ) in out
 
 
+@pytest.mark.site
 def test_check_and_build_refuse_misplaced_pages_and_a_date_used_twice(tmp_path, capsys):
     src = copy_site(tmp_path / "src")
     text = (src / SEED_PAGE).read_text(encoding="utf-8")
@@ -381,6 +384,7 @@ def test_a_title_that_is_not_text_is_named_as_such(tmp_path, capsys):
 # --- new ------------------------------------------------------------------------------------
 
 
+@pytest.mark.site
 def test_new_scaffolds_a_draft_that_passes_check_and_builds(fixture_site, capsys, tmp_path):
     src, html = fixture_site
     draft = (src / "issues/2026/2026-09-11.md").read_text(encoding="utf-8")
@@ -425,6 +429,7 @@ def test_new_defaults_to_today_in_shanghai_and_refuses_to_overwrite(tmp_path, ca
     assert radar(src, "new", "2026-02-30") == 2
 
 
+@pytest.mark.site
 def test_a_topic_without_its_page_is_reported_by_check_and_build(tmp_path, capsys):
     src = copy_site(tmp_path / "src")
     conf = src / "conf.py"
@@ -491,6 +496,7 @@ def test_serve_runs_the_preview_server_on_localhost(tmp_path, monkeypatch):
     assert cli.serve_command(src, 8000)[command.index("--port") + 1] == "8000"
 
 
+@pytest.mark.site
 def test_serve_stopped_by_sigterm_stops_its_preview_server(tmp_path):
     src = copy_site(tmp_path / "src")
     port = free_port()
@@ -516,6 +522,7 @@ def test_serve_stopped_by_sigterm_stops_its_preview_server(tmp_path):
             os.killpg(serve.pid, signal.SIGKILL)
 
 
+@pytest.mark.site
 def test_serve_answers_only_local_host_names(tmp_path):
     src = copy_site(tmp_path / "src")
     with radar_serve(src, start_timeout=120) as preview:

@@ -200,6 +200,7 @@ def test_a_wrong_limit_in_conf_py_stops_the_check(site, capsys, setting, message
 # --- the build refuses the same files, at the same lines --------------------------------
 
 
+@pytest.mark.site
 def test_the_build_stops_at_a_crossref_loop_hidden_mid_line_with_its_line(tmp_path):
     """It used to crash with a RecursionError reported against another file."""
     site = copy_site(tmp_path / "src")
@@ -223,6 +224,7 @@ def test_the_build_stops_at_a_crossref_loop_hidden_mid_line_with_its_line(tmp_pa
     assert "Traceback" not in result.stderr + result.stdout
 
 
+@pytest.mark.site
 def test_the_build_refuses_a_string_bomb_and_too_many_entries_in_seconds(tmp_path):
     site = copy_site(tmp_path / "src")
     first = with_entries(site, doubling_strings(100))

@@ -9,6 +9,7 @@ import shutil
 import subprocess
 import sys
 
+import pytest
 from conftest import ROOT, copy_site, deprecations_fail
 
 from juju_radar.editors import cli
@@ -19,6 +20,7 @@ DOCS = ROOT / "docs"
 README_LIMIT = 6 * 1024
 
 
+@pytest.mark.site
 def test_the_docs_build_without_warnings_and_list_every_code(tmp_path):
     out = tmp_path / "html"
     command = [sys.executable, "-m", "sphinx", "-W", "--keep-going", "-n", "-q", "--no-color"]

@@ -101,6 +101,7 @@ def site(tmp_path: Path) -> Iterator[tuple[Path, Server]]:
         yield src, server
 
 
+@pytest.mark.site
 def test_dead_moved_and_refused_sources_are_reported_at_their_line(site, monkeypatch, capsys):
     src, server = site
     monkeypatch.setenv("RADAR_DOI_URL", f"{server.base}/doi")
@@ -126,6 +127,7 @@ def test_dead_moved_and_refused_sources_are_reported_at_their_line(site, monkeyp
     assert sorted(problem["key"] for problem in report["problems"]) == sorted(by_key)
 
 
+@pytest.mark.site
 def test_the_check_is_polite_head_first_one_request_at_a_time(site, monkeypatch, capsys):
     src, server = site
     monkeypatch.setenv("RADAR_DOI_URL", f"{server.base}/doi")
@@ -139,6 +141,7 @@ def test_the_check_is_polite_head_first_one_request_at_a_time(site, monkeypatch,
         assert start >= end + 0.04, "two requests to one host at once, or too close"
 
 
+@pytest.mark.site
 def test_strict_fails_on_a_dead_source(site, monkeypatch):
     src, server = site
     monkeypatch.setenv("RADAR_DOI_URL", f"{server.base}/doi")

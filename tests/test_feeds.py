@@ -157,6 +157,7 @@ def test_readers_find_the_feeds_on_the_home_and_topic_pages(site):
         assert read_feed(outdir, feed).entries
 
 
+@pytest.mark.site
 def test_the_feed_limit_keeps_the_newest_entries(tmp_path):
     _, outdir = build_published(tmp_path, "-D", "radar_feed_limit=1")
     assert [entry.title for entry in read_feed(outdir, "all").entries] == ["第二期：评测之外的交付"]
@@ -252,6 +253,7 @@ def publications(outdir: Path) -> dict[str, str]:
     return {path.relative_to(outdir).as_posix(): digest(path) for path in sorted(files)}
 
 
+@pytest.mark.site
 def test_an_incremental_build_writes_the_same_publications_as_a_clean_one(tmp_path):
     env = dict(os.environ, SOURCE_DATE_EPOCH="1788000000")
     srcdir = copy_site(tmp_path / "src")

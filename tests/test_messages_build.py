@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 from types import SimpleNamespace
 
+import pytest
 from conftest import copy_site, sphinx_build
 
 from juju_radar.build import crash, staged
@@ -35,6 +36,7 @@ def unreadable_bib_site(tmp_path: Path) -> tuple[Path, int]:
     return srcdir, text[: text.index("@misc{rise2026paper")].count("\n") + 1
 
 
+@pytest.mark.site
 def test_the_build_reports_in_chinese_where_conf_py_asks_for_it(tmp_path):
     srcdir, line = unreadable_bib_site(tmp_path)
     result = sphinx_build(srcdir, tmp_path / "html", check=False, env=environment(LANG="C.UTF-8"))
@@ -45,6 +47,7 @@ def test_the_build_reports_in_chinese_where_conf_py_asks_for_it(tmp_path):
     )
 
 
+@pytest.mark.site
 def test_the_build_reports_in_english_where_the_locale_says_so(tmp_path):
     srcdir, line = unreadable_bib_site(tmp_path)
     env = environment(LANGUAGE="en", LANG="C.UTF-8")

@@ -178,6 +178,7 @@ def test_archive_wide_problems_and_the_site_in_chinese(vocab: Vocabulary, tmp_pa
     ]
 
 
+@pytest.mark.site
 def test_the_build_refuses_a_bad_address_in_the_language_of_conf_py(tmp_path: Path):
     """The address is checked in the extension's setup, before config-inited: the line
     is already in conf.py's language (the seed site's: Chinese) when no locale names one."""

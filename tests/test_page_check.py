@@ -220,6 +220,7 @@ def setup(app):
 """
 
 
+@pytest.mark.site
 def test_the_build_reports_each_construct_at_its_page(tmp_path: Path):
     srcdir = copy_site(tmp_path / "src")
     # All but the <script> left open, which would take the rest of the page with it.

@@ -57,6 +57,7 @@ def synthetic_data(tmp_path: Path) -> tuple[RadarData, Archive, object]:
     return data, data.archive(), bibliography
 
 
+@pytest.mark.site
 def test_signatures_shared_among_processes_equal_those_of_one(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

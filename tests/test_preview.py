@@ -42,6 +42,7 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, Liv
         yield src, preview
 
 
+@pytest.mark.site
 def test_a_saved_sentence_shows_on_the_served_page_under_the_banner(served):
     src, preview = served
     before = preview.page(ISSUE_PAGE)
@@ -105,6 +106,7 @@ def test_the_pages_of_make_html_have_no_banner(built_seed_site):
     assert "<svg" in stats and CHARTS_LEFT_OUT not in stats
 
 
+@pytest.mark.site
 def test_listings_wait_for_the_next_session_and_then_catch_up(tmp_path):
     """Within a session a save rewrites the saved page only; the pages listing it are
     rewritten by the next session's first build."""
@@ -137,6 +139,7 @@ def test_listings_wait_for_the_next_session_and_then_catch_up(tmp_path):
         session.save()
 
 
+@pytest.mark.site
 def test_a_change_to_conf_py_starts_a_new_application(tmp_path):
     from juju_radar.build.preview import PreviewSession
 

@@ -9,6 +9,8 @@ import threading
 import time
 from pathlib import Path
 
+import pytest
+
 from juju_radar.build import staged
 
 
@@ -26,6 +28,7 @@ def fake_sphinx(pages: list[str]):
     return run
 
 
+@pytest.mark.site
 def test_the_published_site_never_disappears_during_a_slowed_swap(tmp_path, monkeypatch):
     build = tmp_path / "_build"
     pages: list[str] = []

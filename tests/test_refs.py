@@ -78,6 +78,7 @@ def test_missing_lists_entries_without_identifiers_with_the_items_citing_them(si
     ) in text
 
 
+@pytest.mark.site
 def test_missing_lookup_accept_then_the_page_links_the_doi(
     site, services, tmp_path, capsys, monkeypatch
 ):
@@ -356,6 +357,7 @@ def walked(out: str) -> list[str]:
     return re.findall(r"^references\.bib:\d+: ([^:]+): ", out, re.MULTILINE)
 
 
+@pytest.mark.site
 def test_complete_walks_the_newest_issue_first_and_writes_each_answer(
     site, services, quick_arxiv, capsys, monkeypatch
 ):

@@ -162,6 +162,7 @@ def test_pages_mark_the_article_body_and_what_search_ignores(built_seed_site: Pa
     assert 'class="radar-search-page' in search_page
 
 
+@pytest.mark.site
 def test_a_second_build_writes_the_same_bundle(built_seed_site: Path, tmp_path: Path) -> None:
     """The whole bundle is byte-identical across builds.
 
@@ -231,6 +232,7 @@ def bundle_files(outdir: Path) -> dict[str, tuple[int, bytes]]:
     }
 
 
+@pytest.mark.site
 def test_rebuilds_index_only_when_records_change_and_repair_a_damaged_bundle(
     built_seed_site: Path, tmp_path: Path
 ) -> None:
@@ -257,6 +259,7 @@ def test_rebuilds_index_only_when_records_change_and_repair_a_damaged_bundle(
     }
 
 
+@pytest.mark.site
 def test_a_draft_issue_is_not_searchable(tmp_path: Path) -> None:
     srcdir = copy_site(tmp_path / "src")
     issue_file = srcdir / ISSUE_FILE

@@ -52,6 +52,7 @@ def index_together(built: Path, pieces: list[str], into: Path) -> Path:
         ["other-2024", "other-2026-09", "other-site"],  # pieces of different metadata fields
     ],
 )
+@pytest.mark.site
 def test_merged_pieces_equal_one_index_of_their_records(
     built: Path, tmp_path: Path, pieces: list[str]
 ) -> None:

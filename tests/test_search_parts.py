@@ -77,6 +77,7 @@ def links_by_part(site: Path) -> dict[str, set[str]]:
     }
 
 
+@pytest.mark.site
 def test_each_part_holds_its_stories_or_the_other_records(years_site: Path) -> None:
     assert search_parts(years_site) == [
         "stories-2026",

@@ -334,6 +334,7 @@ def build_attacked(
     return sphinx_build(attacked_site, outdir, *options, check=False, env=env)
 
 
+@pytest.mark.site
 def test_the_build_refuses_each_attack_and_publishes_nothing_of_it(attacked_site, tmp_path, probe):
     result = build_attacked(attacked_site, tmp_path / "html")
     assert result.returncode != 0
@@ -352,6 +353,7 @@ content.check_content = lambda *args, **kwargs: []
 """
 
 
+@pytest.mark.site
 def test_without_the_page_check_the_parser_and_the_built_page_check_still_refuse(
     attacked_site, tmp_path, probe
 ):
@@ -371,6 +373,7 @@ def test_without_the_page_check_the_parser_and_the_built_page_check_still_refuse
     assert Probe.requests == []
 
 
+@pytest.mark.site
 def test_a_symlink_out_of_the_repository_stops_check_and_build(tmp_path):
     srcdir = copy_site(tmp_path / "src")
     (srcdir / "_static").mkdir()

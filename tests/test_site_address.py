@@ -79,6 +79,7 @@ def test_cite_this_and_the_export_use_the_deployed_address(deployed):
     ).items()
 
 
+@pytest.mark.site
 def test_a_deploy_build_without_an_address_fails_with_one_line(tmp_path):
     srcdir = copy_site(tmp_path / "src")
     result = sphinx_build(srcdir, tmp_path / "html", check=False, env=environment(RADAR_DEPLOY="1"))
@@ -90,6 +91,7 @@ def test_a_deploy_build_without_an_address_fails_with_one_line(tmp_path):
     assert not (tmp_path / "html" / "index.html").exists()
 
 
+@pytest.mark.site
 def test_the_deploy_build_takes_an_address_from_the_command_line(tmp_path):
     srcdir = copy_site(tmp_path / "src")
     env = environment(RADAR_DEPLOY="1")
@@ -97,6 +99,7 @@ def test_the_deploy_build_takes_an_address_from_the_command_line(tmp_path):
     assert (tmp_path / "html" / "robots.txt").is_file()
 
 
+@pytest.mark.site
 def test_an_address_that_is_not_http_is_refused(tmp_path):
     srcdir = copy_site(tmp_path / "src")
     env = environment(RADAR_SITE_URL="file:///etc/")

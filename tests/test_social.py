@@ -101,6 +101,7 @@ def test_the_sitemap_lists_every_published_page_and_no_draft(site):
     assert all((outdir / page).is_file() for page in pages)
 
 
+@pytest.mark.site
 def test_without_a_site_url_there_is_no_sitemap_and_no_social_url(tmp_path):
     srcdir = copy_site(tmp_path / "src")
     sphinx_build(srcdir, tmp_path / "html")

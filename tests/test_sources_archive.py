@@ -151,6 +151,7 @@ def test_archive_needs_keys_or_all(tmp_path, capsys):
     assert "has no http(s) url to archive" in capsys.readouterr().err
 
 
+@pytest.mark.site
 def test_the_page_gives_robust_links_and_the_archived_copy(tmp_path):
     src = copy_site(tmp_path / "src")
     bib = src / "references.bib"

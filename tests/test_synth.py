@@ -120,6 +120,7 @@ def test_each_page_states_the_length_the_model_counts(tmp_path, text):
         assert issue.stated_length.endswith(f" · 阅读约 {issue.stats.minutes} 分钟")
 
 
+@pytest.mark.site
 def test_a_zipf_archive_passes_radar_check_and_builds(tmp_path):
     srcdir = synth(tmp_path / "src", 8)
     assert cli.main(["--root", str(srcdir), "check", "--strict"]) == 0

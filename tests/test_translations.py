@@ -60,6 +60,7 @@ def hostile_site(tmp_path: Path) -> tuple[Path, int]:
     return srcdir, line
 
 
+@pytest.mark.site
 def test_the_build_refuses_a_translation_holding_markup(tmp_path: Path):
     srcdir, line = hostile_site(tmp_path)
     assert check_translations(srcdir, ["locales"], "zh_CN")[0].line == line
@@ -72,6 +73,7 @@ def test_the_build_refuses_a_translation_holding_markup(tmp_path: Path):
     assert not (tmp_path / "html" / "index.html").exists()
 
 
+@pytest.mark.site
 def test_the_build_refuses_a_compiled_catalogue_holding_markup(tmp_path: Path):
     """A ``.mo`` newer than its ``.po`` is loaded as it is (Sphinx compiles only older
     ones): what it holds is checked too."""
@@ -100,6 +102,7 @@ def test_the_build_refuses_a_translations_script(tmp_path: Path):
     ]
 
 
+@pytest.mark.site
 def test_a_catalogue_of_page_text_is_refused_by_check_and_build(tmp_path: Path):
     """Sphinx would translate the front page with ``index.po``, past the content check."""
     srcdir = copy_site(tmp_path / "src")

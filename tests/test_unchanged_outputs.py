@@ -5,12 +5,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from conftest import copy_site, sphinx_build
 
 ITEMS = Path("data") / "items.json"
 SEED_ISSUE = Path("issues") / "2026" / "2026-09-08.md"
 
 
+@pytest.mark.site
 def test_the_export_is_rewritten_only_when_what_it_shows_changed(tmp_path: Path) -> None:
     srcdir, outdir = copy_site(tmp_path / "src"), tmp_path / "html"
     sphinx_build(srcdir, outdir)

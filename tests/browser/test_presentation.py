@@ -8,6 +8,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+import pytest
 from bs4 import BeautifulSoup
 from conftest import ROOT
 
@@ -38,6 +39,7 @@ def test_the_site_serves_the_subset_not_the_whole_bundle(built_seed_site: Path) 
     assert served.stat().st_size < 64 * 1024
 
 
+@pytest.mark.browser
 def test_icons_are_drawn_and_item_text_is_plain(page: Any, site_url: str) -> None:
     page.goto(f"{site_url}{ISSUE_PAGE}")
     page.wait_for_load_state("networkidle")
@@ -62,6 +64,7 @@ def test_icons_are_drawn_and_item_text_is_plain(page: Any, site_url: str) -> Non
     assert page.script_errors == []
 
 
+@pytest.mark.browser
 def test_a_tag_never_breaks_across_lines(page: Any, site_url: str) -> None:
     """At any width a tag pill stays whole (a bordered pill split over two lines is two
     half pills); checked at widths from a phone to a desktop."""
@@ -79,6 +82,7 @@ def test_a_tag_never_breaks_across_lines(page: Any, site_url: str) -> None:
     assert broken == []
 
 
+@pytest.mark.browser
 def test_a_reference_reads_as_one_block_with_its_notice_and_citers(
     page: Any, site_url: str
 ) -> None:
