@@ -187,7 +187,9 @@ def sphinx_build_in_process(
     srcdir: Path, outdir: Path, options: tuple[str, ...], env: dict | None, timeout: float
 ) -> subprocess.CompletedProcess[str]:
     """sphinx-build's own main in this process, its output captured. pytest's warning
-    filters (pyproject.toml) apply here as PYTHONWARNINGS does in a process."""
+    filters (pyproject.toml) apply here as PYTHONWARNINGS does in a process. The
+    process-wide accelerations of ``accel/sphinxbuild.py`` (when memory is freed, how a
+    crash is reported) are left out: they change no file the build writes."""
     from sphinx.cmd.build import build_main
 
     argv = ["-b", "html", "-d", str(doctrees_of(outdir)), *options, str(srcdir), str(outdir)]
