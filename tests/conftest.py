@@ -192,7 +192,8 @@ def sphinx_build_in_process(
     crash is reported) are left out: they change no file the build writes."""
     from sphinx.cmd.build import build_main
 
-    argv = ["-b", "html", "-d", str(doctrees_of(outdir)), *options, str(srcdir), str(outdir)]
+    command = sphinx_command(srcdir, outdir, doctrees_of(outdir), *options)
+    argv = command[command.index("-b") :]  # what follows ``python -m <entry>``
     stdout, stderr = io.StringIO(), io.StringIO()
     saved = {name: os.environ.get(name) for name in READ_WHILE_BUILDING}
     # To the worker's own stderr: a test's captured one (capsys) has no file descriptor.

@@ -108,6 +108,15 @@ def test_an_alias_bomb_in_the_date_is_refused_at_once(tmp_path):
     assert_refused(srcdir, "issues/2026/2026-09-09.md", 3, "front-matter")
 
 
+def test_a_character_yaml_refuses_in_the_front_matter_is_refused_at_its_line(tmp_path):
+    """PyYAML refuses U+0001 before reading anything: the check and the build once
+    crashed on it instead of reporting it."""
+    text = with_front("title", "第二\x01期")
+    line = text.split("\n").index("title: 第二\x01期") + 1
+    srcdir = site_with_page(tmp_path, text)
+    assert_refused(srcdir, "issues/2026/2026-09-09.md", line, "front-matter")
+
+
 def test_huge_front_matter_is_refused(tmp_path):
     text = SECOND_TEXT.replace("---\n", "---\n" + "pad: " + "x" * 30_000 + "\n", 1)
     srcdir = site_with_page(tmp_path, text)
