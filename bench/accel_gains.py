@@ -8,8 +8,11 @@ issue). The configurations: every acceleration on; none (``RADAR_ACCEL=0``); and
 acceleration of the register that is about speed turned off alone
 (``RADAR_ACCEL_OFF=NAME``). An acceleration's gain is what turning it off costs, as a
 share of the build without it; the register deletes any that saves under 3 % of both.
-One run each (a clean build at 3,650 issues takes minutes): a share near the run-to-run
-spread of the same configuration is not a gain.
+A clean build at 3,650 issues takes minutes, so the runs go round robin (every
+configuration once, then again), and each is appended to a record (``--record``, JSON
+lines) that later invocations add to: the table gives each configuration's median over
+every recorded run of that size, with the run count. A share near the run-to-run spread
+of the same configuration is not a gain.
 
 The table goes between the markers of the "Acceleration gains" section of BENCHMARKS.md
 (``--no-write`` only prints it).
@@ -18,8 +21,12 @@ The table goes between the markers of the "Acceleration gains" section of BENCHM
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import datetime as dt
+import json
 import os
 import shutil
+import statistics
 import sys
 import tempfile
 from collections.abc import Iterator
@@ -43,6 +50,7 @@ from juju_radar.sphinx_ext.config import ACCEL_ENV, ACCEL_OFF_ENV  # noqa: E402
 
 ALL_ON = "every acceleration"
 NONE = f"none ({ACCEL_ENV}=0)"
+RECORD = ROOT / "bench" / "accel_gains.jsonl"
 
 
 def speed_rows() -> list[str]:
@@ -99,49 +107,88 @@ def saved_share(without: float, with_all: float) -> str:
     return f"{(without - with_all) / without:+.0%}"
 
 
-def gains_table(issues: int, entries: int, runs: dict[str, tuple[Run, Run]]) -> str:
-    clean_all, added_all = runs[ALL_ON]
+def gains_table(issues: int, entries: int, runs: dict[str, list[tuple[Run, Run]]]) -> str:
+    """Each configuration's medians over its runs; ``runs`` lists every acceleration first."""
+    medians = {label: median_runs(measured) for label, measured in runs.items()}
+    clean_all, added_all, _ = medians[ALL_ON]
+    counts = sorted({len(measured) for measured in runs.values()})
     lines = [
-        f"{issues:,} issues imported ({entries:,} references), one run per configuration; "
+        f"{issues:,} issues imported ({entries:,} references); medians of "
+        f"{'–'.join(map(str, counts))} run(s) per configuration (n), round robin; "
         f"{machine()}. Saved: the share of the build without it that the acceleration "
         "saves.",
         "",
-        "| configuration | clean s | saved | add an issue s | saved | peak Pss MiB |",
-        "|---|---|---|---|---|---|",
+        "| configuration | n | clean s | saved | add an issue s | saved | peak Pss MiB |",
+        "|---|---|---|---|---|---|---|",
     ]
-    for label, (clean, added) in runs.items():
+    for label, (clean, added, pss) in medians.items():
         shares = ("", "")
         if label != ALL_ON:
-            shares = (
-                saved_share(clean.wall, clean_all.wall),
-                saved_share(added.wall, added_all.wall),
-            )
+            shares = (saved_share(clean, clean_all), saved_share(added, added_all))
         lines.append(
-            f"| {label} | {clean.wall:.1f} | {shares[0]} | {added.wall:.1f} | {shares[1]} "
-            f"| {max(clean.pss_mib, added.pss_mib):.0f} |"
+            f"| {label} | {len(runs[label])} | {clean:.1f} | {shares[0]} | {added:.1f} "
+            f"| {shares[1]} | {pss:.0f} |"
         )
     return "\n".join(lines)
+
+
+def median_runs(measured: list[tuple[Run, Run]]) -> tuple[float, float, float]:
+    """The median clean and add-one wall times, and the largest peak Pss."""
+    return (
+        statistics.median(clean.wall for clean, _ in measured),
+        statistics.median(added.wall for _, added in measured),
+        max(max(clean.pss_mib, added.pss_mib) for clean, added in measured),
+    )
+
+
+def record_run(record: Path, issues: int, label: str, clean: Run, added: Run) -> None:
+    line = {
+        "issues": issues,
+        "configuration": label,
+        "date": dt.date.today().isoformat(),
+        "clean": dataclasses.asdict(clean),
+        "added": dataclasses.asdict(added),
+    }
+    with record.open("a", encoding="utf-8") as stream:
+        stream.write(json.dumps(line) + "\n")
+
+
+def recorded_runs(record: Path, issues: int, labels: list[str]) -> dict[str, list[tuple[Run, Run]]]:
+    """Every recorded run of ``issues`` issues, by configuration, in ``labels``' order."""
+    runs: dict[str, list[tuple[Run, Run]]] = {label: [] for label in labels}
+    lines = record.read_text(encoding="utf-8").splitlines() if record.exists() else []
+    for line in map(json.loads, lines):
+        if line["issues"] == issues and line["configuration"] in runs:
+            runs[line["configuration"]].append((Run(**line["clean"]), Run(**line["added"])))
+    return {label: measured for label, measured in runs.items() if measured}
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--issues", type=int, default=3650)
+    parser.add_argument("--runs", type=int, default=1, help="rounds over the configurations")
     parser.add_argument("--only", nargs="*", help="register names to measure (default: all)")
+    parser.add_argument("--record", type=Path, default=RECORD, help="JSON lines of every run")
     parser.add_argument("--no-write", action="store_true", help="print, do not edit BENCHMARKS.md")
     args = parser.parse_args(argv)
     names = speed_rows()
     unknown = set(args.only or ()) - set(names)
     if unknown:
         parser.error(f"not in the register: {', '.join(sorted(unknown))}")
+    measured = configurations(args.only or names)
     with tempfile.TemporaryDirectory(prefix="radar-accel-") as folder:
         workdir = Path(folder)
         corpus = imported_corpus(args.issues, workdir)
         entries = bib_entries(corpus.srcdir)
-        runs: dict[str, tuple[Run, Run]] = {}
-        for label, settings in configurations(args.only or names):
-            runs[label] = measure_configuration(corpus.srcdir, corpus.newest, workdir, settings)
-            print(label, f"{runs[label][0].wall:.1f} s", f"{runs[label][1].wall:.1f} s", flush=True)
-    table = gains_table(args.issues, entries, runs)
+        for _ in range(args.runs):
+            for label, settings in measured:
+                clean, added = measure_configuration(
+                    corpus.srcdir, corpus.newest, workdir, settings
+                )
+                record_run(args.record, args.issues, label, clean, added)
+                print(label, f"{clean.wall:.1f} s", f"{added.wall:.1f} s", flush=True)
+    labels = [label for label, _ in configurations(names)]
+    table = gains_table(args.issues, entries, recorded_runs(args.record, args.issues, labels))
     print(table)
     if not args.no_write:
         write_section("accel-gains", "Acceleration gains", table)

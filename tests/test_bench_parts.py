@@ -145,5 +145,20 @@ def test_the_gains_bench_turns_off_each_speed_acceleration_alone():
     def run(wall: float) -> Run:
         return Run(wall, wall, 100, 90, 3, 0, 0, 1.0)
 
-    table = gains_table(10, 40, {ALL_ON: (run(90), run(9)), NONE: (run(120), run(12))})
-    assert "| none (RADAR_ACCEL=0) | 120.0 | +25% | 12.0 | +25% | 90 |" in table
+    table = gains_table(
+        10, 40, {ALL_ON: [(run(90), run(9))], NONE: [(run(130), run(12)), (run(120), run(12))]}
+    )
+    assert "| none (RADAR_ACCEL=0) | 2 | 125.0 | +28% | 12.0 | +25% | 90 |" in table
+    assert "medians of 1–2 run(s)" in table
+
+
+def test_the_gains_bench_adds_its_runs_to_a_record(tmp_path):
+    from accel_gains import ALL_ON, NONE, record_run, recorded_runs
+
+    record = tmp_path / "gains.jsonl"
+    record_run(record, 10, NONE, Run(5, 5, 1, 1, 1, 0, 0, 1.0), Run(2, 2, 1, 1, 1, 0, 0, 1.0))
+    record_run(record, 10, ALL_ON, Run(4, 4, 1, 1, 1, 0, 0, 1.0), Run(1, 1, 1, 1, 1, 0, 0, 1.0))
+    record_run(record, 20, ALL_ON, Run(9, 9, 1, 1, 1, 0, 0, 1.0), Run(1, 1, 1, 1, 1, 0, 0, 1.0))
+    runs = recorded_runs(record, 10, [ALL_ON, NONE])
+    assert list(runs) == [ALL_ON, NONE]
+    assert [clean.wall for clean, _ in runs[ALL_ON]] == [4]
