@@ -20,10 +20,20 @@ from hypothesis import settings
 from juju_radar.build.staged import sphinx_command
 from juju_radar.model.messages import use_language
 from juju_radar.model.vocabulary import Vocabulary, vocabulary_from_config
+from juju_radar.outputs.siteurl import DEPLOY_ENV, SITE_URL_ENV
+
+FAST_RUN = "RADAR_TEST_FAST"
+
+
+def examples(count: int) -> int:
+    """How many examples a property test draws: ``count`` in make test, a quarter of
+    them (at least 25) in make test-fast, which is the quick loop while editing."""
+    return max(25, count // 4) if os.environ.get(FAST_RUN) == "1" else count
+
 
 # No per-example deadline: the suite runs on every core at once (make test), so an
 # example's time measures the machine's load, not the code; speed is the benchmark's.
-settings.register_profile("radar", deadline=None)
+settings.register_profile("radar", deadline=None, max_examples=examples(100))
 settings.load_profile("radar")
 
 # The suite reads the tools' messages in English, their msgids (and so does every
@@ -90,7 +100,8 @@ def deprecations_fail() -> str:
 BUILD_TIMEOUT = 900  # seconds: the 300-issue archive builds in under two minutes
 # Variables a build reads while it runs, not when Python starts: a build given an
 # environment that differs from this process's in these alone can run in this process.
-READ_WHILE_BUILDING = frozenset({"SOURCE_DATE_EPOCH"})
+# The site's address is read by the extension's setup, once per build.
+READ_WHILE_BUILDING = frozenset({"SOURCE_DATE_EPOCH", SITE_URL_ENV, DEPLOY_ENV})
 
 
 def sphinx_build(
@@ -125,7 +136,6 @@ def sphinx_build(
 # module or session; a test building a site of its own is marked `site` (or `slow`), and
 # make test runs it. The mark is kept true by refusing, in a fast run, a build of an
 # unmarked test.
-FAST_RUN = "RADAR_TEST_FAST"
 OWN_BUILD_MARKS = frozenset({"site", "slow", "browser", "clients"})
 RUNNING: dict[str, Any] = {"test": "", "marks": frozenset(), "shared_fixtures": 0}
 
@@ -227,6 +237,25 @@ def built_seed_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     srcdir = copy_site(base / "src")
     outdir = base / "html"
     sphinx_build(srcdir, outdir)
+    return outdir
+
+
+@pytest.fixture(scope="session")
+def published_site(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """(sources, output) of the published site (``publishing_site.build_published``),
+    built once per test session for the modules that only read it."""
+    from publishing_site import build_published
+
+    return build_published(tmp_path_factory.mktemp("published"))
+
+
+@pytest.fixture(scope="session")
+def built_years_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The seed site with the older years of ``test-years``, built once per test session;
+    its doctrees (search records and pieces) beside it."""
+    base = tmp_path_factory.mktemp("years")
+    outdir = base / "html"
+    sphinx_build(site_with_root("years", base / "src"), outdir)
     return outdir
 
 

@@ -12,6 +12,7 @@ from tempfile import TemporaryDirectory
 from typing import Any
 
 from bib_corpus import BROKEN, SEPARATORS, WELL_FORMED, edit_lists, edited, joined
+from conftest import examples
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from pybtex.database import BibliographyData
@@ -85,7 +86,7 @@ second_files = st.lists(
 )
 
 
-@settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(250), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(distinct_pieces, edits, second_files)
 def test_the_parse_by_segment_equals_sphinxcontrib_bibtex_s_parse(parts, changes, second):
     with TemporaryDirectory() as folder:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import string
 from typing import Any
 
+from conftest import examples
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from pybtex.bibtex.utils import split_name_list
@@ -180,7 +181,7 @@ def reader_view(text: str) -> tuple[list[tuple[str, str, dict[str, Any]]], list[
     return entries, preamble
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(200), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(bib_text())
 @example("x @misc{a, title={A}, crossref={b}}\ny @misc{b, title={B}, crossref={a}}\n")
 @example('@string{k = "b"}\n@misc{a title = {A}, crossref = k,, note = "x {y "} z" # k # 7}')
@@ -216,7 +217,7 @@ def escaped_entry(draw: Any) -> str:
     return f"@{kind}{{k,\n{''.join(fields)}}}\n"
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(escaped_entry())
 @example(
     "@misc{k,\n  title = {50\\% of {\\'e}t{\\'e}},\n  author = {M{\\\"u}ller, J. and O\\'Brien},\n}\n"

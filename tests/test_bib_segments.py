@@ -11,6 +11,7 @@ import pickle
 from typing import Any
 
 from bib_corpus import WELL_FORMED, edited, edits, joined, limits, odd_pieces, pieces
+from conftest import examples
 from hypothesis import HealthCheck, event, example, given, settings
 
 from juju_radar.bib.check import check_bib_text
@@ -52,7 +53,7 @@ def checked_twice(parts: list[tuple[str, str]], changes: list[Any], bib_limits: 
         cache = pickle.loads(pickle.dumps(cache))  # as the build cache keeps them
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(400), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(pieces, edits, limits)
 @example([("\n", "@string{jai = {Other}}"), ("\n", "@misc{c, title = jai}")], [], BibLimits())
 @example(
@@ -69,7 +70,7 @@ def test_the_check_by_segment_equals_the_whole_file_check(parts, changes, bib_li
     checked_twice(parts, changes, bib_limits)
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(odd_pieces, edits, limits)
 # The whole file read before is not the reading that stops past the limit (found by
 # Hypothesis: the entry past it was checked once the file had been read whole).

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 from bib_corpus import SEED_ENTRIES
+from conftest import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -345,7 +346,7 @@ BIBTEX_ALPHABET = st.sampled_from(
 )
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.lists(BIBTEX_ALPHABET, max_size=60).map("".join))
 def test_bibtex_like_noise_never_raises(text: str) -> None:
     problems = check_bib_text(text, PATH)
@@ -356,7 +357,7 @@ def test_bibtex_like_noise_never_raises(text: str) -> None:
     bib_entry_identifiers(text)
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(st.text(max_size=200))
 def test_arbitrary_text_never_raises(text: str) -> None:
     assert no_internal_error(check_bib_text(text, PATH))

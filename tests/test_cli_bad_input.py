@@ -7,7 +7,7 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from conftest import SEED_EXPORT, SEED_SITE
+from conftest import SEED_EXPORT, SEED_SITE, examples
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from import_cases import GOOD, ISSUE, run_import, site_files
@@ -320,7 +320,7 @@ EXPORT_ALPHABET = st.characters(
 )
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(200), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     st.one_of(
         st.binary(max_size=300),
@@ -344,7 +344,7 @@ def test_import_never_raises_on_arbitrary_input(small_site, data):
         assert outcome.problems and not (small_site / "issues" / "2026").exists()
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(200), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     st.one_of(
         st.binary(max_size=300),

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pydata_sphinx_theme
 import tinycss2
+from conftest import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -101,7 +102,7 @@ NAME_POOL = sorted(
 )
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(st.sets(st.sampled_from(NAME_POOL)))
 def test_names_no_rule_asks_about_leave_the_subset_as_it_was(names: set[str]) -> None:
     """What the build keys a sheet's subset by: only the names its rules ask about."""

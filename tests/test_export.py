@@ -9,12 +9,12 @@ from pathlib import Path
 
 import jsonschema
 import pytest
-from publishing_site import DRAFT_DATE, build_published, item_url, published_issues, vocabulary
+from publishing_site import DRAFT_DATE, item_url, published_issues, vocabulary
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
-    return build_published(tmp_path_factory.mktemp("export"))
+def site(published_site: tuple[Path, Path]) -> tuple[Path, Path]:
+    return published_site
 
 
 def load_json(outdir: Path, name: str) -> dict:

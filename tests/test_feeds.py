@@ -31,8 +31,8 @@ from juju_radar.model.issue_records import plain_text
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
-    return build_published(tmp_path_factory.mktemp("feeds"))
+def site(published_site: tuple[Path, Path]) -> tuple[Path, Path]:
+    return published_site
 
 
 def read_feed(outdir: Path, name: str) -> feedparser.FeedParserDict:

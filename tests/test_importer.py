@@ -9,7 +9,7 @@ import runpy
 from pathlib import Path
 
 import pytest
-from conftest import SEED_EXPORT, SEED_SITE
+from conftest import SEED_EXPORT, SEED_SITE, examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from markdown_it.renderer import RendererHTML
@@ -223,7 +223,7 @@ def test_escaped_text_renders_exactly_as_written(myst_html, text):
     assert html.unescape(re.sub(r"</?p>", "", rendered)).strip() == text
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(
     st.lists(
         st.text(

@@ -84,6 +84,7 @@ def test_the_staged_build_reads_conf_py_for_its_own_lines(tmp_path):
     assert said["en"].stderr.startswith(f"radar: another build is running in {srcdir / '_build'}")
 
 
+@pytest.mark.site
 def test_make_html_ends_with_its_summary_in_chinese(tmp_path):
     srcdir = copy_site(tmp_path / "src")
     env = {**environment(LANG="C.UTF-8"), "SOURCE_DATE_EPOCH": "1788000000"}

@@ -5,6 +5,7 @@ content check, whatever the front matter's key spellings and closing lines."""
 from __future__ import annotations
 
 import yaml
+from conftest import examples
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from markdown_it.renderer import RendererHTML
@@ -122,7 +123,7 @@ def kept_fields(page: Page, kind: str) -> dict:
     }
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(text=pages(), kind=st.sampled_from(["issue", "site"]))
 def test_myst_reads_only_the_fields_the_archive_read(text: str, kind: str) -> None:
     page = Page.read(text, PATH)
@@ -147,7 +148,7 @@ def test_myst_reads_only_the_fields_the_archive_read(text: str, kind: str) -> No
     assert shape(markdown(SYNTAX).parse(source)) == shape(tokens)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(text=pages())
 def test_a_page_the_checks_pass_gives_myst_no_setting(text: str) -> None:
     page = Page.read(text, PATH)

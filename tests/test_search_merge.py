@@ -14,7 +14,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from conftest import site_with_root, sphinx_build
+from conftest import doctrees_of
 from search_bundles import read_bundle, same_search
 
 from juju_radar.accel.pagefind_bundle import references_are_whole
@@ -30,11 +30,9 @@ from juju_radar.outputs.search.jobs import index_piece
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def built(built_years_site: Path) -> Path:
     """The years site's doctree folder, with its record sites and piece bundles."""
-    base = tmp_path_factory.mktemp("merge")
-    sphinx_build(site_with_root("years", base / "src"), base / "html")
-    return base / "html.doctrees"
+    return doctrees_of(built_years_site)
 
 
 def index_together(built: Path, pieces: list[str], into: Path) -> Path:

@@ -63,11 +63,8 @@ def test_pieces_are_merged_into_four_parts_in_order() -> None:
 
 
 @pytest.fixture(scope="module")
-def years_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    base = tmp_path_factory.mktemp("years")
-    outdir = base / "html"
-    sphinx_build(site_with_root("years", base / "src"), outdir)
-    return outdir
+def years_site(built_years_site: Path) -> Path:
+    return built_years_site
 
 
 def links_by_part(site: Path) -> dict[str, set[str]]:

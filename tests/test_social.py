@@ -18,7 +18,6 @@ from conftest import copy_site, sphinx_build, watch_errors
 from publishing_site import (
     DRAFT_DATE,
     SITE_URL,
-    build_published,
     published_issues,
 )
 
@@ -26,8 +25,8 @@ SITEMAP_NS = {"s": "http://www.sitemaps.org/schemas/sitemap/0.9"}
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
-    return build_published(tmp_path_factory.mktemp("social"))
+def site(published_site: tuple[Path, Path]) -> tuple[Path, Path]:
+    return published_site
 
 
 def meta(outdir: Path, page: str) -> dict[str, str]:

@@ -15,7 +15,6 @@ from bs4 import BeautifulSoup, Tag
 from conftest import watch_errors
 from publishing_site import (
     DRAFT_DATE,
-    build_published,
     published_issues,
     vocabulary,
 )
@@ -28,8 +27,8 @@ CHARTS = ("per-month", "scores", "verdicts")
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
-    return build_published(tmp_path_factory.mktemp("stats"))
+def site(published_site: tuple[Path, Path]) -> tuple[Path, Path]:
+    return published_site
 
 
 @pytest.fixture(scope="module")

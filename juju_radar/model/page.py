@@ -196,21 +196,14 @@ def _parse(front: list[str], end: int, path: str) -> FrontMatter:
     try:
         loader = _FrontMatterLoader(source)  # refuses a non-printable character at once
     except yaml.reader.ReaderError as error:
-        line = source.count("\n", 0, error.position) + 2
-        message = _("invalid YAML: a character YAML does not allow (U+{code:04X})").format(
-            code=error.character
-        )
-        return _unreadable(path, line, message, end)
+        return _unreadable(path, *_yaml_problem(error, source), end)
     try:
         node = loader.get_single_node()
         data = loader.construct_document(node) if node is not None else None
     except RecursionError:  # nested flow collections recurse in the scanner too
         return _unreadable(path, 1, _("the front matter is nested too deep"), end)
     except yaml.YAMLError as error:
-        mark = getattr(error, "problem_mark", None)
-        line = mark.line + 2 if mark is not None else 1
-        message = _("invalid YAML: {problem}").format(problem=getattr(error, "problem", error))
-        return _unreadable(path, line, message, end)
+        return _unreadable(path, *_yaml_problem(error, source), end)
     finally:
         loader.dispose()
     if node is None or not isinstance(data, dict):
@@ -221,6 +214,18 @@ def _parse(front: list[str], end: int, path: str) -> FrontMatter:
         if isinstance(loader_key, yaml.ScalarNode)
     }
     return FrontMatter(data, key_lines, end, readable=True)
+
+
+def _yaml_problem(error: yaml.YAMLError, source: str) -> tuple[int, str]:
+    """The page line a YAML error is at (the front matter starts on line 2), and what
+    it says."""
+    if isinstance(error, yaml.reader.ReaderError):
+        line = source.count("\n", 0, error.position) + 2
+        message = _("invalid YAML: a character YAML does not allow (U+{code:04X})")
+        return line, message.format(code=error.character)
+    mark = getattr(error, "problem_mark", None)
+    line = mark.line + 2 if mark is not None else 1
+    return line, _("invalid YAML: {problem}").format(problem=getattr(error, "problem", error))
 
 
 def renderer_source(lines: list[str], front: FrontMatter, fields: Collection[str]) -> str:

@@ -1,11 +1,11 @@
-"""The search index's heavy steps, each run in a process of its own.
+"""The search index's heavy steps, run two at a time.
 
-Indexing a piece or a part whole (Pagefind), or merging pieces into a part (the
-acceleration ``accel.search_merge``, a job of its own), are a subprocess or pure Python,
-and the build runs two at a time: in threads they would share one core (the
-interpreter lock) and keep their memory in the build's process, which holds the whole
-environment. ``python -m juju_radar.outputs.search.jobs`` runs one step; ``run_job`` runs
-it so and reports its failure.
+Indexing a piece or a part whole is Pagefind's process: ``run_job`` runs these steps of
+this module in the calling thread, which holds the interpreter lock only to start
+Pagefind and put its bundle in place. Merging pieces into a part (the acceleration
+``accel.search_merge``) is pure Python, so it is a process of its own: in a thread it
+would share one core and keep its memory in the build's process, which holds the whole
+environment. ``python -m juju_radar.outputs.search.jobs`` runs one step by hand.
 """
 
 from __future__ import annotations
@@ -96,7 +96,15 @@ def job_command(*arguments: str | Path) -> list[str]:
 
 
 def run_job(command: list[str]) -> str | None:
-    """Run a job command; None when it succeeded, else what it said."""
+    """Run a job command; None when it succeeded, else what it said (as the last line of
+    a failed process's traceback)."""
+    own = job_command()
+    if command[: len(own)] == own:
+        try:
+            main(command[len(own) :])
+        except Exception as error:
+            return f"{type(error).__name__}: {error}"
+        return None
     result = subprocess.run(command, capture_output=True, text=True, check=False)
     if result.returncode == 0:
         return None
