@@ -9,6 +9,7 @@ alike), and byte-for-byte reproducible.
 
 from __future__ import annotations
 
+import functools
 import html
 import io
 import re
@@ -253,12 +254,15 @@ def verdict_chart(view: StatsView, vocabulary: Vocabulary) -> Chart:
     return Chart("verdicts", "各判断的条目数", _draw("verdicts", draw), table)
 
 
-def charts(view: StatsView, vocabulary: Vocabulary) -> list[Chart]:
-    return [
+# The same counts draw the same charts: a process that builds again (the preview, the
+# tests) draws them once. Both arguments are frozen, so equal ones hash alike.
+@functools.lru_cache(maxsize=4)
+def charts(view: StatsView, vocabulary: Vocabulary) -> tuple[Chart, ...]:
+    return (
         topic_month_chart(view, vocabulary),
         score_chart(view, vocabulary),
         verdict_chart(view, vocabulary),
-    ]
+    )
 
 
 # --- doctree ----------------------------------------------------------------------------
