@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 from conftest import ROOTS, site_with_root, sphinx_build
@@ -254,3 +255,30 @@ def test_parts_indexed_whole_index_no_pieces_and_search_the_same(
     assert reports[False].parts == reports[True].parts == ["other-site"]
     merged, whole = (tmp_path / f"merge-{merge}" / "html" for merge in (True, False))
     assert search_differences(merged, whole) == []
+
+
+def test_a_failed_index_step_says_so_in_one_line_without_a_python_process(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The index steps run in the build's thread: Pagefind is the only process."""
+    import subprocess
+    import sys
+
+    from juju_radar.outputs.search.jobs import job_command, run_job
+
+    started: list[str] = []
+    real_run = subprocess.run
+
+    def run(command: list[str], *args: Any, **kwargs: Any) -> Any:
+        started.append(str(command[0]))
+        return real_run(command, *args, **kwargs)
+
+    monkeypatch.setattr(subprocess, "run", run)
+    empty = tmp_path / "records"
+    empty.mkdir()
+    said = run_job(job_command("index", empty, tmp_path / "bundle", "state"))
+    assert said == (
+        "RuntimeError: pagefind exited with 1: Error: Pagefind was not able to build an index."
+    )
+    assert not (tmp_path / "bundle").exists()
+    assert len(started) == 1 and sys.executable not in started, started

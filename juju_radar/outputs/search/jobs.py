@@ -96,14 +96,13 @@ def job_command(*arguments: str | Path) -> list[str]:
 
 
 def run_job(command: list[str]) -> str | None:
-    """Run a job command; None when it succeeded, else what it said (as the last line of
-    a failed process's traceback)."""
+    """Run a job command; None when it succeeded, else one line of what it said."""
     own = job_command()
     if command[: len(own)] == own:
         try:
             main(command[len(own) :])
-        except Exception as error:
-            return f"{type(error).__name__}: {error}"
+        except Exception as error:  # its first line: Pagefind says what failed twice
+            return f"{type(error).__name__}: {error}".splitlines()[0].strip()
         return None
     result = subprocess.run(command, capture_output=True, text=True, check=False)
     if result.returncode == 0:
