@@ -141,6 +141,25 @@ def median_runs(measured: list[tuple[Run, Run]]) -> tuple[float, float, float]:
     )
 
 
+def register_gains(issues: int = 3650, record: Path = RECORD) -> dict[str, str]:
+    """What each acceleration saves at ``issues`` issues, by register name, from the
+    record: the register's table (``docs/_ext/radar_accelerations.py``) shows it."""
+    labels = [label for label, _ in configurations(speed_rows())]
+    runs = recorded_runs(record, issues, labels)
+    if ALL_ON not in runs:
+        return {}
+    clean_all, added_all, _ = median_runs(runs[ALL_ON])
+    gains = {}
+    for name in speed_rows():
+        if measured := runs.get(f"without {name}"):
+            clean, added, _ = median_runs(measured)
+            gains[name] = (
+                f"clean {saved_share(clean, clean_all)}, add an issue "
+                f"{saved_share(added, added_all)} (median of {len(measured)} run(s))"
+            )
+    return gains
+
+
 def record_run(record: Path, issues: int, label: str, clean: Run, added: Run) -> None:
     line = {
         "issues": issues,

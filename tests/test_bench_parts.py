@@ -162,3 +162,19 @@ def test_the_gains_bench_adds_its_runs_to_a_record(tmp_path):
     runs = recorded_runs(record, 10, [ALL_ON, NONE])
     assert list(runs) == [ALL_ON, NONE]
     assert [clean.wall for clean, _ in runs[ALL_ON]] == [4]
+
+
+def test_the_register_shows_each_gain_as_recorded(tmp_path):
+    from accel_gains import ALL_ON, record_run, register_gains
+
+    def run(wall: float) -> Run:
+        return Run(wall, wall, 1, 1, 1, 0, 0, 1.0)
+
+    record = tmp_path / "gains.jsonl"
+    assert register_gains(10, record) == {}
+    record_run(record, 10, ALL_ON, run(90), run(9))
+    record_run(record, 10, "without search-merge", run(100), run(8))
+    record_run(record, 10, "without search-merge", run(120), run(10))
+    assert register_gains(10, record) == {
+        "search-merge": "clean +18%, add an issue +0% (median of 2 run(s))"
+    }

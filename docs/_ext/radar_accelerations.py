@@ -1,8 +1,11 @@
 """The register of accelerations, generated from ``juju_radar.accel.register`` at build
-time: ``{radar-accelerations}`` writes one row per acceleration."""
+time: ``{radar-accelerations}`` writes one row per acceleration, with its gain as
+``bench/accel_gains.py`` recorded it (``bench/accel_gains.jsonl``)."""
 
 from __future__ import annotations
 
+import importlib.util
+from pathlib import Path
 from typing import Any
 
 from docutils import nodes
@@ -23,12 +26,23 @@ COLUMNS = (
 )
 
 
+def measured_gains() -> dict[str, str]:
+    """``bench/accel_gains.py``'s ``register_gains``: the bench is a script, not a package."""
+    script = Path(__file__).resolve().parents[2] / "bench" / "accel_gains.py"
+    spec = importlib.util.spec_from_file_location("accel_gains", script)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.register_gains()
+
+
 def _cell(text: str) -> str:
     return text.replace("|", "\\|")
 
 
 def table_markdown() -> list[str]:
     lines = ["| " + " | ".join(COLUMNS) + " |", "|" + " --- |" * len(COLUMNS)]
+    gains = measured_gains()
     for acceleration, _ in REGISTER:
         written_for = ", ".join(f"{name} {version}" for name, version in acceleration.written_for)
         cells = (
@@ -38,7 +52,7 @@ def table_markdown() -> list[str]:
             acceleration.upstream,
             acceleration.delete_when,
             written_for or "(Python only)",
-            acceleration.gain,
+            gains.get(acceleration.name, acceleration.gain),
         )
         lines.append("| " + " | ".join(map(_cell, cells)) + " |")
     return lines
