@@ -62,6 +62,11 @@ def speed_rows() -> list[str]:
     ]
 
 
+def label_name(label: str) -> str:
+    """The name ``--only`` takes for a configuration's label."""
+    return {ALL_ON: "every", NONE: "none"}.get(label, label.removeprefix("without "))
+
+
 def configurations(names: list[str]) -> list[tuple[str, dict[str, str]]]:
     return [
         (ALL_ON, {}),
@@ -186,15 +191,25 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--issues", type=int, default=3650)
     parser.add_argument("--runs", type=int, default=1, help="rounds over the configurations")
-    parser.add_argument("--only", nargs="*", help="register names to measure (default: all)")
+    parser.add_argument(
+        "--only",
+        nargs="*",
+        help="configurations to measure, by register name, or 'every' and 'none' "
+        "(default: all of them)",
+    )
     parser.add_argument("--record", type=Path, default=RECORD, help="JSON lines of every run")
     parser.add_argument("--no-write", action="store_true", help="print, do not edit BENCHMARKS.md")
     args = parser.parse_args(argv)
     names = speed_rows()
-    unknown = set(args.only or ()) - set(names)
+    chosen = set(args.only or ())
+    unknown = chosen - {*names, "every", "none"}
     if unknown:
         parser.error(f"not in the register: {', '.join(sorted(unknown))}")
-    measured = configurations(args.only or names)
+    measured = [
+        (label, settings)
+        for label, settings in configurations(names)
+        if not chosen or label_name(label) in chosen
+    ]
     with tempfile.TemporaryDirectory(prefix="radar-accel-") as folder:
         workdir = Path(folder)
         corpus = imported_corpus(args.issues, workdir)

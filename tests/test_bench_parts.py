@@ -129,7 +129,15 @@ def test_the_imported_table_says_each_measure_against_its_target():
 
 
 def test_the_gains_bench_turns_off_each_speed_acceleration_alone():
-    from accel_gains import ALL_ON, NONE, configurations, environment, gains_table, speed_rows
+    from accel_gains import (
+        ALL_ON,
+        NONE,
+        configurations,
+        environment,
+        gains_table,
+        label_name,
+        speed_rows,
+    )
 
     from juju_radar.sphinx_ext.config import acceleration_enabled
 
@@ -137,6 +145,7 @@ def test_the_gains_bench_turns_off_each_speed_acceleration_alone():
     assert "stored-bib-parse" in names and "quiet-config-report" not in names
     configs = dict(configurations(names))
     assert configs[ALL_ON] == {} and configs[NONE] == {"RADAR_ACCEL": "0"}
+    assert [label_name(label) for label in configs] == ["every", "none", *names]
     with environment(configs["without search-merge"]):
         assert not acceleration_enabled("search-merge")
         assert acceleration_enabled("stored-bib-parse")
