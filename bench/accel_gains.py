@@ -32,6 +32,7 @@ import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT / "tests"), str(ROOT / "tests" / "browser"), str(ROOT / "bench")]
@@ -165,9 +166,28 @@ def register_gains(issues: int = 3650, record: Path = RECORD) -> dict[str, str]:
     return gains
 
 
-def record_run(record: Path, issues: int, label: str, clean: Run, added: Run) -> None:
+def measure_rounds(
+    issues: int, rounds: int, measured: list[tuple[str, dict[str, str]]], record: Path
+) -> None:
+    with tempfile.TemporaryDirectory(prefix="radar-accel-") as folder:
+        workdir = Path(folder)
+        corpus = imported_corpus(issues, workdir)
+        references = bib_entries(corpus.srcdir)
+        for _ in range(rounds):
+            for label, settings in measured:
+                clean, added = measure_configuration(
+                    corpus.srcdir, corpus.newest, workdir, settings
+                )
+                record_run(record, issues, references, label, clean, added)
+                print(label, f"{clean.wall:.1f} s", f"{added.wall:.1f} s", flush=True)
+
+
+def record_run(
+    record: Path, issues: int, references: int, label: str, clean: Run, added: Run
+) -> None:
     line = {
         "issues": issues,
+        "references": references,
         "configuration": label,
         "date": dt.date.today().isoformat(),
         "clean": dataclasses.asdict(clean),
@@ -177,12 +197,21 @@ def record_run(record: Path, issues: int, label: str, clean: Run, added: Run) ->
         stream.write(json.dumps(line) + "\n")
 
 
+def recorded_lines(record: Path, issues: int) -> list[dict[str, Any]]:
+    lines = record.read_text(encoding="utf-8").splitlines() if record.exists() else []
+    return [line for line in map(json.loads, lines) if line["issues"] == issues]
+
+
+def recorded_references(record: Path, issues: int) -> int:
+    """The references of the archive the last run of ``issues`` issues built."""
+    return recorded_lines(record, issues)[-1]["references"]
+
+
 def recorded_runs(record: Path, issues: int, labels: list[str]) -> dict[str, list[tuple[Run, Run]]]:
     """Every recorded run of ``issues`` issues, by configuration, in ``labels``' order."""
     runs: dict[str, list[tuple[Run, Run]]] = {label: [] for label in labels}
-    lines = record.read_text(encoding="utf-8").splitlines() if record.exists() else []
-    for line in map(json.loads, lines):
-        if line["issues"] == issues and line["configuration"] in runs:
+    for line in recorded_lines(record, issues):
+        if line["configuration"] in runs:
             runs[line["configuration"]].append((Run(**line["clean"]), Run(**line["added"])))
     return {label: measured for label, measured in runs.items() if measured}
 
@@ -190,7 +219,9 @@ def recorded_runs(record: Path, issues: int, labels: list[str]) -> dict[str, lis
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--issues", type=int, default=3650)
-    parser.add_argument("--runs", type=int, default=1, help="rounds over the configurations")
+    parser.add_argument(
+        "--runs", type=int, default=1, help="rounds over the configurations (0: the table only)"
+    )
     parser.add_argument(
         "--only",
         nargs="*",
@@ -210,19 +241,11 @@ def main(argv: list[str] | None = None) -> int:
         for label, settings in configurations(names)
         if not chosen or label_name(label) in chosen
     ]
-    with tempfile.TemporaryDirectory(prefix="radar-accel-") as folder:
-        workdir = Path(folder)
-        corpus = imported_corpus(args.issues, workdir)
-        entries = bib_entries(corpus.srcdir)
-        for _ in range(args.runs):
-            for label, settings in measured:
-                clean, added = measure_configuration(
-                    corpus.srcdir, corpus.newest, workdir, settings
-                )
-                record_run(args.record, args.issues, label, clean, added)
-                print(label, f"{clean.wall:.1f} s", f"{added.wall:.1f} s", flush=True)
+    if args.runs:
+        measure_rounds(args.issues, args.runs, measured, args.record)
     labels = [label for label, _ in configurations(names)]
-    table = gains_table(args.issues, entries, recorded_runs(args.record, args.issues, labels))
+    runs = recorded_runs(args.record, args.issues, labels)
+    table = gains_table(args.issues, recorded_references(args.record, args.issues), runs)
     print(table)
     if not args.no_write:
         write_section("accel-gains", "Acceleration gains", table)

@@ -162,14 +162,15 @@ def test_the_gains_bench_turns_off_each_speed_acceleration_alone():
 
 
 def test_the_gains_bench_adds_its_runs_to_a_record(tmp_path):
-    from accel_gains import ALL_ON, NONE, record_run, recorded_runs
+    from accel_gains import ALL_ON, NONE, record_run, recorded_references, recorded_runs
 
     record = tmp_path / "gains.jsonl"
-    record_run(record, 10, NONE, Run(5, 5, 1, 1, 1, 0, 0, 1.0), Run(2, 2, 1, 1, 1, 0, 0, 1.0))
-    record_run(record, 10, ALL_ON, Run(4, 4, 1, 1, 1, 0, 0, 1.0), Run(1, 1, 1, 1, 1, 0, 0, 1.0))
-    record_run(record, 20, ALL_ON, Run(9, 9, 1, 1, 1, 0, 0, 1.0), Run(1, 1, 1, 1, 1, 0, 0, 1.0))
+    record_run(record, 10, 40, NONE, Run(5, 5, 1, 1, 1, 0, 0, 1.0), Run(2, 2, 1, 1, 1, 0, 0, 1.0))
+    record_run(record, 10, 40, ALL_ON, Run(4, 4, 1, 1, 1, 0, 0, 1.0), Run(1, 1, 1, 1, 1, 0, 0, 1.0))
+    record_run(record, 20, 80, ALL_ON, Run(9, 9, 1, 1, 1, 0, 0, 1.0), Run(1, 1, 1, 1, 1, 0, 0, 1.0))
     runs = recorded_runs(record, 10, [ALL_ON, NONE])
     assert list(runs) == [ALL_ON, NONE]
+    assert recorded_references(record, 10) == 40 and recorded_references(record, 20) == 80
     assert [clean.wall for clean, _ in runs[ALL_ON]] == [4]
 
 
@@ -181,9 +182,9 @@ def test_the_register_shows_each_gain_as_recorded(tmp_path):
 
     record = tmp_path / "gains.jsonl"
     assert register_gains(10, record) == {}
-    record_run(record, 10, ALL_ON, run(90), run(9))
-    record_run(record, 10, "without search-merge", run(100), run(8))
-    record_run(record, 10, "without search-merge", run(120), run(10))
+    record_run(record, 10, 40, ALL_ON, run(90), run(9))
+    record_run(record, 10, 40, "without search-merge", run(100), run(8))
+    record_run(record, 10, 40, "without search-merge", run(120), run(10))
     assert register_gains(10, record) == {
         "search-merge": "clean +18%, add an issue +0% (median of 2 run(s))"
     }
