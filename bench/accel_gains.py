@@ -115,8 +115,7 @@ def saved_share(without: float, with_all: float) -> str:
 
 def gains_table(issues: int, entries: int, runs: dict[str, list[tuple[Run, Run]]]) -> str:
     """Each configuration's medians over its runs; ``runs`` lists every acceleration first."""
-    medians = {label: median_runs(measured) for label, measured in runs.items()}
-    clean_all, added_all, _ = medians[ALL_ON]
+    shares = saved_shares(runs)
     counts = sorted({len(measured) for measured in runs.values()})
     lines = [
         f"{issues:,} issues imported ({entries:,} references); medians of "
@@ -127,15 +126,25 @@ def gains_table(issues: int, entries: int, runs: dict[str, list[tuple[Run, Run]]
         "| configuration | n | clean s | saved | add an issue s | saved | peak Pss MiB |",
         "|---|---|---|---|---|---|---|",
     ]
-    for label, (clean, added, pss) in medians.items():
-        shares = ("", "")
-        if label != ALL_ON:
-            shares = (saved_share(clean, clean_all), saved_share(added, added_all))
+    for label, measured in runs.items():
+        clean, added, pss = median_runs(measured)
+        clean_saved, added_saved = shares.get(label, ("", ""))
         lines.append(
-            f"| {label} | {len(runs[label])} | {clean:.1f} | {shares[0]} | {added:.1f} "
-            f"| {shares[1]} | {pss:.0f} |"
+            f"| {label} | {len(measured)} | {clean:.1f} | {clean_saved} | {added:.1f} "
+            f"| {added_saved} | {pss:.0f} |"
         )
     return "\n".join(lines)
+
+
+def saved_shares(runs: dict[str, list[tuple[Run, Run]]]) -> dict[str, tuple[str, str]]:
+    """What each configuration but every acceleration saves, clean and adding an issue."""
+    clean_all, added_all, _ = median_runs(runs[ALL_ON])
+    shares = {}
+    for label, measured in runs.items():
+        clean, added, _ = median_runs(measured)
+        if label != ALL_ON:
+            shares[label] = (saved_share(clean, clean_all), saved_share(added, added_all))
+    return shares
 
 
 def median_runs(measured: list[tuple[Run, Run]]) -> tuple[float, float, float]:
@@ -154,14 +163,11 @@ def register_gains(issues: int = 3650, record: Path = RECORD) -> dict[str, str]:
     runs = recorded_runs(record, issues, labels)
     if ALL_ON not in runs:
         return {}
-    clean_all, added_all, _ = median_runs(runs[ALL_ON])
     gains = {}
-    for name in speed_rows():
-        if measured := runs.get(f"without {name}"):
-            clean, added, _ = median_runs(measured)
-            gains[name] = (
-                f"clean {saved_share(clean, clean_all)}, add an issue "
-                f"{saved_share(added, added_all)} (median of {len(measured)} run(s))"
+    for label, (clean, added) in saved_shares(runs).items():
+        if label != NONE:
+            gains[label_name(label)] = (
+                f"clean {clean}, add an issue {added} (median of {len(runs[label])} run(s))"
             )
     return gains
 
