@@ -22,6 +22,7 @@ from juju_radar.sphinx_ext import (
     page_assets,
     paging,
     safety,
+    saved_during_read,
     sidebar,
     theme_sections,
     translations,
@@ -124,6 +125,8 @@ def setup_extension(app: Sphinx) -> None:
     app.connect("env-check-consistency", checks.check_archive_consistency)
     app.connect("env-get-outdated", drafts.leave_out_drafts, priority=400)
     app.connect("env-get-outdated", integrity.note_removed_docs)
+    app.connect("env-get-outdated", saved_during_read.read_saved_again, priority=550)
+    app.connect("env-before-read-docs", saved_during_read.note_read_start, priority=990)
     app.connect("build-finished", integrity.remove_stale_outputs)
     app.connect("html-page-context", downloads.write_issue_bib)
     write_missing_issue_bibs = deferred_in_preview(downloads.write_missing_issue_bibs)

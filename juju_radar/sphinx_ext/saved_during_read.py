@@ -1,0 +1,67 @@
+"""A page saved while the build read it is read again by the next build.
+
+Sphinx decides that a page changed when its file is newer than the time it *finished*
+reading it (``env.all_docs``), so a save between the read of the file and the end of
+its parse is never seen: the page stays as first read until it is saved again
+(sphinx-doc/sphinx#11556 asks for content digests instead). Editors save while
+``radar serve`` or ``make html`` is building. Here each page's read start is kept, and
+a page whose file is newer than that start, and that Sphinx does not find changed, is
+read again (once: its next read starts after the save).
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from sphinx.application import Sphinx
+    from sphinx.environment import BuildEnvironment
+
+# A file's time comes from the kernel's coarse clock, a tick behind time.time_ns():
+# a save just after a read started may carry a time just before it.
+CLOCK_TICK_US = 50_000
+
+READ_STARTED = "radar_read_started"
+
+
+def read_started(env: BuildEnvironment) -> dict[str, int]:
+    """docname -> when (µs since the epoch) the build that last read it started reading."""
+    started: dict[str, int] | None = getattr(env, READ_STARTED, None)
+    if started is None:
+        started = {}
+        setattr(env, READ_STARTED, started)
+    return started
+
+
+def note_read_start(app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> None:
+    """``env-before-read-docs``, last: the pages this build reads, from now."""
+    now = time.time_ns() // 1_000
+    started = read_started(env)
+    for docname in docnames:
+        started[docname] = now
+
+
+def read_saved_again(
+    app: Sphinx, env: BuildEnvironment, added: set[str], changed: set[str], removed: set[str]
+) -> list[str]:
+    """``env-get-outdated``, after the drafts are left out and before the summary counts
+    the changes: the pages saved after their read started join ``changed``."""
+    started = read_started(env)
+    for docname in started.keys() - env.found_docs:
+        del started[docname]
+    changed.update(
+        docname
+        for docname, read_at in started.items()
+        if docname not in changed and docname not in added and _saved_unseen(env, docname, read_at)
+    )
+    return []
+
+
+def _saved_unseen(env: BuildEnvironment, docname: str, read_at: int) -> bool:
+    try:
+        saved = os.stat(env.doc2path(docname)).st_mtime_ns // 1_000
+    except OSError:
+        return False
+    return saved > read_at - CLOCK_TICK_US
