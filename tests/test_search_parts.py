@@ -209,7 +209,7 @@ def test_a_piece_that_fails_leaves_the_published_parts_as_they_were(
         ).run(pages)
 
     real_run_job = index.run_job
-    monkeypatch.setattr(index, "run_job", lambda command: "pagefind broke")
+    monkeypatch.setattr(index, "run_job", lambda step: "pagefind broke")
     failed = update(IndexState())
     assert failed.failures == ["other-site: pagefind broke"]
     assert not folders.bundles.exists(), "a part was published"
@@ -261,10 +261,11 @@ def test_a_failed_index_step_says_so_in_one_line_without_a_python_process(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The index steps run in the build's thread: Pagefind is the only process."""
+    import functools
     import subprocess
     import sys
 
-    from juju_radar.outputs.search.jobs import job_command, run_job
+    from juju_radar.outputs.search.jobs import index_piece, run_job
 
     started: list[str] = []
     real_run = subprocess.run
@@ -276,9 +277,21 @@ def test_a_failed_index_step_says_so_in_one_line_without_a_python_process(
     monkeypatch.setattr(subprocess, "run", run)
     empty = tmp_path / "records"
     empty.mkdir()
-    said = run_job(job_command("index", empty, tmp_path / "bundle", "state"))
+    said = run_job(functools.partial(index_piece, empty, tmp_path / "bundle", "state"))
     assert said == (
         "RuntimeError: pagefind exited with 1: Error: Pagefind was not able to build an index."
     )
     assert not (tmp_path / "bundle").exists()
     assert len(started) == 1 and sys.executable not in started, started
+
+
+def test_a_failed_merge_says_the_last_line_its_process_wrote() -> None:
+    import sys
+
+    from juju_radar.outputs.search.jobs import merger_step, run_job
+
+    failing = [sys.executable, "-c", "import sys; sys.exit('reading the pieces\\npiece 3 broke')"]
+    assert run_job(merger_step(failing)) == "piece 3 broke"
+    silent = [sys.executable, "-c", "raise SystemExit(3)"]
+    assert run_job(merger_step(silent)) == "exit 3"
+    assert run_job(merger_step([sys.executable, "-c", "pass"])) is None

@@ -20,7 +20,15 @@ from pathlib import Path
 from juju_radar.model.issue_records import Issue
 from juju_radar.model.vocabulary import Vocabulary
 from juju_radar.outputs.search.bundle import bundle_is_complete
-from juju_radar.outputs.search.jobs import Merger, job_command, piece_state, run_job
+from juju_radar.outputs.search.jobs import (
+    Merger,
+    Step,
+    index_piece,
+    index_whole,
+    merger_step,
+    piece_state,
+    run_job,
+)
 from juju_radar.outputs.search.parts import (
     OTHER,
     STORIES,
@@ -192,24 +200,24 @@ class IndexUpdate:
         # merge of the older stories, the longest job, then runs beside the other pieces
         # instead of alone at the end. Merges have workers of their own, so one waiting
         # for its pieces never holds up the indexing of another piece.
-        later: dict[str, list[str]] = {}
+        later: dict[str, Step] = {}
         workers = os.cpu_count() or 1
         with (
             ThreadPoolExecutor(max_workers=workers) as indexers,
             ThreadPoolExecutor(max_workers=workers) as mergers,
         ):
             for period in sorted(periods):
-                for name, command in self._index_period(period, periods[period], stamps, new):
+                for name, step in self._index_period(period, periods[period], stamps, new):
                     if name.startswith(f"{STORIES}-"):
-                        indexing[name] = indexers.submit(run_job, command)
+                        indexing[name] = indexers.submit(run_job, step)
                     else:
-                        later[name] = command
+                        later[name] = step
                 for part, rest in waiting.items():
                     rest.discard(period)
                     if not rest and part.startswith(f"{STORIES}-") and part not in new.parts:
                         self._merge_part(part, newest, new, indexing, merging, mergers)
-            for name, command in later.items():
-                indexing[name] = indexers.submit(run_job, command)
+            for name, step in later.items():
+                indexing[name] = indexers.submit(run_job, step)
             for part in waiting:
                 if part not in new.parts:
                     self._merge_part(part, newest, new, indexing, merging, mergers)
@@ -236,8 +244,8 @@ class IndexUpdate:
         pages: list[SearchPage],
         stamps: dict[str, PageStamp | None],
         new: IndexState,
-    ) -> list[tuple[str, list[str]]]:
-        """The jobs indexing the pieces of ``period`` whose records changed: Pagefind runs
+    ) -> list[tuple[str, Step]]:
+        """The steps indexing the pieces of ``period`` whose records changed: Pagefind runs
         while the next period's pages are read."""
         now = {page.docname: f"{stamps[page.docname]}" for page in pages}
         known = self.old.periods.get(period)
@@ -248,13 +256,13 @@ class IndexUpdate:
         new.periods[period] = PeriodState(now, pieces)
         if not self.merge:
             return []  # each part is indexed whole from the record sites: no pieces
-        jobs = []
+        steps: list[tuple[str, Step]] = []
         for name, state in pieces.items():
             if piece_state(self.folders.piece(name)) != state:
                 self.report.pieces_indexed.append(name)
                 site, bundle = self.folders.record_sites / name, self.folders.piece(name)
-                jobs.append((name, job_command("index", site, bundle, state)))
-        return jobs
+                steps.append((name, functools.partial(index_piece, site, bundle, state)))
+        return steps
 
     def _update_record_sites(
         self,
@@ -338,17 +346,19 @@ class IndexUpdate:
         self.report.parts_merged.append(part)
         after = [indexing[name] for name in pieces if name in indexing]
         sites = self.folders.record_sites
+        step: Step
         if self.merger is None:
-            command = job_command("whole", bundle, *(sites / name for name in pieces))
+            step = functools.partial(index_whole, bundle, [sites / name for name in pieces])
         else:
             bundles = (str(self.folders.piece(name)) for name in pieces)
             command = [*self.merger.command, "--record-sites", str(sites), str(bundle), *bundles]
+            step = merger_step(command)
 
         def merge() -> str | None:
             # Its pieces' jobs run on the indexers' workers, never waiting for a merge.
             if any(job.result() is not None for job in after):
                 return None  # the piece's failure is reported, and nothing is published
-            return run_job(command)
+            return run_job(step)
 
         merging[part] = pool.submit(merge)
 

@@ -1,20 +1,17 @@
 """The search index's heavy steps, run two at a time.
 
-Indexing a piece or a part whole is Pagefind's process: ``run_job`` runs these steps of
-this module in the calling thread, which holds the interpreter lock only to start
-Pagefind and put its bundle in place. Merging pieces into a part (the acceleration
-``accel.search_merge``) is pure Python, so it is a process of its own: in a thread it
-would share one core and keep its memory in the build's process, which holds the whole
-environment. ``python -m juju_radar.outputs.search.jobs`` runs one step by hand.
+Indexing a piece or a part whole is Pagefind's process: ``run_job`` runs such a step in
+the calling thread, which holds the interpreter lock only to start Pagefind and put its
+bundle in place. Merging pieces into a part (the acceleration ``accel.search_merge``) is
+pure Python, so it is a process of its own (``merger_step``): in a thread it would share
+one core and keep its memory in the build's process, which holds the whole environment.
 """
 
 from __future__ import annotations
 
-import argparse
 import os
 import shutil
 import subprocess
-import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -91,43 +88,32 @@ def replace_whole(bundle: Path, write: Callable[[Path], None]) -> None:
     fresh.rename(bundle)
 
 
-def job_command(*arguments: str | Path) -> list[str]:
-    return [sys.executable, "-m", __name__, *map(str, arguments)]
+# A step of the index: returns when done, raises what went wrong.
+Step = Callable[[], None]
 
 
-def run_job(command: list[str]) -> str | None:
-    """Run a job command; None when it succeeded, else one line of what it said."""
-    own = job_command()
-    if command[: len(own)] == own:
-        try:
-            main(command[len(own) :])
-        except Exception as error:  # its first line: Pagefind says what failed twice
-            return f"{type(error).__name__}: {error}".splitlines()[0].strip()
-        return None
-    result = subprocess.run(command, capture_output=True, text=True, check=False)
-    if result.returncode == 0:
-        return None
-    said = result.stderr.strip()
-    return said.splitlines()[-1] if said else f"exit {result.returncode}"
+class StepFailed(Exception):
+    """A step's process said why it failed (its last line, or its exit status)."""
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m juju_radar.outputs.search.jobs")
-    steps = parser.add_subparsers(dest="step", required=True)
-    index = steps.add_parser("index")
-    index.add_argument("record_site", type=Path)
-    index.add_argument("bundle", type=Path)
-    index.add_argument("state")
-    whole = steps.add_parser("whole")
-    whole.add_argument("bundle", type=Path)
-    whole.add_argument("record_sites", type=Path, nargs="+")
-    args = parser.parse_args(argv)
-    if args.step == "index":
-        index_piece(args.record_site, args.bundle, args.state)
-    else:
-        index_whole(args.bundle, args.record_sites)
-    return 0
+def merger_step(command: list[str]) -> Step:
+    """The merger's command as a step."""
+
+    def run() -> None:
+        result = subprocess.run(command, capture_output=True, text=True, check=False)
+        if result.returncode != 0:
+            said = result.stderr.strip()
+            raise StepFailed(said.splitlines()[-1] if said else f"exit {result.returncode}")
+
+    return run
 
 
-if __name__ == "__main__":
-    sys.exit(main())
+def run_job(step: Step) -> str | None:
+    """Run ``step``; None when it succeeded, else one line of what went wrong."""
+    try:
+        step()
+    except StepFailed as failure:
+        return str(failure)
+    except Exception as error:  # its first line: Pagefind says what failed twice
+        return f"{type(error).__name__}: {error}".splitlines()[0].strip()
+    return None
