@@ -6,15 +6,17 @@ import contextlib
 import faulthandler
 import io
 import os
+import pickle
 import shutil
 import subprocess
 import sys
 import tomllib
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar, cast
 
 import pytest
+from filelock import FileLock
 from hypothesis import settings
 
 from juju_radar.build.staged import sphinx_command
@@ -230,33 +232,59 @@ def set_variable(name: str, value: str | None) -> None:
         os.environ[name] = value
 
 
+T = TypeVar("T")
+
+
+def built_once(factory: pytest.TempPathFactory, name: str, make: Callable[[Path], T]) -> T:
+    """``make(folder)``, once for the whole run: under xdist the first worker to ask makes
+    it in the workers' common temporary folder, holding a lock the others wait on, and
+    they read what it made (a site built for reading, never for changing)."""
+    if not os.environ.get("PYTEST_XDIST_WORKER"):
+        return make(factory.mktemp(name))
+    folder = factory.getbasetemp().parent / f"shared-{name}"
+    made = folder.with_name(f"{folder.name}.pickle")
+    with FileLock(folder.with_name(f"{folder.name}.lock")):
+        if made.exists():
+            return cast(T, pickle.loads(made.read_bytes()))
+        shutil.rmtree(folder, ignore_errors=True)
+        folder.mkdir()
+        result = make(folder)
+        made.write_bytes(pickle.dumps(result))
+        return result
+
+
+def build_seed_site(base: Path) -> Path:
+    outdir = base / "html"
+    sphinx_build(copy_site(base / "src"), outdir)
+    return outdir
+
+
 @pytest.fixture(scope="session")
 def built_seed_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The seed site, built once per test session."""
-    base = tmp_path_factory.mktemp("seed-site")
-    srcdir = copy_site(base / "src")
-    outdir = base / "html"
-    sphinx_build(srcdir, outdir)
-    return outdir
+    """The seed site, built once per test run."""
+    return built_once(tmp_path_factory, "seed-site", build_seed_site)
 
 
 @pytest.fixture(scope="session")
 def published_site(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     """(sources, output) of the published site (``publishing_site.build_published``),
-    built once per test session for the modules that only read it."""
+    built once per test run for the modules that only read it."""
     from publishing_site import build_published
 
-    return build_published(tmp_path_factory.mktemp("published"))
+    return built_once(tmp_path_factory, "published", build_published)
+
+
+def build_years_site(base: Path) -> Path:
+    outdir = base / "html"
+    sphinx_build(site_with_root("years", base / "src"), outdir)
+    return outdir
 
 
 @pytest.fixture(scope="session")
 def built_years_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The seed site with the older years of ``test-years``, built once per test session;
+    """The seed site with the older years of ``test-years``, built once per test run;
     its doctrees (search records and pieces) beside it."""
-    base = tmp_path_factory.mktemp("years")
-    outdir = base / "html"
-    sphinx_build(site_with_root("years", base / "src"), outdir)
-    return outdir
+    return built_once(tmp_path_factory, "years", build_years_site)
 
 
 @pytest.fixture
