@@ -227,6 +227,21 @@ def test_the_downloads_are_linked_and_written(built_seed_site):
         assert (built_seed_site / "issues/2026" / link["href"]).is_file()
 
 
+@pytest.mark.site
+def test_a_deleted_download_is_written_again_by_the_next_build(site_copy, tmp_path):
+    """A build that rewrites no page still writes every download that is missing."""
+    outdir = tmp_path / "html"
+    sphinx_build(site_copy, outdir)
+    issue_files = (outdir / "issues/2026").glob("2026-09-08.*")
+    downloads = sorted(path for path in issue_files if path.suffix != ".html")
+    assert {path.name for path in downloads} >= {"2026-09-08.bib", "2026-09-08.cite.ris"}
+    written = {path: path.read_bytes() for path in downloads}
+    for path in downloads:
+        path.unlink()
+    sphinx_build(site_copy, outdir)
+    assert {path: path.read_bytes() for path in downloads if path.exists()} == written
+
+
 def test_the_csl_json_download_is_valid_and_carries_the_identifiers(completed_site):
     records = json.loads((completed_site / f"{PAGE}.csl.json").read_text(encoding="utf-8"))
     schema = json.loads(CSL_SCHEMA.read_text(encoding="utf-8"))

@@ -3,7 +3,9 @@ rules stay, in their order, and which custom properties."""
 
 from __future__ import annotations
 
+import os
 import re
+import time
 from pathlib import Path
 
 import pydata_sphinx_theme
@@ -123,3 +125,44 @@ def test_the_theme_sheet_asks_about_its_selectors_names_only() -> None:
     subset = subset_css(sheet, names)
     assert subset == subset_css(sheet, names & asked)
     assert "radar-item-line" not in asked and "bd-sidebar-primary" in asked
+
+
+def test_the_pages_names_are_read_again_only_where_a_page_changed(tmp_path, monkeypatch) -> None:
+    """What the subset keeps comes from every page, read once and kept by its size and
+    time: a build that changed no page reads none, and a changed page is read again."""
+    from juju_radar.sphinx_ext.outputs import theme_css
+    from juju_radar.store.cache import SETTLED_NS, BuildCache
+
+    outdir = tmp_path / "html"
+    pages = {"index.html": PAGE, "issues/2026/a.html": b'<p class="only-here">a</p>'}
+    settled = (time.time_ns() - 2 * SETTLED_NS) // 10**9 * 10**9
+    for name, markup in pages.items():
+        (outdir / name).parent.mkdir(parents=True, exist_ok=True)
+        (outdir / name).write_bytes(markup)
+        os.utime(outdir / name, ns=(settled, settled))
+    cache = BuildCache(tmp_path / "cache")
+    first = theme_css.page_names(outdir, cache)
+    assert {"kept", "shown", "main", "only-here"} <= first
+
+    read: list[bytes] = []
+    real_markup_names = theme_css.markup_names
+    monkeypatch.setattr(
+        theme_css, "markup_names", lambda markup: read.append(markup) or real_markup_names(markup)
+    )
+    assert theme_css.page_names(outdir, cache) == first and read == []
+
+    changed = outdir / "issues/2026/a.html"
+    changed.write_bytes(b'<p class="new-here">a, longer</p>')
+    os.utime(changed, ns=(settled + 10**9, settled + 10**9))
+    again = theme_css.page_names(outdir, cache)
+    assert read == [changed.read_bytes()]
+    assert "new-here" in again and "only-here" not in again and "kept" in again
+
+    # A page written within the clock tick (as the 404 page is by every build) is read
+    # each time: its time cannot tell an edit that kept its size.
+    fresh = outdir / "404.html"
+    fresh.write_bytes(b'<p class="not-found">404</p>')
+    read.clear()
+    for _ in range(2):
+        assert "not-found" in theme_css.page_names(outdir, cache)
+    assert read == [fresh.read_bytes()] * 2

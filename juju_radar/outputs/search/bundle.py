@@ -21,9 +21,10 @@ SEAL = "radar-files.seal"
 
 def files_digest(bundle: Path) -> str:
     """The digest of every file's name (relative to ``bundle``), but the seal's."""
+    root = str(bundle)
     files = [
-        os.path.relpath(os.path.join(folder, name), bundle)
-        for folder, _, names in os.walk(bundle)
+        name if folder == root else f"{folder[len(root) + 1 :]}{os.sep}{name}"
+        for folder, _, names in os.walk(root)
         for name in names
     ]
     return digest(*sorted(name for name in files if name != SEAL))

@@ -4,7 +4,8 @@ Every build copies the theme's full sheets into ``_static`` (Sphinx's static fil
 copied again at each build's end); at ``build-finished`` each is replaced by its subset
 (``outputs/css_subset.py``) for the names of every page in the output, so an incremental
 build, whose unchanged pages are not rewritten, writes what a clean one does. A page's
-names are kept in the build cache under its size and time of change. The preview keeps
+names are kept in the build cache under its size and time of change, and the names of
+all of them under the list of their sizes and times. The preview keeps
 the full sheets: the same rules apply, and it spares the preview the work.
 """
 
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 import os
 import time
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -37,6 +39,7 @@ SUBSET_SHEETS = (
 PAGE_NAMES = "page-names"
 SUBSETS = "theme-css"
 SHEET_NAMES = "theme-css-names"
+SITE_NAMES = "theme-css-site-names"
 
 
 def subset_theme_sheets(app: Sphinx, exception: BaseException | None) -> None:
@@ -74,23 +77,46 @@ def write_subset(
 
 def site_names(outdir: Path, cache: BuildCache) -> frozenset[str]:
     """The names of every page in ``outdir`` and every word of its scripts."""
-    names: set[str] = set()
-    live: list[str] = []
-    now = time.time_ns()
-    for page in published_pages(outdir):
-        stat = page.stat()
-        key = digest(page.relative_to(outdir).as_posix(), f"{stat.st_mtime_ns} {stat.st_size}")
-        known = cache.peek(PAGE_NAMES, key)
-        if known is None:
-            known = markup_names(page.read_bytes())
-            if now - stat.st_mtime_ns > SETTLED_NS:  # not a page that may change within the tick
-                cache.put(PAGE_NAMES, key, known)
-        live.append(key)
-        names |= known
-    cache.keep_only(PAGE_NAMES, live)
+    names = set(page_names(outdir, cache))
     for script in sorted((outdir / "_static").rglob("*.js")):
         names |= script_names(script.read_text(encoding="utf-8", errors="replace"))
     return frozenset(names)
+
+
+def page_names(outdir: Path, cache: BuildCache) -> frozenset[str]:
+    """The names of every page. Those of pages older than a clock tick are kept by each
+    page's size and time and, together, by the list of them all: a build that changed no
+    page reads one entry, not one a page. A page just written (the 404 page, every build)
+    is read."""
+    now = time.time_ns()
+    settled: list[tuple[Path, str]] = []
+    fresh: list[Path] = []
+    for page in published_pages(outdir):
+        stat = page.stat()
+        if now - stat.st_mtime_ns > SETTLED_NS:
+            stamp = f"{stat.st_mtime_ns} {stat.st_size}"
+            settled.append((page, digest(page.relative_to(outdir).as_posix(), stamp)))
+        else:
+            fresh.append(page)
+    listing = digest(*(key for _, key in settled))
+    known: frozenset[str] | None = cache.peek(SITE_NAMES, listing)
+    if known is None:
+        known = names_by_page(settled, cache)
+        cache.put(SITE_NAMES, listing, known)
+        cache.keep_only(SITE_NAMES, [listing])
+    return known.union(*map(markup_names_of, fresh))
+
+
+def names_by_page(pages: list[tuple[Path, str]], cache: BuildCache) -> frozenset[str]:
+    names: set[str] = set()
+    for page, key in pages:
+        names |= cache.get(PAGE_NAMES, key, partial(markup_names_of, page))
+    cache.keep_only(PAGE_NAMES, [key for _, key in pages])
+    return frozenset(names)
+
+
+def markup_names_of(page: Path) -> frozenset[str]:
+    return markup_names(page.read_bytes())
 
 
 def published_pages(outdir: Path) -> list[Path]:
