@@ -5,8 +5,8 @@ reading it (``env.all_docs``), so a save between the read of the file and the en
 its parse is never seen: the page stays as first read until it is saved again
 (sphinx-doc/sphinx#11556 asks for content digests instead). Editors save while
 ``radar serve`` or ``make html`` is building. Here each page's read start is kept, and
-a page whose file is newer than that start, and that Sphinx does not find changed, is
-read again (once: its next read starts after the save).
+a page whose file is newer than that start is read again (once: its next read starts
+after the save).
 """
 
 from __future__ import annotations
@@ -47,19 +47,19 @@ def read_saved_again(
     app: Sphinx, env: BuildEnvironment, added: set[str], changed: set[str], removed: set[str]
 ) -> list[str]:
     """``env-get-outdated``, after the drafts are left out and before the summary counts
-    the changes: the pages saved after their read started join ``changed``."""
+    the changes: the pages saved after their read started join ``changed``. A page not
+    saved since is forgotten: a later save is newer than the end of its read, which
+    Sphinx sees. So only the pages of the last build that read them are looked at."""
     started = read_started(env)
-    for docname in started.keys() - env.found_docs:
-        del started[docname]
-    changed.update(
-        docname
-        for docname, read_at in started.items()
-        if docname not in changed and docname not in added and _saved_unseen(env, docname, read_at)
-    )
+    for docname, read_at in list(started.items()):
+        if docname not in env.found_docs or not _saved_since(env, docname, read_at):
+            del started[docname]
+        elif docname not in added:
+            changed.add(docname)
     return []
 
 
-def _saved_unseen(env: BuildEnvironment, docname: str, read_at: int) -> bool:
+def _saved_since(env: BuildEnvironment, docname: str, read_at: int) -> bool:
     try:
         saved = os.stat(env.doc2path(docname)).st_mtime_ns // 1_000
     except OSError:
