@@ -12,22 +12,23 @@ after the save).
 from __future__ import annotations
 
 import os
-import time
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
     from sphinx.environment import BuildEnvironment
 
-# A file's time comes from the kernel's coarse clock, a tick behind time.time_ns():
-# a save just after a read started may carry a time just before it.
-CLOCK_TICK_US = 50_000
-
 READ_STARTED = "radar_read_started"
+# Written when reading starts: its time is the filesystem's clock, the one a save is
+# stamped with (a tick behind time.time_ns(), so a page written just before the read,
+# as the period pages are, could look saved after it).
+CLOCK_PROBE = "radar-read-started"
 
 
 def read_started(env: BuildEnvironment) -> dict[str, int]:
-    """docname -> when (µs since the epoch) the build that last read it started reading."""
+    """docname -> when (the filesystem's ns since the epoch) the build that last read it
+    started reading."""
     started: dict[str, int] | None = getattr(env, READ_STARTED, None)
     if started is None:
         started = {}
@@ -37,7 +38,9 @@ def read_started(env: BuildEnvironment) -> dict[str, int]:
 
 def note_read_start(app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> None:
     """``env-before-read-docs``, last: the pages this build reads, from now."""
-    now = time.time_ns() // 1_000
+    probe = Path(app.doctreedir, CLOCK_PROBE)
+    probe.write_bytes(b"")
+    now = probe.stat().st_mtime_ns
     started = read_started(env)
     for docname in docnames:
         started[docname] = now
@@ -61,7 +64,6 @@ def read_saved_again(
 
 def _saved_since(env: BuildEnvironment, docname: str, read_at: int) -> bool:
     try:
-        saved = os.stat(env.doc2path(docname)).st_mtime_ns // 1_000
+        return os.stat(env.doc2path(docname)).st_mtime_ns > read_at
     except OSError:
         return False
-    return saved > read_at - CLOCK_TICK_US
