@@ -80,8 +80,7 @@ def reader(browser: Any, request: pytest.FixtureRequest) -> Iterator[Any]:
 
 
 def open_page(tab: Any, url: str) -> None:
-    tab.goto(url)
-    tab.wait_for_load_state("networkidle")
+    tab.goto(url, wait_until="load")
 
 
 def is_open(tab: Any, dialog: str) -> bool:
@@ -363,6 +362,8 @@ def test_axe_finds_no_serious_or_critical_violation(
     reader.emulate_media(color_scheme=scheme)
     open_page(reader, base + path)
     assert reader.evaluate("document.documentElement.dataset.theme") == scheme
+    # Colours are measured once the theme's transitions into the scheme have ended.
+    reader.wait_for_function("() => document.getAnimations().length === 0")
     if path.startswith("search.html"):
         reader.wait_for_selector(".radar-search-result")
     # Evaluated, not added as an inline <script>: the page's policy would not run that.

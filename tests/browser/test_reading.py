@@ -127,8 +127,7 @@ def opened(browser: Any, url: str, width: int = 1280, scheme: str = "light") -> 
     )
     context.grant_permissions(["clipboard-read", "clipboard-write"])
     tab = context.new_page()
-    tab.goto(url)
-    tab.wait_for_load_state("networkidle")
+    tab.goto(url, wait_until="load")
     try:
         yield tab
     finally:
