@@ -52,7 +52,7 @@ html: $(BUILD_STAMP)
 TEST_WORKERS ?= auto
 test: $(TEST_STAMP) $(AXE_STAMP) $(LIGHTHOUSE_STAMP)
 	$(BIN)/python -m compileall -q -j 0 juju_radar
-	$(BIN)/python -m pytest -q -n $(TEST_WORKERS) --dist loadfile --durations=15 -m "not clients and not alone"
+	$(BIN)/python -m pytest -q -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder --durations=15 -m "not clients and not alone"
 	$(BIN)/python -m pytest -q -m "alone and not clients"
 
 # The researchers' TeX tools (biber with biblatex, BibTeX with plainnat) reading every
@@ -67,7 +67,7 @@ test-clients: $(TEST_STAMP)
 # is marked `site` or `slow` and left to make test (tests/conftest.py keeps the marks true).
 test-fast: $(TEST_STAMP)
 	$(BIN)/python -m compileall -q -j 0 juju_radar
-	RADAR_TEST_FAST=1 $(BIN)/python -m pytest -q -n auto --dist loadfile --durations=15 -m "not browser and not slow and not clients and not site"
+	RADAR_TEST_FAST=1 $(BIN)/python -m pytest -q -n auto --dist loadfile --no-loadscope-reorder --durations=15 -m "not browser and not slow and not clients and not site"
 
 # The live archive's own checks, true of any valid archive: no errors, it builds, and
 # every page and link of the built site resolves.

@@ -166,6 +166,21 @@ def pytest_configure(config: pytest.Config) -> None:
     config.pluginmanager.register(RunningTest(), "radar-running-test")
 
 
+# The longest modules first: xdist hands out whole modules (--dist loadfile) in the order
+# collected (--no-loadscope-reorder; its own order, by number of tests, started the
+# modules of a few whole-archive tests last, where one worker ran on alone).
+LONGEST_FIRST = ("slow", "browser", "site")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    rank: dict[Path, int] = {}
+    for item in items:
+        marks = {mark.name for mark in item.iter_markers()}
+        own = next((n for n, mark in enumerate(LONGEST_FIRST) if mark in marks), len(LONGEST_FIRST))
+        rank[item.path] = min(rank.get(item.path, own), own)
+    items.sort(key=lambda item: rank[item.path])
+
+
 def refuse_in_a_fast_run() -> None:
     if os.environ.get(FAST_RUN) != "1" or RUNNING["shared_fixtures"]:
         return
