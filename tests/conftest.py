@@ -302,6 +302,25 @@ def built_years_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return built_once(tmp_path_factory, "years", build_years_site)
 
 
+# The address the completed-references site is built for: a percent-encoded path, which
+# the pages' metadata and every url field must keep as written.
+COMPLETED_SITE_URL = "https://example.org/%E6%9C%9F%E5%88%8A/"
+
+
+def build_completed_site(base: Path) -> Path:
+    outdir = base / "html"
+    srcdir = site_with_root("completed-refs", base / "src")
+    sphinx_build(srcdir, outdir, "-D", f"radar_site_url={COMPLETED_SITE_URL}")
+    return outdir
+
+
+@pytest.fixture(scope="session")
+def completed_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The seed site with one reference completed, built for ``COMPLETED_SITE_URL``, once
+    per test run."""
+    return built_once(tmp_path_factory, "completed-refs", build_completed_site)
+
+
 @pytest.fixture
 def site_copy(tmp_path: Path) -> Path:
     return copy_site(tmp_path / "src")

@@ -13,28 +13,24 @@ from pathlib import Path
 import bibtexparser
 import pytest
 from bs4 import BeautifulSoup
-from conftest import site_with_root, sphinx_build
+from conftest import COMPLETED_SITE_URL
 from pybtex.database import parse_string
 
 from juju_radar.bib.exchange import latex_text
 from juju_radar.bib.typesetting import bare_specials
 from juju_radar.sphinx_ext.cite_as import ACCESS_DATE_FALLBACK
 
-# A site address with a percent-encoded path, which a url field must keep as written.
-SITE = "https://example.org/%E6%9C%9F%E5%88%8A/"
+SITE = COMPLETED_SITE_URL
 ISSUE_KEY = "jujuradar-2026-09-08"
 TEXT_FIELDS = ("title", "howpublished", "note", "organization", "journal")
 TEX_PACKAGES = "biber texlive-bibtex-extra texlive-xetex texlive-lang-chinese"
 
 
 @pytest.fixture(scope="module")
-def offered(tmp_path_factory) -> dict[str, str]:
+def offered(completed_site: Path) -> dict[str, str]:
     """The site's BibTeX texts by where a reader gets them, access dates filled in as
     the page's script fills them."""
-    base = tmp_path_factory.mktemp("bibtex-clients")
-    srcdir = site_with_root("completed-refs", base / "src")
-    sphinx_build(srcdir, base / "html", "-D", f"radar_site_url={SITE}")
-    return offered_bibtex(base / "html")
+    return offered_bibtex(completed_site)
 
 
 def offered_bibtex(outdir: Path) -> dict[str, str]:

@@ -14,7 +14,7 @@ import jsonschema
 import pytest
 import rispy
 from bs4 import BeautifulSoup
-from conftest import site_with_root, sphinx_build
+from conftest import COMPLETED_SITE_URL, sphinx_build
 from pybtex.database import parse_string
 
 from juju_radar.bib.exchange import csl_record, latex_text, ris_record
@@ -22,7 +22,7 @@ from juju_radar.bib.typesetting import bare_specials
 from juju_radar.sphinx_ext.outputs.citation_meta import reference_content, script_json
 from juju_radar.sphinx_ext.safety import check_page_html
 
-SITE = "https://example.org/radar/"
+SITE = COMPLETED_SITE_URL
 PAGE = "issues/2026/2026-09-08"
 PAGE_URL = f"{SITE}{PAGE}.html"
 CSL_SCHEMA = Path(__file__).resolve().parent / "fixtures" / "csl" / "csl-data.json"
@@ -49,15 +49,6 @@ TYPE_FORCING_TAGS = {
     "citation_inbook_title",
     "citation_dissertation_institution",
 }
-
-
-@pytest.fixture(scope="module")
-def completed_site(tmp_path_factory) -> Path:
-    """The seed site with one reference completed, built with a site URL."""
-    base = tmp_path_factory.mktemp("completed")
-    srcdir = site_with_root("completed-refs", base / "src")
-    sphinx_build(srcdir, base / "html", "-D", f"radar_site_url={SITE}")
-    return base / "html"
 
 
 def soup_of(outdir: Path) -> BeautifulSoup:
