@@ -60,10 +60,14 @@ def write_missing_issue_bibs(app: Sphinx, exception: BaseException | None) -> No
     for docname, issue in sorted(radar_data(app.env).issues.items()):
         folder, _, name = docname.rpartition("/")
         present = files_in(folder)
-        if issue.citation_keys and not all(f"{name}{s}" in present for s in DOWNLOAD_SUFFIXES):
+        if issue.citation_keys and not _all_present(present, name, DOWNLOAD_SUFFIXES):
             _write(app, issue, docname)
-        if not all(f"{name}{suffix}" in present for suffix in CITE_SUFFIXES):
+        if not _all_present(present, name, CITE_SUFFIXES):
             _write_cite(app, issue, docname)
+
+
+def _all_present(present: frozenset[str], name: str, suffixes: tuple[str, ...]) -> bool:
+    return all(f"{name}{suffix}" in present for suffix in suffixes)
 
 
 def _folder_listing(outdir: Path) -> Callable[[str], frozenset[str]]:
