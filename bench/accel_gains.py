@@ -10,9 +10,12 @@ acceleration of the register that is about speed turned off alone
 share of the build without it; the register deletes any that saves under 3 % of both.
 A clean build at 3,650 issues takes minutes, so the runs go round robin (every
 configuration once, then again), and each is appended to a record (``--record``, JSON
-lines) that later invocations add to: the table gives each configuration's median over
-every recorded run of that size, with the run count. A share near the run-to-run spread
-of the same configuration is not a gain.
+lines) that later invocations add to. The machine's speed drifts over hours, so a run is
+compared with the run of every acceleration nearest to it in the record (the record is in
+the order the runs were made), one made in the same conditions: ``--beside-other-work``
+marks runs made while something else ran. A configuration's gain is the median of its
+runs' paired shares; the table gives its median times too, with the run count. A share
+near the run-to-run spread of the same configuration is not a gain.
 
 The table goes between the markers of the "Acceleration gains" section of BENCHMARKS.md
 (``--no-write`` only prints it).
@@ -109,19 +112,41 @@ def measure_configuration(
     return clean, added
 
 
-def saved_share(without: float, with_all: float) -> str:
-    return f"{(without - with_all) / without:+.0%}"
+@dataclasses.dataclass(frozen=True)
+class Recorded:
+    """One recorded run of a configuration: the clean build and the added issue's."""
+
+    order: int  # its line in the record, which runs are appended to as they end
+    quiet: bool  # False: made beside other work
+    clean: Run
+    added: Run
 
 
-def gains_table(issues: int, entries: int, runs: dict[str, list[tuple[Run, Run]]]) -> str:
+def saved_share(without: float, with_all: float) -> float:
+    return (without - with_all) / without
+
+
+def share_text(share: float) -> str:
+    return f"{share:+.0%}"
+
+
+def nearest_baseline(run: Recorded, baselines: list[Recorded]) -> Recorded:
+    """The run of every acceleration made nearest in time to ``run``, in its conditions
+    when there is one (the earlier of two as near)."""
+    alike = [baseline for baseline in baselines if baseline.quiet == run.quiet] or baselines
+    return min(alike, key=lambda baseline: (abs(baseline.order - run.order), baseline.order))
+
+
+def gains_table(issues: int, entries: int, runs: dict[str, list[Recorded]]) -> str:
     """Each configuration's medians over its runs; ``runs`` lists every acceleration first."""
     shares = saved_shares(runs)
     counts = sorted({len(measured) for measured in runs.values()})
     lines = [
         f"{issues:,} issues imported ({entries:,} references); medians of "
-        f"{'–'.join(map(str, counts))} run(s) per configuration (n), round robin; "
-        f"{machine()}. Saved: the share of the build without it that the acceleration "
-        "saves.",
+        f"{'–'.join(map(str, counts))} run(s) per configuration (n; in brackets, those "
+        f"made beside other work), round robin; {machine()}. Saved: the share of the "
+        "build without it that the acceleration saves, the median over its runs of each "
+        "one against the run of every acceleration nearest to it.",
         "",
         "| configuration | n | clean s | saved | add an issue s | saved | peak Pss MiB |",
         "|---|---|---|---|---|---|---|",
@@ -130,29 +155,42 @@ def gains_table(issues: int, entries: int, runs: dict[str, list[tuple[Run, Run]]
         clean, added, pss = median_runs(measured)
         clean_saved, added_saved = shares.get(label, ("", ""))
         lines.append(
-            f"| {label} | {len(measured)} | {clean:.1f} | {clean_saved} | {added:.1f} "
+            f"| {label} | {run_count(measured)} | {clean:.1f} | {clean_saved} | {added:.1f} "
             f"| {added_saved} | {pss:.0f} |"
         )
     return "\n".join(lines)
 
 
-def saved_shares(runs: dict[str, list[tuple[Run, Run]]]) -> dict[str, tuple[str, str]]:
-    """What each configuration but every acceleration saves, clean and adding an issue."""
-    clean_all, added_all, _ = median_runs(runs[ALL_ON])
+def run_count(measured: list[Recorded]) -> str:
+    beside = sum(not run.quiet for run in measured)
+    return f"{len(measured)} ({beside})" if beside else str(len(measured))
+
+
+def saved_shares(runs: dict[str, list[Recorded]]) -> dict[str, tuple[str, str]]:
+    """What each configuration but every acceleration saves, clean and adding an issue:
+    the median over its runs of each one's share against its nearest baseline."""
+    baselines = runs[ALL_ON]
     shares = {}
     for label, measured in runs.items():
-        clean, added, _ = median_runs(measured)
-        if label != ALL_ON:
-            shares[label] = (saved_share(clean, clean_all), saved_share(added, added_all))
+        if label == ALL_ON:
+            continue
+        paired = [(run, nearest_baseline(run, baselines)) for run in measured]
+        clean = statistics.median(
+            saved_share(run.clean.wall, base.clean.wall) for run, base in paired
+        )
+        added = statistics.median(
+            saved_share(run.added.wall, base.added.wall) for run, base in paired
+        )
+        shares[label] = (share_text(clean), share_text(added))
     return shares
 
 
-def median_runs(measured: list[tuple[Run, Run]]) -> tuple[float, float, float]:
+def median_runs(measured: list[Recorded]) -> tuple[float, float, float]:
     """The median clean and add-one wall times, and the largest peak Pss."""
     return (
-        statistics.median(clean.wall for clean, _ in measured),
-        statistics.median(added.wall for _, added in measured),
-        max(max(clean.pss_mib, added.pss_mib) for clean, added in measured),
+        statistics.median(run.clean.wall for run in measured),
+        statistics.median(run.added.wall for run in measured),
+        max(max(run.clean.pss_mib, run.added.pss_mib) for run in measured),
     )
 
 
@@ -173,7 +211,11 @@ def register_gains(issues: int = 3650, record: Path = RECORD) -> dict[str, str]:
 
 
 def measure_rounds(
-    issues: int, rounds: int, measured: list[tuple[str, dict[str, str]]], record: Path
+    issues: int,
+    rounds: int,
+    measured: list[tuple[str, dict[str, str]]],
+    record: Path,
+    quiet: bool = True,
 ) -> None:
     with tempfile.TemporaryDirectory(prefix="radar-accel-") as folder:
         workdir = Path(folder)
@@ -184,12 +226,18 @@ def measure_rounds(
                 clean, added = measure_configuration(
                     corpus.srcdir, corpus.newest, workdir, settings
                 )
-                record_run(record, issues, references, label, clean, added)
+                record_run(record, issues, references, label, clean, added, quiet)
                 print(label, f"{clean.wall:.1f} s", f"{added.wall:.1f} s", flush=True)
 
 
 def record_run(
-    record: Path, issues: int, references: int, label: str, clean: Run, added: Run
+    record: Path,
+    issues: int,
+    references: int,
+    label: str,
+    clean: Run,
+    added: Run,
+    quiet: bool = True,
 ) -> None:
     line = {
         "issues": issues,
@@ -198,6 +246,7 @@ def record_run(
         "date": dt.date.today().isoformat(),
         "clean": dataclasses.asdict(clean),
         "added": dataclasses.asdict(added),
+        **({} if quiet else {"beside_other_work": True}),
     }
     with record.open("a", encoding="utf-8") as stream:
         stream.write(json.dumps(line) + "\n")
@@ -213,12 +262,19 @@ def recorded_references(record: Path, issues: int) -> int:
     return recorded_lines(record, issues)[-1]["references"]
 
 
-def recorded_runs(record: Path, issues: int, labels: list[str]) -> dict[str, list[tuple[Run, Run]]]:
+def recorded_runs(record: Path, issues: int, labels: list[str]) -> dict[str, list[Recorded]]:
     """Every recorded run of ``issues`` issues, by configuration, in ``labels``' order."""
-    runs: dict[str, list[tuple[Run, Run]]] = {label: [] for label in labels}
-    for line in recorded_lines(record, issues):
+    runs: dict[str, list[Recorded]] = {label: [] for label in labels}
+    for order, line in enumerate(recorded_lines(record, issues)):
         if line["configuration"] in runs:
-            runs[line["configuration"]].append((Run(**line["clean"]), Run(**line["added"])))
+            runs[line["configuration"]].append(
+                Recorded(
+                    order,
+                    not line.get("beside_other_work", False),
+                    Run(**line["clean"]),
+                    Run(**line["added"]),
+                )
+            )
     return {label: measured for label, measured in runs.items() if measured}
 
 
@@ -235,6 +291,11 @@ def main(argv: list[str] | None = None) -> int:
         "(default: all of them)",
     )
     parser.add_argument("--record", type=Path, default=RECORD, help="JSON lines of every run")
+    parser.add_argument(
+        "--beside-other-work",
+        action="store_true",
+        help="mark the runs as made while something else ran (compared with their like)",
+    )
     parser.add_argument("--no-write", action="store_true", help="print, do not edit BENCHMARKS.md")
     args = parser.parse_args(argv)
     names = speed_rows()
@@ -248,7 +309,7 @@ def main(argv: list[str] | None = None) -> int:
         if not chosen or label_name(label) in chosen
     ]
     if args.runs:
-        measure_rounds(args.issues, args.runs, measured, args.record)
+        measure_rounds(args.issues, args.runs, measured, args.record, not args.beside_other_work)
     labels = [label for label, _ in configurations(names)]
     runs = recorded_runs(args.record, args.issues, labels)
     table = gains_table(args.issues, recorded_references(args.record, args.issues), runs)
