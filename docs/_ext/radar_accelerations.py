@@ -5,6 +5,7 @@ time: ``{radar-accelerations}`` writes one row per acceleration, with its gain a
 from __future__ import annotations
 
 import importlib.util
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -31,8 +32,8 @@ def measured_gains() -> dict[str, str]:
     script = Path(__file__).resolve().parents[2] / "bench" / "accel_gains.py"
     spec = importlib.util.spec_from_file_location("accel_gains", script)
     assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = sys.modules.setdefault("accel_gains", importlib.util.module_from_spec(spec))
+    spec.loader.exec_module(module)  # in sys.modules: its dataclasses look their module up
     return module.register_gains()
 
 

@@ -178,6 +178,23 @@ REGISTER: tuple[tuple[Acceleration, str | None], ...] = (
     ),
     (
         Acceleration(
+            name="pagefind-service",
+            module="juju_radar.accel.pagefind_service",
+            written_for=(("pagefind-bin-extended", "1.5.2"),),
+            replaces="Pagefind's command line started for each piece of the search index: "
+            "one pagefind --service process a thread for the pieces of a build, spoken to "
+            "in its protocol (base64 JSON, as its official clients send)",
+            upstream="the command line loads its Chinese segmenter in every run (0.18 s of "
+            "one, for a handful of pages); the official Python client pagefind 1.5.2 waits "
+            "0.1 s before each of the service's answers",
+            delete_when="Pagefind's command line indexes several sites in one run, or its "
+            "Python client answers without the wait",
+            gain=NOT_MEASURED,
+        ),
+        "connect",
+    ),
+    (
+        Acceleration(
             name="facts-parsed-ahead",
             module="juju_radar.accel.facts_ahead",
             written_for=(),

@@ -13,6 +13,7 @@ import os
 import shutil
 import subprocess
 from collections.abc import Callable
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -43,20 +44,8 @@ def piece_state(bundle: Path) -> str | None:
     return state if bundle_is_complete(bundle) else None
 
 
-def index_piece(record_site: Path, bundle: Path, state: str) -> None:
-    """Index ``record_site`` (whose records' digest is ``state``) into ``bundle``, as
-    Pagefind writes it: only the merge reads it, and puts its pages in a stable order.
-    The bundle is written whole in a folder beside it and then put in its place, so that
-    no failure leaves half of one, or one that says it holds other records."""
-
-    def write(fresh: Path) -> None:
-        pagefind(record_site, fresh)
-        (fresh / PIECE_STATE).write_text(state, encoding="utf-8")
-
-    replace_whole(bundle, write)
-
-
 def pagefind(record_site: Path, bundle: Path) -> None:
+    """Index ``record_site`` into ``bundle`` with Pagefind's command line."""
     from juju_radar.outputs.search.records import run_pagefind
 
     result = run_pagefind(record_site, bundle)
@@ -65,14 +54,38 @@ def pagefind(record_site: Path, bundle: Path) -> None:
         raise RuntimeError(f"pagefind exited with {result.returncode}: {said}")
 
 
-def index_whole(bundle: Path, sites: list[Path]) -> None:
+# Indexes a record site into a bundle, as ``pagefind`` does.
+Indexer = Callable[[Path, Path], None]
+# The indexer of one update of the index, open while it runs: Pagefind's command line
+# (``command_line``), or the acceleration ``accel.pagefind_service``.
+Indexers = Callable[[], AbstractContextManager[Indexer]]
+
+
+def command_line() -> AbstractContextManager[Indexer]:
+    return nullcontext(pagefind)
+
+
+def index_piece(record_site: Path, bundle: Path, state: str, index: Indexer = pagefind) -> None:
+    """Index ``record_site`` (whose records' digest is ``state``) into ``bundle``, as
+    Pagefind writes it: only the merge reads it, and puts its pages in a stable order.
+    The bundle is written whole in a folder beside it and then put in its place, so that
+    no failure leaves half of one, or one that says it holds other records."""
+
+    def write(fresh: Path) -> None:
+        index(record_site, fresh)
+        (fresh / PIECE_STATE).write_text(state, encoding="utf-8")
+
+    replace_whole(bundle, write)
+
+
+def index_whole(bundle: Path, sites: list[Path], index: Indexer = pagefind) -> None:
     """Index the records of all ``sites`` at once, as one piece."""
     together = sites[0].with_name(f"{bundle.name}.whole")
     shutil.rmtree(together, ignore_errors=True)
     for site in sites:  # Pagefind reads the records (HTML), not the sites' manifests
         shutil.copytree(site, together, ignore=IGNORED, dirs_exist_ok=True, copy_function=os.link)
     try:
-        replace_whole(bundle, lambda fresh: pagefind(together, fresh))
+        replace_whole(bundle, lambda fresh: index(together, fresh))
     finally:
         shutil.rmtree(together, ignore_errors=True)
 

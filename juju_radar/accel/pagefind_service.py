@@ -1,0 +1,144 @@
+"""Pagefind as a service (the acceleration ``pagefind-service``): each thread that indexes
+pieces of the search index during one update keeps one ``pagefind --service`` process
+and sends it every piece it is given, instead of starting Pagefind's command line for
+each.
+
+Pagefind's command line loads its Chinese word segmenter (charabia) in every run:
+about 0.18 s of each, against 0.01 s for a handful of English pages. Its service, which
+its Node and Python APIs drive, loads it once a process. The official Python client
+(``pagefind`` 1.5.2) waits 0.1 s before reading each answer (``_wait_for_responses``),
+four answers an index, so this speaks the service's protocol itself: requests and
+answers are base64 JSON, each followed by a comma. A bundle written so equals the
+command line's (``tests/test_accel.py``). The protocol is not documented: the register
+runs this only with the Pagefind it was written for.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import os
+import subprocess
+import tempfile
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
+from pathlib import Path
+from typing import IO, TYPE_CHECKING, Any
+
+from juju_radar.outputs.search.jobs import Indexer
+from juju_radar.outputs.search.records import pagefind_executable
+
+if TYPE_CHECKING:
+    from sphinx.application import Sphinx
+
+
+class ServiceError(RuntimeError):
+    """The service answered with an error, or ended."""
+
+
+class PagefindService:
+    """One ``pagefind --service`` process; one request at a time."""
+
+    def __init__(self, executable: Path) -> None:
+        self.said: IO[bytes] = tempfile.TemporaryFile()  # noqa: SIM115 (closed by close)
+        self.process = subprocess.Popen(
+            [str(executable), "--service"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=self.said,
+        )
+        self.sent = 0
+
+    def index(self, site: Path, bundle: Path) -> None:
+        """Index ``site`` into ``bundle``, as ``pagefind --site SITE --output-path
+        BUNDLE`` does (which fails when it finds no page)."""
+        index_id = self.call(type="NewIndex", config=None)["index_id"]
+        try:
+            indexed = self.call(type="AddDir", index_id=index_id, path=str(site), glob=None)
+            if not indexed.get("page_count"):
+                raise ServiceError(f"pagefind found no page to index in {site}")
+            self.call(type="WriteFiles", index_id=index_id, output_path=str(bundle))
+        finally:
+            self.call(type="DeleteIndex", index_id=index_id)
+
+    def call(self, **payload: Any) -> dict[str, Any]:
+        self.sent += 1
+        request = json.dumps({"message_id": self.sent, "payload": payload})
+        stdin, stdout = self.process.stdin, self.process.stdout
+        assert stdin is not None and stdout is not None
+        try:
+            stdin.write(base64.b64encode(request.encode("utf-8")) + b",")
+            stdin.flush()
+        except BrokenPipeError:
+            raise ServiceError(self._ended()) from None
+        answer = bytearray()
+        while not answer.endswith(b","):
+            chunk = os.read(stdout.fileno(), 1 << 16)
+            if not chunk:
+                raise ServiceError(self._ended())
+            answer += chunk
+        said = json.loads(base64.b64decode(bytes(answer[:-1])))["payload"]
+        if said.get("type") == "Error":
+            raise ServiceError(f"pagefind: {said.get('message')}")
+        return dict(said)
+
+    def _ended(self) -> str:
+        status = self.process.wait()
+        self.said.seek(0)
+        last = self.said.read().decode("utf-8", "replace").strip().splitlines()[-1:]
+        return f"the pagefind service ended (exit {status}){': ' + last[0] if last else ''}"
+
+    def close(self) -> None:
+        """Its end of input ends the service."""
+        if self.process.stdin is not None:
+            with suppress(BrokenPipeError):
+                self.process.stdin.close()
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+        self.said.close()
+
+
+class ServicePerThread:
+    """A service for each thread that indexes, started when it first does."""
+
+    def __init__(self, executable: Path) -> None:
+        self.executable = executable
+        self.mine = threading.local()
+        self.started: list[PagefindService] = []
+        self.lock = threading.Lock()
+
+    def __call__(self, site: Path, bundle: Path) -> None:
+        service = getattr(self.mine, "service", None)
+        if service is None:
+            service = self.mine.service = PagefindService(self.executable)
+            with self.lock:
+                self.started.append(service)
+        try:
+            service.index(site, bundle)
+        except ServiceError:
+            self.mine.service = None  # the next piece starts a new one
+            raise
+
+    def close(self) -> None:
+        for service in self.started:
+            service.close()
+
+
+@contextmanager
+def services() -> Iterator[Indexer]:
+    """The indexer of one update of the search index; its services end with it."""
+    indexer = ServicePerThread(pagefind_executable())
+    try:
+        yield indexer
+    finally:
+        indexer.close()
+
+
+def connect(app: Sphinx) -> None:
+    from juju_radar.sphinx_ext.outputs.search import SEARCH_INDEXERS
+
+    app.connect(SEARCH_INDEXERS, lambda _app: services)
