@@ -1,9 +1,13 @@
 """The acceleration ``pagefind-service``: Pagefind's service indexes the record sites of
-a build as its command line does, one process for each thread that indexes, ended with
-the update; a failure names what went wrong and the next piece gets a new process."""
+a build as its command line does; the process keeps one service for each piece indexed
+at once, for its later builds; a failure names what went wrong, and a service that
+ended is replaced."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 import threading
 from pathlib import Path
 
@@ -11,7 +15,7 @@ import pytest
 from conftest import doctrees_of
 from search_bundles import read_bundle, same_search, tree_bytes
 
-from juju_radar.accel.pagefind_service import ServiceError, ServicePerThread, services
+from juju_radar.accel.pagefind_service import ServiceError, ServicePool, services
 from juju_radar.outputs.search.jobs import pagefind
 from juju_radar.outputs.search.records import pagefind_executable
 from juju_radar.sphinx_ext.outputs.search import RECORD_SITE
@@ -36,43 +40,69 @@ def test_the_service_indexes_each_record_site_as_the_command_line_does(built_see
             assert fragments[0] == fragments[1] and fragments[0], site.name
 
 
-def test_each_thread_has_one_service_and_they_end_with_the_update(built_seed_site, tmp_path):
+def test_pieces_indexed_at_once_take_a_service_each_and_keep_them(built_seed_site, tmp_path):
     sites = record_sites(built_seed_site)
-    indexer = ServicePerThread(pagefind_executable())
+    pool = ServicePool(pagefind_executable())
+    barrier = threading.Barrier(2)
 
     def index_all(thread: str) -> None:
         for site in sites:
-            indexer(site, tmp_path / thread / site.name)
+            barrier.wait()  # both threads index at once
+            pool(site, tmp_path / thread / site.name)
 
-    threads = [threading.Thread(target=index_all, args=(name,)) for name in ("a", "b")]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    assert len(indexer.started) == 2
-    assert all(service.process.poll() is None for service in indexer.started)
-    indexer.close()
-    assert [service.process.returncode for service in indexer.started] == [0, 0]
+    for _ in range(2):  # two updates: the second starts no service
+        threads = [threading.Thread(target=index_all, args=(name,)) for name in ("a", "b")]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert len(pool.started) == 2 and len(pool.idle) == 2
+    started = list(pool.started)
+    assert all(service.process.poll() is None for service in started)
+    pool.close()
+    assert [service.process.returncode for service in started] == [0, 0]
     for site in sites:
-        assert same_search(
-            read_bundle(tmp_path / "a" / site.name), read_bundle(tmp_path / "b" / site.name)
-        )
+        left, right = (read_bundle(tmp_path / thread / site.name) for thread in "ab")
+        assert same_search(left, right)
 
 
-def test_a_failure_says_what_went_wrong_and_the_next_piece_gets_a_new_service(
-    built_seed_site, tmp_path
-):
+def test_a_failure_says_what_went_wrong_and_an_ended_service_is_replaced(built_seed_site, tmp_path):
     site = record_sites(built_seed_site)[0]
     empty = tmp_path / "empty"
     empty.mkdir()
-    with services() as index:
-        with pytest.raises(ServiceError, match=f"pagefind found no page to index in {empty}"):
-            index(empty, tmp_path / "nothing")
-        index(site, tmp_path / "after-nothing")
-        assert isinstance(index, ServicePerThread)
-        index.started[-1].process.kill()
-        with pytest.raises(ServiceError, match=r"the pagefind service ended \(exit -9\)"):
-            index(site, tmp_path / "killed")
-        index(site, tmp_path / "again")
-        assert len(index.started) == 3
+    pool = ServicePool(pagefind_executable())
+    with pytest.raises(ServiceError, match=f"pagefind found no page to index in {empty}"):
+        pool(empty, tmp_path / "nothing")
+    pool(site, tmp_path / "after-nothing")
+    assert len(pool.started) == 1, "a page-less site does not end the service"
+    pool.started[0].process.kill()
+    with pytest.raises(ServiceError, match=r"the pagefind service ended \(exit -9\)"):
+        pool(site, tmp_path / "killed")
+    pool(site, tmp_path / "again")
+    assert len(pool.started) == 2 and len(pool.idle) == 1
+    pool.close()
     assert (tmp_path / "again" / "pagefind-entry.json").is_file()
+
+
+def test_the_services_end_with_the_process(built_seed_site, tmp_path):
+    """And a forked child does not use its parent's."""
+    site = record_sites(built_seed_site)[0]
+    script = f"""
+import os, sys
+from pathlib import Path
+from juju_radar.accel.pagefind_service import services
+with services() as index:
+    index(Path({str(site)!r}), Path({str(tmp_path / "parent")!r}))
+    pid = os.fork()
+    if pid == 0:
+        with services() as child_index:
+            os._exit(0 if child_index is not index else 1)
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0, "the child used its parent's services"
+    print(index.started[0].process.pid)
+"""
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    service_pid = int(result.stdout)
+    with pytest.raises(ProcessLookupError):
+        os.kill(service_pid, 0)

@@ -1,28 +1,29 @@
-"""Pagefind as a service (the acceleration ``pagefind-service``): each thread that indexes
-pieces of the search index during one update keeps one ``pagefind --service`` process
-and sends it every piece it is given, instead of starting Pagefind's command line for
-each.
+"""Pagefind as a service (the acceleration ``pagefind-service``): the process keeps
+``pagefind --service`` processes, one for each piece of the search index being indexed
+at once, and sends them every piece its builds index, instead of starting Pagefind's
+command line for each.
 
 Pagefind's command line loads its Chinese word segmenter (charabia) in every run:
 about 0.18 s of each, against 0.01 s for a handful of English pages. Its service, which
-its Node and Python APIs drive, loads it once a process. The official Python client
-(``pagefind`` 1.5.2) waits 0.1 s before reading each answer (``_wait_for_responses``),
-four answers an index, so this speaks the service's protocol itself: requests and
-answers are base64 JSON, each followed by a comma. A bundle written so equals the
-command line's (``tests/test_accel.py``). The protocol is not documented: the register
-runs this only with the Pagefind it was written for.
+its Node and Python APIs drive, loads it once a process: kept between builds, the
+preview's rebuilds and the tests' builds in one process never load it again. The
+official Python client (``pagefind`` 1.5.2) waits 0.1 s before reading each answer
+(``_wait_for_responses``), four answers an index, so this speaks the service's protocol
+itself: requests and answers are base64 JSON, each followed by a comma. A bundle
+written so equals the command line's (``tests/test_pagefind_service.py``). The protocol
+is not documented: the register runs this only with the Pagefind it was written for.
 """
 
 from __future__ import annotations
 
+import atexit
 import base64
 import json
 import os
 import subprocess
 import tempfile
 import threading
-from collections.abc import Iterator
-from contextlib import contextmanager, suppress
+from contextlib import AbstractContextManager, nullcontext, suppress
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
@@ -49,6 +50,7 @@ class PagefindService:
             stderr=self.said,
         )
         self.sent = 0
+        self.broken = False
 
     def index(self, site: Path, bundle: Path) -> None:
         """Index ``site`` into ``bundle``, as ``pagefind --site SITE --output-path
@@ -62,8 +64,13 @@ class PagefindService:
         finally:
             self.call(type="DeleteIndex", index_id=index_id)
 
+    def usable(self) -> bool:
+        """Still running, with no answer pending (a call ended halfway breaks it)."""
+        return not self.broken and self.process.poll() is None
+
     def call(self, **payload: Any) -> dict[str, Any]:
         self.sent += 1
+        self.broken = True  # until its answer is read
         request = json.dumps({"message_id": self.sent, "payload": payload})
         stdin, stdout = self.process.stdin, self.process.stdout
         assert stdin is not None and stdout is not None
@@ -78,10 +85,13 @@ class PagefindService:
             if not chunk:
                 raise ServiceError(self._ended())
             answer += chunk
-        said = json.loads(base64.b64decode(bytes(answer[:-1])))["payload"]
-        if said.get("type") == "Error":
-            raise ServiceError(f"pagefind: {said.get('message')}")
-        return dict(said)
+        said = json.loads(base64.b64decode(bytes(answer[:-1])))
+        if said.get("message_id") != self.sent:
+            raise ServiceError(f"pagefind answered message {said.get('message_id')}")
+        self.broken = False
+        if said["payload"].get("type") == "Error":
+            raise ServiceError(f"pagefind: {said['payload'].get('message')}")
+        return dict(said["payload"])
 
     def _ended(self) -> str:
         status = self.process.wait()
@@ -102,40 +112,62 @@ class PagefindService:
         self.said.close()
 
 
-class ServicePerThread:
-    """A service for each thread that indexes, started when it first does."""
+class ServicePool:
+    """Services for the pieces being indexed: a piece takes an idle one, or starts one
+    when all are busy, and gives it back once indexed."""
 
     def __init__(self, executable: Path) -> None:
         self.executable = executable
-        self.mine = threading.local()
+        self.idle: list[PagefindService] = []
         self.started: list[PagefindService] = []
         self.lock = threading.Lock()
 
     def __call__(self, site: Path, bundle: Path) -> None:
-        service = getattr(self.mine, "service", None)
+        with self.lock:
+            service = self.idle.pop() if self.idle else None
         if service is None:
-            service = self.mine.service = PagefindService(self.executable)
+            service = PagefindService(self.executable)
             with self.lock:
                 self.started.append(service)
         try:
             service.index(site, bundle)
-        except ServiceError:
-            self.mine.service = None  # the next piece starts a new one
-            raise
+        finally:
+            if service.usable():
+                with self.lock:
+                    self.idle.append(service)
+            else:
+                service.close()
 
     def close(self) -> None:
-        for service in self.started:
+        with self.lock:
+            started, self.started, self.idle = self.started, [], []
+        for service in started:
             service.close()
 
 
-@contextmanager
-def services() -> Iterator[Indexer]:
-    """The indexer of one update of the search index; its services end with it."""
-    indexer = ServicePerThread(pagefind_executable())
-    try:
-        yield indexer
-    finally:
-        indexer.close()
+_pool: ServicePool | None = None
+
+
+def _process_pool() -> ServicePool:
+    global _pool
+    if _pool is None:
+        _pool = ServicePool(pagefind_executable())
+        atexit.register(_pool.close)
+    return _pool
+
+
+def _forget_pool() -> None:
+    """In a forked child: the services are its parent's."""
+    global _pool
+    _pool = None
+
+
+os.register_at_fork(after_in_child=_forget_pool)
+
+
+def services() -> AbstractContextManager[Indexer]:
+    """The indexer of an update of the search index: the process's services."""
+    return nullcontext(_process_pool())
 
 
 def connect(app: Sphinx) -> None:
