@@ -6,6 +6,7 @@ ended is replaced."""
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 import threading
@@ -75,13 +76,20 @@ def test_a_failure_says_what_went_wrong_and_an_ended_service_is_replaced(built_s
         pool(empty, tmp_path / "nothing")
     pool(site, tmp_path / "after-nothing")
     assert len(pool.started) == 1, "a page-less site does not end the service"
-    pool.started[0].process.kill()
+    (first,) = pool.started
+    first.process.kill()
+    first.process.wait()
+    pool(site, tmp_path / "after-an-idle-one-ended")
+    (second,) = pool.started
+    assert second is not first
+    os.kill(second.process.pid, signal.SIGKILL)
     with pytest.raises(ServiceError, match=r"the pagefind service ended \(exit -9\)"):
-        pool(site, tmp_path / "killed")
+        second.index(site, tmp_path / "killed")
     pool(site, tmp_path / "again")
-    assert len(pool.started) == 2 and len(pool.idle) == 1
+    assert pool.started == pool.idle and second not in pool.started
     pool.close()
-    assert (tmp_path / "again" / "pagefind-entry.json").is_file()
+    for bundle in ("after-an-idle-one-ended", "again"):
+        assert (tmp_path / bundle / "pagefind-entry.json").is_file()
 
 
 def test_the_services_end_with_the_process(built_seed_site, tmp_path):

@@ -123,12 +123,7 @@ class ServicePool:
         self.lock = threading.Lock()
 
     def __call__(self, site: Path, bundle: Path) -> None:
-        with self.lock:
-            service = self.idle.pop() if self.idle else None
-        if service is None:
-            service = PagefindService(self.executable)
-            with self.lock:
-                self.started.append(service)
+        service = self._take()
         try:
             service.index(site, bundle)
         finally:
@@ -136,7 +131,26 @@ class ServicePool:
                 with self.lock:
                     self.idle.append(service)
             else:
-                service.close()
+                self._drop(service)
+
+    def _take(self) -> PagefindService:
+        """An idle service still running (one may have ended since), else a new one."""
+        while True:
+            with self.lock:
+                service = self.idle.pop() if self.idle else None
+            if service is None:
+                service = PagefindService(self.executable)
+                with self.lock:
+                    self.started.append(service)
+                return service
+            if service.usable():
+                return service
+            self._drop(service)
+
+    def _drop(self, service: PagefindService) -> None:
+        with self.lock:
+            self.started.remove(service)
+        service.close()
 
     def close(self) -> None:
         with self.lock:
