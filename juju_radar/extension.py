@@ -85,7 +85,7 @@ def setup_extension(app: Sphinx) -> None:
     app.add_node(disclosure, html=(visit_disclosure, depart_disclosure))
     app.add_event(ITEM_LIST_WRITER)
     app.add_event(search.SEARCH_MERGER)
-    app.add_event(search.SEARCH_INDEXERS)
+    app.add_event(search.SEARCH_INDEXER)
     app.add_node(disclosure_summary, html=(visit_disclosure_summary, depart_disclosure_summary))
     app.add_directive("radar-item", ItemDirective)
     app.add_directive("radar-closing", ClosingDirective)

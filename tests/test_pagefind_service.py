@@ -16,7 +16,7 @@ import pytest
 from conftest import doctrees_of
 from search_bundles import read_bundle, same_search, tree_bytes
 
-from juju_radar.accel.pagefind_service import ServiceError, ServicePool, services
+from juju_radar.accel.pagefind_service import ServiceError, ServicePool, process_services
 from juju_radar.outputs.search.jobs import pagefind
 from juju_radar.outputs.search.records import pagefind_executable
 from juju_radar.sphinx_ext.outputs.search import RECORD_SITE
@@ -31,14 +31,14 @@ def record_sites(built_site: Path) -> list[Path]:
 
 
 def test_the_service_indexes_each_record_site_as_the_command_line_does(built_seed_site, tmp_path):
-    with services() as index:
-        for site in record_sites(built_seed_site):
-            by_command, by_service = tmp_path / f"{site.name}.cli", tmp_path / site.name
-            pagefind(site, by_command)
-            index(site, by_service)
-            assert same_search(read_bundle(by_command), read_bundle(by_service)), site.name
-            fragments = [tree_bytes(bundle / "fragment") for bundle in (by_command, by_service)]
-            assert fragments[0] == fragments[1] and fragments[0], site.name
+    index = process_services()
+    for site in record_sites(built_seed_site):
+        by_command, by_service = tmp_path / f"{site.name}.cli", tmp_path / site.name
+        pagefind(site, by_command)
+        index(site, by_service)
+        assert same_search(read_bundle(by_command), read_bundle(by_service)), site.name
+        fragments = [tree_bytes(bundle / "fragment") for bundle in (by_command, by_service)]
+        assert fragments[0] == fragments[1] and fragments[0], site.name
 
 
 def test_pieces_indexed_at_once_take_a_service_each_and_keep_them(built_seed_site, tmp_path):
@@ -96,18 +96,17 @@ def test_the_services_end_with_the_process(built_seed_site, tmp_path):
     """And a forked child does not use its parent's."""
     site = record_sites(built_seed_site)[0]
     script = f"""
-import os, sys
+import os
 from pathlib import Path
-from juju_radar.accel.pagefind_service import services
-with services() as index:
-    index(Path({str(site)!r}), Path({str(tmp_path / "parent")!r}))
-    pid = os.fork()
-    if pid == 0:
-        with services() as child_index:
-            os._exit(0 if child_index is not index else 1)
-    _, status = os.waitpid(pid, 0)
-    assert os.waitstatus_to_exitcode(status) == 0, "the child used its parent's services"
-    print(index.started[0].process.pid)
+from juju_radar.accel.pagefind_service import process_services
+index = process_services()
+index(Path({str(site)!r}), Path({str(tmp_path / "parent")!r}))
+pid = os.fork()
+if pid == 0:
+    os._exit(0 if process_services() is not index else 1)
+_, status = os.waitpid(pid, 0)
+assert os.waitstatus_to_exitcode(status) == 0, "the child used its parent's services"
+print(index.started[0].process.pid)
 """
     result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
     assert result.returncode == 0, result.stderr

@@ -23,11 +23,10 @@ import os
 import subprocess
 import tempfile
 import threading
-from contextlib import AbstractContextManager, nullcontext, suppress
+from contextlib import suppress
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
-from juju_radar.outputs.search.jobs import Indexer
 from juju_radar.outputs.search.records import pagefind_executable
 
 if TYPE_CHECKING:
@@ -162,7 +161,8 @@ class ServicePool:
 _pool: ServicePool | None = None
 
 
-def _process_pool() -> ServicePool:
+def process_services() -> ServicePool:
+    """The services of this process, for every update of the index it makes."""
     global _pool
     if _pool is None:
         _pool = ServicePool(pagefind_executable())
@@ -179,12 +179,7 @@ def _forget_pool() -> None:
 os.register_at_fork(after_in_child=_forget_pool)
 
 
-def services() -> AbstractContextManager[Indexer]:
-    """The indexer of an update of the search index: the process's services."""
-    return nullcontext(_process_pool())
-
-
 def connect(app: Sphinx) -> None:
-    from juju_radar.sphinx_ext.outputs.search import SEARCH_INDEXERS
+    from juju_radar.sphinx_ext.outputs.search import SEARCH_INDEXER
 
-    app.connect(SEARCH_INDEXERS, lambda _app: services)
+    app.connect(SEARCH_INDEXER, lambda _app: process_services())

@@ -22,13 +22,12 @@ from juju_radar.model.vocabulary import Vocabulary
 from juju_radar.outputs.search.bundle import bundle_is_complete
 from juju_radar.outputs.search.jobs import (
     Indexer,
-    Indexers,
     Merger,
     Step,
-    command_line,
     index_piece,
     index_whole,
     merger_step,
+    pagefind,
     piece_state,
     run_job,
 )
@@ -160,13 +159,13 @@ class IndexUpdate:
         state: IndexState,
         save_state: Callable[[IndexState], None],
         merger: Merger | None = None,
-        indexers: Indexers = command_line,
+        index: Indexer = pagefind,
     ) -> None:
         """With a ``merger``, a part is merged from its pieces, else Pagefind indexes its
-        records whole; ``indexers`` gives what runs Pagefind."""
+        records whole; ``index`` runs Pagefind."""
         self.outdir = outdir
         self.merger = merger
-        self.indexers = indexers
+        self.index = index
         self.merge = merger is not None
         self.folders = folders
         self.vocab = vocab
@@ -208,12 +207,11 @@ class IndexUpdate:
         later: dict[str, Step] = {}
         workers = os.cpu_count() or 1
         with (
-            self.indexers() as index,
             ThreadPoolExecutor(max_workers=workers) as indexers,
             ThreadPoolExecutor(max_workers=workers) as mergers,
         ):
             for period in sorted(periods):
-                for name, step in self._index_period(period, periods[period], stamps, new, index):
+                for name, step in self._index_period(period, periods[period], stamps, new):
                     if name.startswith(f"{STORIES}-"):
                         indexing[name] = indexers.submit(run_job, step)
                     else:
@@ -221,12 +219,12 @@ class IndexUpdate:
                 for part, rest in waiting.items():
                     rest.discard(period)
                     if not rest and part.startswith(f"{STORIES}-") and part not in new.parts:
-                        self._merge_part(part, newest, new, indexing, merging, mergers, index)
+                        self._merge_part(part, newest, new, indexing, merging, mergers)
             for name, step in later.items():
                 indexing[name] = indexers.submit(run_job, step)
             for part in waiting:
                 if part not in new.parts:
-                    self._merge_part(part, newest, new, indexing, merging, mergers, index)
+                    self._merge_part(part, newest, new, indexing, merging, mergers)
             self._wait(indexing)
             self._wait(merging)
         if self.report.failures:
@@ -250,7 +248,6 @@ class IndexUpdate:
         pages: list[SearchPage],
         stamps: dict[str, PageStamp | None],
         new: IndexState,
-        index: Indexer,
     ) -> list[tuple[str, Step]]:
         """The steps indexing the pieces of ``period`` whose records changed: Pagefind runs
         while the next period's pages are read."""
@@ -268,7 +265,7 @@ class IndexUpdate:
             if piece_state(self.folders.piece(name)) != state:
                 self.report.pieces_indexed.append(name)
                 site, bundle = self.folders.record_sites / name, self.folders.piece(name)
-                step = functools.partial(index_piece, site, bundle, state, index)
+                step = functools.partial(index_piece, site, bundle, state, self.index)
                 steps.append((name, step))
         return steps
 
@@ -335,7 +332,6 @@ class IndexUpdate:
         indexing: dict[str, Future[str | None]],
         merging: dict[str, Future[str | None]],
         pool: ThreadPoolExecutor,
-        index: Indexer,
     ) -> None:
         """Merge ``part`` once its pieces are indexed, unless it is made of the same."""
         states = piece_states(new)
@@ -358,7 +354,7 @@ class IndexUpdate:
         step: Step
         if self.merger is None:
             pieces_sites = [sites / name for name in pieces]
-            step = functools.partial(index_whole, bundle, pieces_sites, index)
+            step = functools.partial(index_whole, bundle, pieces_sites, self.index)
         else:
             bundles = (str(self.folders.piece(name)) for name in pieces)
             command = [*self.merger.command, "--record-sites", str(sites), str(bundle), *bundles]

@@ -13,7 +13,6 @@ import os
 import shutil
 import subprocess
 from collections.abc import Callable
-from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -54,15 +53,9 @@ def pagefind(record_site: Path, bundle: Path) -> None:
         raise RuntimeError(f"pagefind exited with {result.returncode}: {said}")
 
 
-# Indexes a record site into a bundle, as ``pagefind`` does.
+# Indexes a record site into a bundle: ``pagefind``, or the acceleration
+# ``accel.pagefind_service``.
 Indexer = Callable[[Path, Path], None]
-# The indexer of one update of the index, open while it runs: Pagefind's command line
-# (``command_line``), or the acceleration ``accel.pagefind_service``.
-Indexers = Callable[[], AbstractContextManager[Indexer]]
-
-
-def command_line() -> AbstractContextManager[Indexer]:
-    return nullcontext(pagefind)
 
 
 def index_piece(record_site: Path, bundle: Path, state: str, index: Indexer = pagefind) -> None:

@@ -19,7 +19,7 @@ from sphinx.util.docutils import SphinxDirective
 
 from juju_radar.model.messages import _
 from juju_radar.outputs.search.index import Folders, IndexState, IndexUpdate, SearchPage, usable
-from juju_radar.outputs.search.jobs import command_line
+from juju_radar.outputs.search.jobs import pagefind
 from juju_radar.outputs.search.parts import BUNDLE_DIR
 from juju_radar.sphinx_ext.collector import radar_data
 from juju_radar.sphinx_ext.config import vocabulary
@@ -42,9 +42,9 @@ SEARCH_BUNDLES = "search-bundles"
 # Emitted once a build: a handler may answer with an ``index.Merger`` (the acceleration
 # ``accel.search_merge``), else each part of the index is indexed whole.
 SEARCH_MERGER = "radar-search-merger"
-# Likewise: a handler may answer with a ``jobs.Indexers`` (the acceleration
+# Likewise: a handler may answer with a ``jobs.Indexer`` (the acceleration
 # ``accel.pagefind_service``), else Pagefind's command line indexes each piece.
-SEARCH_INDEXERS = "radar-search-indexers"
+SEARCH_INDEXER = "radar-search-indexer"
 INDEX_STATE = "index"
 NOSCRIPT_TEXT = "搜索需要启用 JavaScript。"
 
@@ -131,7 +131,7 @@ def build_pagefind_index(app: Sphinx, exception: BaseException | None) -> None:
         state if usable(state) else IndexState(),
         save_state,
         merger=app.emit_firstresult(SEARCH_MERGER),
-        indexers=app.emit_firstresult(SEARCH_INDEXERS) or command_line,
+        index=app.emit_firstresult(SEARCH_INDEXER) or pagefind,
     )
     report = update.run(searchable_pages(app))
     for failure in report.failures:

@@ -1,0 +1,28 @@
+// Lighthouse's JSON reports of several pages, one after another in one Chromium
+// (Lighthouse's documented programmatic use: chrome-launcher, then lighthouse(url, {port})).
+// The command line would start Node, load Lighthouse and launch Chromium for each page.
+//
+//   node audit.mjs CHROMIUM CATEGORY[,CATEGORY...] URL...   prints {url: report, ...}
+import lighthouse from "lighthouse";
+import * as chromeLauncher from "chrome-launcher";
+
+const [chromePath, categories, ...urls] = process.argv.slice(2);
+const chrome = await chromeLauncher.launch({
+  chromePath,
+  chromeFlags: ["--headless", "--no-sandbox"],
+});
+try {
+  const reports = {};
+  for (const url of urls) {
+    const result = await lighthouse(url, {
+      port: chrome.port,
+      output: "json",
+      logLevel: "error",
+      onlyCategories: categories.split(","),
+    });
+    reports[url] = JSON.parse(result.report);
+  }
+  process.stdout.write(JSON.stringify(reports));
+} finally {
+  await chrome.kill();
+}
