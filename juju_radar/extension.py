@@ -128,6 +128,7 @@ def setup_extension(app: Sphinx) -> None:
     app.connect("env-get-outdated", integrity.note_removed_docs)
     app.connect("env-get-outdated", saved_during_read.read_saved_again, priority=550)
     app.connect("env-before-read-docs", saved_during_read.note_read_start, priority=990)
+    app.connect("env-updated", saved_during_read.forget_unsaved)
     app.connect("build-finished", integrity.remove_stale_outputs)
     app.connect("html-page-context", downloads.write_issue_bib)
     write_missing_issue_bibs = deferred_in_preview(downloads.write_missing_issue_bibs)

@@ -37,13 +37,8 @@ from juju_radar.sphinx_ext.config import vocabulary
 from juju_radar.sphinx_ext.drafts import note_drafts
 from juju_radar.sphinx_ext.reference_pages import INDEX, UNCITED, month_label
 from juju_radar.sphinx_ext.reference_pages import page_signature as references_signature
-from juju_radar.store.cache import (
-    SETTLED_NS,
-    BuildCache,
-    build_cache,
-    digest,
-    source_digest,
-)
+from juju_radar.store.cache import BuildCache, build_cache, digest, source_digest
+from juju_radar.store.stamps import stamped_files
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -94,20 +89,20 @@ def known_issue_files(srcdir: Path, vocab: Vocabulary) -> list[KnownFile]:
     context = digest(source_digest(*reader), repr(vocab))
     now = time.time_ns()
     known: list[KnownFile] = []
-    for path in sorted((srcdir / "issues").rglob("*.md")):
-        relative = path.relative_to(srcdir).as_posix()
+    for file in stamped_files(srcdir / "issues", ".md", follow_links=True):
+        relative = f"issues/{file.relative}"
         if not is_issue_path(relative):
             continue
-        try:
-            stat = path.stat()
-            text = None
-            if now - stat.st_mtime_ns > SETTLED_NS:
-                key = digest(context, relative, f"{stat.st_mtime_ns} {stat.st_size}")
-            else:
+        path = srcdir / relative
+        text = None
+        if file.settled(now):
+            key = digest(context, relative, file.stamp)
+        else:
+            try:
                 text = path.read_text(encoding="utf-8-sig")
-                key = digest(context, relative, text)
-        except (OSError, UnicodeDecodeError):
-            continue  # the build reports the file itself; nothing is kept for it
+            except (OSError, UnicodeDecodeError):
+                continue  # the build reports the file itself; nothing is kept for it
+            key = digest(context, relative, text)
         known.append((path, relative, key, text))
     return known
 

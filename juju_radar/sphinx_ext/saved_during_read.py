@@ -46,18 +46,27 @@ def note_read_start(app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> 
         started[docname] = now
 
 
-def read_saved_again(
-    app: Sphinx, env: BuildEnvironment, added: set[str], changed: set[str], removed: set[str]
-) -> list[str]:
-    """``env-get-outdated``, after the drafts are left out and before the summary counts
-    the changes: the pages saved after their read started join ``changed``. A page not
-    saved since is forgotten: a later save is newer than the end of its read, which
-    Sphinx sees. So only the pages of the last build that read them are looked at."""
+def forget_unsaved(app: Sphinx, env: BuildEnvironment) -> list[str]:
+    """``env-updated``: every read has ended, so a page not saved since its read started
+    is forgotten (a later save is newer than the end of its read, which Sphinx sees).
+    Done here, before Sphinx stores the environment: a build that reads nothing does not
+    store it, and would look at every page of the last clean build again each time."""
     started = read_started(env)
     for docname, read_at in list(started.items()):
         if docname not in env.found_docs or not _saved_since(env, docname, read_at):
             del started[docname]
-        elif docname not in added:
+    return []
+
+
+def read_saved_again(
+    app: Sphinx, env: BuildEnvironment, added: set[str], changed: set[str], removed: set[str]
+) -> list[str]:
+    """``env-get-outdated``, after the drafts are left out and before the summary counts
+    the changes: the pages saved after their read started join ``changed``. Only the
+    pages left by ``forget_unsaved`` are looked at."""
+    forget_unsaved(app, env)
+    for docname in read_started(env):
+        if docname not in added:
             changed.add(docname)
     return []
 

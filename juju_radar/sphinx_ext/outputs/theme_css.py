@@ -11,7 +11,6 @@ the full sheets: the same rules apply, and it spares the preview the work.
 
 from __future__ import annotations
 
-import os
 import time
 from functools import partial
 from pathlib import Path
@@ -25,7 +24,9 @@ from juju_radar.outputs.css_subset import (
     selector_names,
     subset_css,
 )
-from juju_radar.store.cache import SETTLED_NS, BuildCache, build_cache, digest, source_digest
+from juju_radar.outputs.search.parts import BUNDLE_DIR
+from juju_radar.store.cache import BuildCache, build_cache, digest, source_digest
+from juju_radar.store.stamps import StampedFile, stamped_files
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -92,12 +93,10 @@ def page_names(outdir: Path, cache: BuildCache) -> frozenset[str]:
     settled: list[tuple[Path, str]] = []
     fresh: list[Path] = []
     for page in published_pages(outdir):
-        stat = page.stat()
-        if now - stat.st_mtime_ns > SETTLED_NS:
-            stamp = f"{stat.st_mtime_ns} {stat.st_size}"
-            settled.append((page, digest(page.relative_to(outdir).as_posix(), stamp)))
+        if page.settled(now):
+            settled.append((outdir / page.relative, digest(page.relative, page.stamp)))
         else:
-            fresh.append(page)
+            fresh.append(outdir / page.relative)
     listing = digest(*(key for _, key in settled))
     known: frozenset[str] | None = cache.peek(SITE_NAMES, listing)
     if known is None:
@@ -119,14 +118,12 @@ def markup_names_of(page: Path) -> frozenset[str]:
     return markup_names(page.read_bytes())
 
 
-def published_pages(outdir: Path) -> list[Path]:
+def published_pages(outdir: Path) -> list[StampedFile]:
     """The HTML pages of the site: not the theme's macros in ``_static``, nor what a
-    folder starting with ``.`` or ``_`` holds (a ``.doctrees`` kept in the output)."""
-    pages: list[Path] = []
-    for folder, subfolders, files in os.walk(outdir):
-        subfolders[:] = sorted(name for name in subfolders if name[0] not in "._")
-        pages.extend(Path(folder, name) for name in sorted(files) if name.endswith(".html"))
-    return pages
+    folder starting with ``.`` or ``_`` holds (a ``.doctrees`` kept in the output), nor
+    the search index's folder: it holds no page (the index removes whatever it did not
+    write there), but most of the site's files."""
+    return stamped_files(outdir, ".html", skip_folders="._", leave_out=frozenset([BUNDLE_DIR]))
 
 
 def properties_by_sheet(outdir: Path) -> dict[Path, frozenset[str]]:
