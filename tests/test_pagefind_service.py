@@ -16,7 +16,12 @@ import pytest
 from conftest import doctrees_of
 from search_bundles import read_bundle, same_search, tree_bytes
 
-from juju_radar.accel.pagefind_service import ServiceError, ServicePool, process_services
+from juju_radar.accel.pagefind_service import (
+    ServiceError,
+    ServicePool,
+    process_services,
+    write_bundle,
+)
 from juju_radar.outputs.search.jobs import pagefind
 from juju_radar.outputs.search.records import pagefind_executable
 from juju_radar.sphinx_ext.outputs.search import RECORD_SITE
@@ -39,6 +44,17 @@ def test_the_service_indexes_each_record_site_as_the_command_line_does(built_see
         assert same_search(read_bundle(by_command), read_bundle(by_service)), site.name
         fragments = [tree_bytes(bundle / "fragment") for bundle in (by_command, by_service)]
         assert fragments[0] == fragments[1] and fragments[0], site.name
+
+
+def test_a_bundle_is_written_from_the_answer_and_only_inside_itself(tmp_path):
+    """The service's answer holds the files (``GetFiles``): its own writes could land
+    after it answered (an empty ``pagefind-entry.json``, 13 times in 300 here)."""
+    bundle = tmp_path / "bundle"
+    write_bundle(bundle, [{"path": "fragment/a.pf_fragment", "content": "AAE="}])
+    assert (bundle / "fragment" / "a.pf_fragment").read_bytes() == b"\x00\x01"
+    with pytest.raises(ServiceError, match="outside its bundle"):
+        write_bundle(bundle, [{"path": "../escaped.js", "content": "AAE="}])
+    assert not (tmp_path / "escaped.js").exists()
 
 
 def test_pieces_indexed_at_once_take_a_service_each_and_keep_them(built_seed_site, tmp_path):

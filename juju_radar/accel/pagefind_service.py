@@ -59,9 +59,10 @@ class PagefindService:
             indexed = self.call(type="AddDir", index_id=index_id, path=str(site), glob=None)
             if not indexed.get("page_count"):
                 raise ServiceError(f"pagefind found no page to index in {site}")
-            self.call(type="WriteFiles", index_id=index_id, output_path=str(bundle))
+            files = self.call(type="GetFiles", index_id=index_id)["files"]
         finally:
             self.call(type="DeleteIndex", index_id=index_id)
+        write_bundle(bundle, files)
 
     def usable(self) -> bool:
         """Still running, with no answer pending (a call ended halfway breaks it)."""
@@ -109,6 +110,21 @@ class PagefindService:
             self.process.kill()
             self.process.wait()
         self.said.close()
+
+
+def write_bundle(bundle: Path, files: list[dict[str, str]]) -> None:
+    """Write under ``bundle`` the files the service answered ``GetFiles`` with (paths
+    within the bundle, contents in base64). Not ``WriteFiles``: it answers before its
+    writes have all landed (tokio writes a file from a background thread, and Pagefind
+    does not flush it before answering), so a bundle read at once could hold an empty
+    ``pagefind-entry.json``; the command line's exit waits for them."""
+    root = bundle.resolve()
+    for file in files:
+        target = (root / file["path"]).resolve()
+        if not target.is_relative_to(root):
+            raise ServiceError(f"pagefind answered a file outside its bundle: {file['path']}")
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(base64.b64decode(file["content"]))
 
 
 class ServicePool:
