@@ -116,8 +116,9 @@ def write_bundle(bundle: Path, files: list[dict[str, str]]) -> None:
     """Write under ``bundle`` the files the service answered ``GetFiles`` with (paths
     within the bundle, contents in base64). Not ``WriteFiles``: it answers before its
     writes have all landed (tokio writes a file from a background thread, and Pagefind
-    does not flush it before answering), so a bundle read at once could hold an empty
-    ``pagefind-entry.json``; the command line's exit waits for them."""
+    does not flush it before answering: Pagefind/pagefind#1271, fixed by #1272 after
+    1.5.2), so a bundle read at once could hold an empty ``pagefind-entry.json``; the
+    command line's exit waits for them."""
     root = bundle.resolve()
     for file in files:
         target = (root / file["path"]).resolve()

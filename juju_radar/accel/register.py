@@ -184,7 +184,8 @@ REGISTER: tuple[tuple[Acceleration, str | None], ...] = (
             replaces="Pagefind's command line started for each piece of the search index: "
             "one pagefind --service process a thread for the pieces of a build, spoken to "
             "in its protocol (base64 JSON, as its official clients send); the bundle comes "
-            "back in the answer (GetFiles), since WriteFiles answers before its writes land",
+            "back in the answer (GetFiles): 1.5.2's WriteFiles answers before its writes land "
+            "(Pagefind/pagefind#1271, fixed by #1272 after 1.5.2)",
             upstream="the command line loads its Chinese segmenter in every run (0.18 s of "
             "one, for a handful of pages); the official Python client pagefind 1.5.2 waits "
             "0.1 s before each of the service's answers",
