@@ -52,9 +52,11 @@ def test_a_bundle_is_written_from_the_answer_and_only_inside_itself(tmp_path):
     bundle = tmp_path / "bundle"
     write_bundle(bundle, [{"path": "fragment/a.pf_fragment", "content": "AAE="}])
     assert (bundle / "fragment" / "a.pf_fragment").read_bytes() == b"\x00\x01"
+    answer = [{"path": "kept.js", "content": "AAE="}, {"path": "../escaped.js", "content": "AAE="}]
     with pytest.raises(ServiceError, match="outside its bundle"):
-        write_bundle(bundle, [{"path": "../escaped.js", "content": "AAE="}])
+        write_bundle(tmp_path / "refused", answer)
     assert not (tmp_path / "escaped.js").exists()
+    assert not (tmp_path / "refused").exists(), "nothing of a refused answer is written"
 
 
 def test_pieces_indexed_at_once_take_a_service_each_and_keep_them(built_seed_site, tmp_path):

@@ -120,12 +120,13 @@ def write_bundle(bundle: Path, files: list[dict[str, str]]) -> None:
     1.5.2), so a bundle read at once could hold an empty ``pagefind-entry.json``; the
     command line's exit waits for them."""
     root = bundle.resolve()
-    for file in files:
-        target = (root / file["path"]).resolve()
-        if not target.is_relative_to(root):
-            raise ServiceError(f"pagefind answered a file outside its bundle: {file['path']}")
+    contents = {(root / file["path"]).resolve(): file["content"] for file in files}
+    outside = [target for target in contents if not target.is_relative_to(root)]
+    if outside:  # checked before any is written: no half-written bundle
+        raise ServiceError(f"pagefind answered a file outside its bundle: {outside[0]}")
+    for target, content in contents.items():
         target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_bytes(base64.b64decode(file["content"]))
+        target.write_bytes(base64.b64decode(content))
 
 
 class ServicePool:

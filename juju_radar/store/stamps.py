@@ -51,8 +51,7 @@ def stamped_files(
             return
         for entry in entries:
             try:
-                is_folder = entry.is_dir(follow_symlinks=follow_links)
-                if is_folder:
+                if entry.is_dir(follow_symlinks=follow_links):
                     relative = prefix + entry.name
                     if entry.name[0] not in skip_folders and relative not in leave_out:
                         visit(entry.path, f"{relative}/")

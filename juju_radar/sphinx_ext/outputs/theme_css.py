@@ -90,26 +90,26 @@ def page_names(outdir: Path, cache: BuildCache) -> frozenset[str]:
     page reads one entry, not one a page. A page just written (the 404 page, every build)
     is read."""
     now = time.time_ns()
-    settled: list[tuple[Path, str]] = []
+    settled: list[tuple[str, str]] = []  # (page from outdir, key of its names)
     fresh: list[Path] = []
     for page in published_pages(outdir):
         if page.settled(now):
-            settled.append((outdir / page.relative, digest(page.relative, page.stamp)))
+            settled.append((page.relative, digest(page.relative, page.stamp)))
         else:
             fresh.append(outdir / page.relative)
     listing = digest(*(key for _, key in settled))
     known: frozenset[str] | None = cache.peek(SITE_NAMES, listing)
     if known is None:
-        known = names_by_page(settled, cache)
+        known = names_by_page(outdir, settled, cache)
         cache.put(SITE_NAMES, listing, known)
         cache.keep_only(SITE_NAMES, [listing])
     return known.union(*map(markup_names_of, fresh))
 
 
-def names_by_page(pages: list[tuple[Path, str]], cache: BuildCache) -> frozenset[str]:
+def names_by_page(outdir: Path, pages: list[tuple[str, str]], cache: BuildCache) -> frozenset[str]:
     names: set[str] = set()
     for page, key in pages:
-        names |= cache.get(PAGE_NAMES, key, partial(markup_names_of, page))
+        names |= cache.get(PAGE_NAMES, key, partial(markup_names_of, outdir / page))
     cache.keep_only(PAGE_NAMES, [key for _, key in pages])
     return frozenset(names)
 
