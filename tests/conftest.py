@@ -21,8 +21,12 @@ from hypothesis import settings
 
 from juju_radar.build.staged import sphinx_command
 from juju_radar.model.messages import use_language
+from juju_radar.model.site_layout import NOT_SITE
 from juju_radar.model.vocabulary import Vocabulary, vocabulary_from_config
 from juju_radar.outputs.siteurl import DEPLOY_ENV, SITE_URL_ENV
+
+sys.path.insert(0, str(Path(__file__).resolve().parent / "guard"))
+import live_content_guard  # noqa: E402  (on the path just above)
 
 FAST_RUN = "RADAR_TEST_FAST"
 
@@ -164,6 +168,12 @@ class RunningTest:
 
 def pytest_configure(config: pytest.Config) -> None:
     config.pluginmanager.register(RunningTest(), "radar-running-test")
+    # The live archive is what the site's layout keeps at the root (but the repository's
+    # hidden folders: .github's workflows), and the live build.
+    not_live = [pattern for pattern in NOT_SITE if not pattern.startswith("_build")] + [".*"]
+    os.environ[live_content_guard.ROOT_ENV] = str(ROOT)
+    os.environ[live_content_guard.NOT_LIVE_ENV] = live_content_guard.SEPARATOR.join(not_live)
+    config.pluginmanager.register(live_content_guard, "radar-live-content")
 
 
 # The longest modules first: xdist hands out whole modules (--dist loadfile) in the order
@@ -217,6 +227,7 @@ def sphinx_build_in_process(
     filters (pyproject.toml) apply here as PYTHONWARNINGS does in a process. The
     process-wide accelerations of ``accel/sphinxbuild.py`` (when memory is freed, how a
     crash is reported) are left out: they change no file the build writes."""
+    from sphinx import locale
     from sphinx.cmd.build import build_main
 
     command = sphinx_command(srcdir, outdir, doctrees_of(outdir), *options)
@@ -237,6 +248,10 @@ def sphinx_build_in_process(
         faulthandler.cancel_dump_traceback_later()
         for name, value in saved.items():
             set_variable(name, value)
+        # Sphinx keeps the first catalogue it loaded for the whole process and adds later
+        # sites' as fallbacks: one site's translations would show on the next one's
+        # pages. sphinx.testing's applications forget them the same way (cleanup()).
+        locale.translators.clear()
     return subprocess.CompletedProcess(argv, status, stdout.getvalue(), stderr.getvalue())
 
 

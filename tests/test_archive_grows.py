@@ -1,9 +1,11 @@
 """The archive survives new issues: import two exports into a copy of the repository,
-then its content checks and a sample of the suite still pass there.
+then its content checks pass there (``make check-content``'s three steps).
+
+That the suite still passes as the archive grows needs no copy: no test reads the live
+archive, which every test is watched for (tests/guard/live_content_guard.py).
 
 The exports are written here, not taken from tests/fixtures: they stand for whatever
-editors publish next, and they share words with the seed issue (模型, 治理, Agent,
-arXiv) so that the copy's search and count tests meet competing stories.
+editors publish next.
 """
 
 from __future__ import annotations
@@ -15,9 +17,9 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import CHROMIUM, ROOT
+from conftest import ROOT
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.live_content]
 
 NEW_EXPORTS = {
     "2026-11-02.txt": """智能体学会了读合同，治理规则还在追赶
@@ -115,8 +117,6 @@ Juju Radar · 2026.11.03
 训练越来越便宜，责任却没有变轻。
 """,
 }
-SAMPLE_OF_THE_SUITE = ["tests/test_site.py", "tests/test_cli.py", "tests/test_search.py"]
-BROWSER_SAMPLE = ["tests/browser/test_search_browser.py"]
 
 
 def copy_repository(dest: Path) -> Path:
@@ -131,7 +131,7 @@ def run(command: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run(command, cwd=cwd, capture_output=True, text=True, env=env, timeout=1200)
 
 
-def test_the_content_checks_and_the_suite_pass_after_two_new_issues(tmp_path):
+def test_the_content_checks_pass_after_two_new_issues(tmp_path):
     repo = copy_repository(tmp_path / "repo")
     exports = tmp_path / "exports"
     exports.mkdir()
@@ -151,8 +151,3 @@ def test_the_content_checks_and_the_suite_pass_after_two_new_issues(tmp_path):
     assert "2026-11-03" in (repo / "_build/html/issues/index.html").read_text(encoding="utf-8")
     links = run([*radar, "links", "_build/html"], repo)
     assert links.returncode == 0, links.stdout + links.stderr
-
-    sample = SAMPLE_OF_THE_SUITE + (BROWSER_SAMPLE if CHROMIUM.exists() else [])
-    suite = run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *sample], repo)
-    assert suite.returncode == 0, suite.stdout[-5000:]
-    assert " passed" in suite.stdout and "failed" not in suite.stdout

@@ -44,6 +44,7 @@ def test_a_translation_may_hold_only_its_originals_markup(original, translation,
     assert unsafe_markup(original, translation) == found
 
 
+@pytest.mark.live_content  # the site's catalogues, beside the test site's
 def test_the_sites_and_the_test_sites_catalogues_are_text():
     assert check_translations(ROOT, ["locales"], "zh_CN") == []
     assert check_translations(ROOT / "tests/roots/test-seed", ["locales"], "zh_CN") == []
