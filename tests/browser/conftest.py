@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import site_with_root, sphinx_build, watch_errors
+from conftest import built_once, site_with_root, sphinx_build, watch_errors
 
 from .site_server import serve
 
@@ -35,13 +35,23 @@ def site_url(built_seed_site: Path) -> Iterator[str]:
         yield base
 
 
-@pytest.fixture(scope="session")
-def two_issue_site_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """The base URL of the seed site with the second issue (two on the front page)."""
-    base = tmp_path_factory.mktemp("two-issue-site")
+def build_two_issue_site(base: Path) -> Path:
     outdir = base / "html"
     sphinx_build(site_with_root("second-issue", base / "src"), outdir)
-    with serve(outdir) as url:
+    return outdir
+
+
+@pytest.fixture(scope="session")
+def two_issue_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The output of the seed site with the second issue (two on the front page), built
+    once per test run."""
+    return built_once(tmp_path_factory, "two-issue-site", build_two_issue_site)
+
+
+@pytest.fixture(scope="session")
+def two_issue_site_url(two_issue_site: Path) -> Iterator[str]:
+    """Its base URL."""
+    with serve(two_issue_site) as url:
         yield url
 
 

@@ -27,9 +27,7 @@ from typing import Any
 from urllib.parse import quote
 
 import pytest
-from conftest import ROOT, site_with_root, sphinx_build, watch_errors
-
-from .site_server import serve
+from conftest import ROOT, watch_errors
 
 pytestmark = pytest.mark.browser
 
@@ -55,13 +53,9 @@ CJK_THEN_ASCII_PERIOD = re.compile(r"[\u3400-\u9fff\uff00-\uffef][\u200b\s]*\.\s
 
 
 @pytest.fixture(scope="module")
-def archive(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
+def archive(two_issue_site_url: str, two_issue_site: Path) -> tuple[str, Path]:
     """The base URL and output folder of the seed site plus the second issue."""
-    base = tmp_path_factory.mktemp("reader-site")
-    outdir = base / "html"
-    sphinx_build(site_with_root("second-issue", base / "src"), outdir)
-    with serve(outdir) as url:
-        yield url, outdir
+    return two_issue_site_url, two_issue_site
 
 
 @pytest.fixture
