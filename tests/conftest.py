@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import faulthandler
+import gettext
 import io
 import os
 import pickle
@@ -248,10 +249,13 @@ def sphinx_build_in_process(
         faulthandler.cancel_dump_traceback_later()
         for name, value in saved.items():
             set_variable(name, value)
-        # Sphinx keeps the first catalogue it loaded for the whole process and adds later
-        # sites' as fallbacks: one site's translations would show on the next one's
-        # pages. sphinx.testing's applications forget them the same way (cleanup()).
+        # As a process of its own would, the next build loads the catalogues afresh.
+        # Sphinx keeps the first it loaded for the whole process and adds later sites'
+        # as fallbacks (one site's translations showed on the next one's pages);
+        # sphinx.testing's applications forget them the same way (cleanup()). gettext
+        # keeps each .mo it read by path: an edited catalogue would be read as it was.
         locale.translators.clear()
+        gettext._translations.clear()  # type: ignore[attr-defined]
     return subprocess.CompletedProcess(argv, status, stdout.getvalue(), stderr.getvalue())
 
 
