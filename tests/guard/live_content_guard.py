@@ -24,26 +24,20 @@ from pathlib import Path
 import pytest
 from live_content_watch import NOT_LIVE_ENV, READS_ENV, ROOT_ENV, SEPARATOR, watch
 
-__all__ = ["NOT_LIVE_ENV", "ROOT_ENV", "SEPARATOR", "guard"]
+__all__ = ["NOT_LIVE_ENV", "ROOT_ENV", "SEPARATOR"]
 
 MARK = "live_content"
 
 
-def guard(root: Path, not_live: tuple[str, ...]) -> None:
-    """Watch this process and the Python processes it starts; this process and those
-    it starts note into a file of their own (each test worker has one)."""
+def guard() -> None:
+    """Watch this process and the Python processes it starts (for the repository and
+    patterns that ``ROOT_ENV`` and ``NOT_LIVE_ENV`` name); this process and those it
+    starts note into a file of their own (each test worker has one)."""
     handle, reads = tempfile.mkstemp(prefix="radar-live-reads-", suffix=".log")
     os.close(handle)
     guard_folder = str(Path(__file__).resolve().parent)
     paths = [guard_folder, *filter(None, os.environ.get("PYTHONPATH", "").split(os.pathsep))]
-    os.environ.update(
-        {
-            ROOT_ENV: str(root),
-            NOT_LIVE_ENV: SEPARATOR.join(not_live),
-            READS_ENV: reads,
-            "PYTHONPATH": os.pathsep.join(dict.fromkeys(paths)),
-        }
-    )
+    os.environ.update({READS_ENV: reads, "PYTHONPATH": os.pathsep.join(dict.fromkeys(paths))})
     watch()
 
 
@@ -58,7 +52,7 @@ def pytest_configure(config: pytest.Config) -> None:
     """Guards the repository ``ROOT_ENV`` names, if it names one."""
     config.addinivalue_line("markers", f"{MARK}: reads the live archive on purpose")
     if os.environ.get(ROOT_ENV):
-        guard(Path(os.environ[ROOT_ENV]), tuple(os.environ[NOT_LIVE_ENV].split(SEPARATOR)))
+        guard()
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:

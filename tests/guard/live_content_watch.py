@@ -17,9 +17,10 @@ WATCHED_EVENTS = frozenset({"open", "os.listdir", "os.scandir"})
 WATCHING: dict[str, bool] = {"installed": False, "noting": False}
 
 
-def live_path(path: str, root: str, not_live: tuple[str, ...]) -> str | None:
+def live_path(path: str, root: str, not_live: str) -> str | None:
     """``path`` made absolute (from the working folder) if it is there, under ``root``,
-    in a top-level entry none of ``not_live``'s patterns matches; otherwise None."""
+    in a top-level entry none of ``not_live``'s patterns (``SEPARATOR``-joined) matches;
+    otherwise None."""
     if not os.path.isabs(path):
         try:
             path = os.path.join(os.getcwd(), path)
@@ -30,7 +31,7 @@ def live_path(path: str, root: str, not_live: tuple[str, ...]) -> str | None:
     if not absolute.startswith(prefix):
         return None
     top = absolute[len(prefix) :].split(os.sep, 1)[0]
-    if any(fnmatch(top, pattern) for pattern in not_live):
+    if any(fnmatch(top, pattern) for pattern in not_live.split(SEPARATOR)):
         return None
     # The import system looks for names that are not there (an editable install's hook).
     return absolute if os.path.exists(absolute) else None
@@ -49,8 +50,7 @@ def note_live_reads(event: str, args: tuple) -> None:
     # descriptor (``dir_fd``, as shutil.rmtree opens), not to the working folder.
     if event == "open" and args[1] is None and not os.path.isabs(target):
         return
-    not_live = tuple(os.environ.get(NOT_LIVE_ENV, "").split(SEPARATOR))
-    path = live_path(target, root, not_live)
+    path = live_path(target, root, os.environ.get(NOT_LIVE_ENV, ""))
     if path is None:
         return
     WATCHING["noting"] = True
