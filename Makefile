@@ -46,14 +46,12 @@ $(LIGHTHOUSE_STAMP): $(LIGHTHOUSE_DIR)/package-lock.json
 html: $(BUILD_STAMP)
 	$(BIN)/python -m juju_radar.build.staged $(SPHINXOPTS)
 
-# Two phases: the suite on TEST_WORKERS workers (each test file on one worker: some
-# build one site step by step), then, alone on the machine, the tests that measure it
-# (Lighthouse's performance score).
+# The suite on TEST_WORKERS workers (each test file on one worker: some build one site
+# step by step).
 TEST_WORKERS ?= auto
 test: $(TEST_STAMP) $(AXE_STAMP) $(LIGHTHOUSE_STAMP)
 	$(BIN)/python -m compileall -q -j 0 juju_radar
-	$(BIN)/python -m pytest -q -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder --durations=15 -m "not clients and not alone"
-	$(BIN)/python -m pytest -q -m "alone and not clients"
+	$(BIN)/python -m pytest -q -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder --durations=15 -m "not clients"
 
 # The researchers' TeX tools (biber with biblatex, BibTeX with plainnat) reading every
 # BibTeX the site offers; they need Debian's TeX packages (README, "Prerequisites").
