@@ -13,6 +13,7 @@ import subprocess
 import sys
 import tomllib
 from collections.abc import Callable, Iterator
+from functools import partial
 from pathlib import Path
 from typing import Any, TypeVar, cast
 
@@ -316,9 +317,11 @@ def published_site(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path
     return built_once(tmp_path_factory, "published", build_published)
 
 
-def build_years_site(base: Path) -> Path:
+def build_root_site(root: str, base: Path, options: tuple[str, ...] = ()) -> Path:
+    """The seed site with ``tests/roots/test-<root>`` laid over it, built into
+    ``base``/html (for ``built_once``, with the root bound)."""
     outdir = base / "html"
-    sphinx_build(site_with_root("years", base / "src"), outdir)
+    sphinx_build(site_with_root(root, base / "src"), outdir, *options)
     return outdir
 
 
@@ -326,7 +329,7 @@ def build_years_site(base: Path) -> Path:
 def built_years_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The seed site with the older years of ``test-years``, built once per test run;
     its doctrees (search records and pieces) beside it."""
-    return built_once(tmp_path_factory, "years", build_years_site)
+    return built_once(tmp_path_factory, "years", partial(build_root_site, "years"))
 
 
 # The address the completed-references site is built for: a percent-encoded path, which
@@ -334,18 +337,13 @@ def built_years_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
 COMPLETED_SITE_URL = "https://example.org/%E6%9C%9F%E5%88%8A/"
 
 
-def build_completed_site(base: Path) -> Path:
-    outdir = base / "html"
-    srcdir = site_with_root("completed-refs", base / "src")
-    sphinx_build(srcdir, outdir, "-D", f"radar_site_url={COMPLETED_SITE_URL}")
-    return outdir
-
-
 @pytest.fixture(scope="session")
 def completed_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The seed site with one reference completed, built for ``COMPLETED_SITE_URL``, once
     per test run."""
-    return built_once(tmp_path_factory, "completed-refs", build_completed_site)
+    options = ("-D", f"radar_site_url={COMPLETED_SITE_URL}")
+    build = partial(build_root_site, "completed-refs", options=options)
+    return built_once(tmp_path_factory, "completed-refs", build)
 
 
 @pytest.fixture

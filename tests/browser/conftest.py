@@ -13,11 +13,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import built_once, site_with_root, sphinx_build, watch_errors
+from conftest import build_root_site, built_once, watch_errors
 
 from .site_server import serve
 
@@ -35,17 +36,11 @@ def site_url(built_seed_site: Path) -> Iterator[str]:
         yield base
 
 
-def build_two_issue_site(base: Path) -> Path:
-    outdir = base / "html"
-    sphinx_build(site_with_root("second-issue", base / "src"), outdir)
-    return outdir
-
-
 @pytest.fixture(scope="session")
 def two_issue_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The output of the seed site with the second issue (two on the front page), built
     once per test run."""
-    return built_once(tmp_path_factory, "two-issue-site", build_two_issue_site)
+    return built_once(tmp_path_factory, "two-issue-site", partial(build_root_site, "second-issue"))
 
 
 @pytest.fixture(scope="session")

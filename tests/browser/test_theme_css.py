@@ -134,8 +134,9 @@ def test_the_subset_draws_what_the_full_sheets_draw(
 ) -> None:
     url = f"{archive}{path}"
     # Both loaded side by side: their waits for network silence overlap.
-    tabs = [opened(browser, url, sheets, width, scheme) for sheets in (None, full_sheets)]
+    tabs: list[Any] = []
     try:
+        tabs += (opened(browser, url, sheets, width, scheme) for sheets in (None, full_sheets))
         with_subset, with_full = (styles_drawn(tab, then) for tab in tabs)
     finally:
         for tab in tabs:
