@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from contextlib import contextmanager
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -50,11 +51,34 @@ def two_issue_site_url(two_issue_site: Path) -> Iterator[str]:
         yield url
 
 
+@contextmanager
+def kept_context(browser: Any) -> Iterator[Any]:
+    """A context for tabs opened one after another, holding a blank tab while it lives.
+
+    Each tab stays fresh; what the tabs share is the context's cache and storage. A
+    context left with no tab starts its renderer again for the next one: loading the
+    seed issue page in a new tab cost Chromium about 0.45 CPU-seconds with a tab kept
+    open, 0.85 without it, and 1.2 in a context of its own (20 loads each, this 2-core
+    machine)."""
+    context = browser.new_context(locale="zh-CN")
+    context.new_page().goto("about:blank")
+    try:
+        yield context
+    finally:
+        context.close()
+
+
 @pytest.fixture(scope="session")
 def browser_context(browser: Any) -> Iterator[Any]:
-    context = browser.new_context(locale="zh-CN")
-    yield context
-    context.close()
+    with kept_context(browser) as context:
+        yield context
+
+
+@pytest.fixture(scope="module")
+def module_context(browser: Any) -> Iterator[Any]:
+    """A kept context of the test module's own: no other module's tabs share its cache."""
+    with kept_context(browser) as context:
+        yield context
 
 
 @pytest.fixture

@@ -120,18 +120,23 @@ def archive(two_issue_site_url: str) -> str:
     return two_issue_site_url
 
 
+@pytest.fixture(scope="module")
+def tabs(module_context: Any) -> Any:
+    """The context this module's tabs open in."""
+    module_context.grant_permissions(["clipboard-read", "clipboard-write"])
+    return module_context
+
+
 @contextmanager
-def opened(browser: Any, url: str, width: int = 1280, scheme: str = "light") -> Iterator[Any]:
-    context = browser.new_context(
-        locale="zh-CN", viewport={"width": width, "height": 900}, color_scheme=scheme
-    )
-    context.grant_permissions(["clipboard-read", "clipboard-write"])
-    tab = context.new_page()
-    tab.goto(url, wait_until="load")
+def opened(tabs: Any, url: str, width: int = 1280, scheme: str = "light") -> Iterator[Any]:
+    tab = tabs.new_page()
+    tab.set_viewport_size({"width": width, "height": 900})
+    tab.emulate_media(color_scheme=scheme)
     try:
+        tab.goto(url, wait_until="load")
         yield tab
     finally:
-        context.close()
+        tab.close()
 
 
 def hide_sidebar(tab: Any) -> None:
@@ -152,9 +157,9 @@ def hide_sidebar(tab: Any) -> None:
     ids=["390px", "1280px", "1280px-no-sidebar", "1920px-no-sidebar"],
 )
 def test_no_line_holds_more_than_40_chinese_characters(
-    browser: Any, archive: str, path: str, width: int, sidebar: bool
+    tabs: Any, archive: str, path: str, width: int, sidebar: bool
 ) -> None:
-    with opened(browser, archive + path, width) as tab:
+    with opened(tabs, archive + path, width) as tab:
         if not sidebar:
             hide_sidebar(tab)
         measured = tab.evaluate(WIDEST_LINE_JS)
@@ -166,10 +171,10 @@ def test_no_line_holds_more_than_40_chinese_characters(
 
 @pytest.mark.parametrize("width", [390, 1280])
 def test_story_titles_are_the_headings_after_the_issue_title(
-    browser: Any, archive: str, width: int
+    tabs: Any, archive: str, width: int
 ) -> None:
     script = "els => els.map(e => parseFloat(getComputedStyle(e).fontSize))"
-    with opened(browser, archive + ISSUE_PAGE, width) as tab:
+    with opened(tabs, archive + ISSUE_PAGE, width) as tab:
         (title,) = tab.eval_on_selector_all("article h1", script)
         stories = tab.eval_on_selector_all("section.radar-item > h2", script)
         sections = tab.eval_on_selector_all("section:not(.radar-item) > h2", script)
@@ -184,9 +189,9 @@ def test_story_titles_are_the_headings_after_the_issue_title(
 @pytest.mark.parametrize("scheme", SCHEMES)
 @pytest.mark.parametrize("path", TEXT_PAGES)
 def test_verdicts_are_coloured_apart_from_links_and_legible(
-    browser: Any, archive: str, path: str, scheme: str
+    tabs: Any, archive: str, path: str, scheme: str
 ) -> None:
-    with opened(browser, archive + path, scheme=scheme) as tab:
+    with opened(tabs, archive + path, scheme=scheme) as tab:
         link = tab.eval_on_selector("article p a.reference", "a => getComputedStyle(a).color")
         verdicts = tab.eval_on_selector_all(".radar-verdict", COLOURS_JS)
         too_faint = illegible(tab, ".radar-verdict")
@@ -201,10 +206,10 @@ def test_verdicts_are_coloured_apart_from_links_and_legible(
 
 @pytest.mark.parametrize("scheme", SCHEMES)
 def test_the_landing_highlight_is_pale_and_keeps_its_story_legible(
-    browser: Any, archive: str, scheme: str
+    tabs: Any, archive: str, scheme: str
 ) -> None:
     url = f"{archive}{ISSUE_PAGE}?pagefind-highlight=%E5%AE%A2%E6%88%B7#{STORY}"
-    with opened(browser, url, scheme=scheme) as tab:
+    with opened(tabs, url, scheme=scheme) as tab:
         tab.wait_for_selector(f"#{STORY} mark.pagefind-highlight")
         page = tab.evaluate("() => getComputedStyle(document.body).backgroundColor")
         background = "e => getComputedStyle(e).backgroundColor"
@@ -218,12 +223,12 @@ def test_the_landing_highlight_is_pale_and_keeps_its_story_legible(
     assert too_faint == []
 
 
-def test_the_landing_highlight_marks_each_searched_word_whole(browser: Any, archive: str) -> None:
+def test_the_landing_highlight_marks_each_searched_word_whole(tabs: Any, archive: str) -> None:
     """A word Pagefind segments in pieces (智能 / 纠纷 / 案件) is marked as the reader
     typed it, one mark, not one a piece."""
     story = "spc-ai-disputes-opinion"
     url = f"{archive}{ISSUE_PAGE}?pagefind-highlight={quote('智能纠纷案件')}#{story}"
-    with opened(browser, url) as tab:
+    with opened(tabs, url) as tab:
         tab.wait_for_selector(f"#{story} mark.pagefind-highlight")
         marks = tab.eval_on_selector_all(
             f"#{story} mark.pagefind-highlight", "marks => marks.map(m => m.textContent)"
@@ -232,8 +237,8 @@ def test_the_landing_highlight_marks_each_searched_word_whole(browser: Any, arch
 
 
 @pytest.mark.parametrize("scheme", SCHEMES)
-def test_the_copy_buttons_are_legible(browser: Any, archive: str, scheme: str) -> None:
-    with opened(browser, archive + ISSUE_PAGE, scheme=scheme) as tab:
+def test_the_copy_buttons_are_legible(tabs: Any, archive: str, scheme: str) -> None:
+    with opened(tabs, archive + ISSUE_PAGE, scheme=scheme) as tab:
         tab.evaluate("() => document.querySelectorAll('details').forEach(d => { d.open = true; })")
         too_faint = illegible(tab, "button.radar-copy")
     assert too_faint == []
@@ -242,8 +247,8 @@ def test_the_copy_buttons_are_legible(browser: Any, archive: str, scheme: str) -
 # --- 4. phone ------------------------------------------------------------------------------
 
 
-def test_code_and_citations_wrap_on_a_phone(browser: Any, archive: str) -> None:
-    with opened(browser, archive + ISSUE_PAGE, 390) as tab:
+def test_code_and_citations_wrap_on_a_phone(tabs: Any, archive: str) -> None:
+    with opened(tabs, archive + ISSUE_PAGE, 390) as tab:
         tab.evaluate("() => document.querySelectorAll('details').forEach(d => { d.open = true; })")
         scrolling = tab.eval_on_selector_all(
             "article :is(pre, .radar-copyable, .highlight, .citation)",
@@ -257,10 +262,8 @@ def test_code_and_citations_wrap_on_a_phone(browser: Any, archive: str) -> None:
 
 
 @pytest.mark.parametrize("width", [390, 1024])  # the book theme has none from 1200 px
-def test_back_to_top_sits_in_the_header_over_no_text(
-    browser: Any, archive: str, width: int
-) -> None:
-    with opened(browser, archive + ISSUE_PAGE, width) as tab:
+def test_back_to_top_sits_in_the_header_over_no_text(tabs: Any, archive: str, width: int) -> None:
+    with opened(tabs, archive + ISSUE_PAGE, width) as tab:
         tab.mouse.move(width * 3 / 4, 450)  # over the story, not the sidebar
         tab.mouse.wheel(0, 3000)
         tab.wait_for_timeout(300)
@@ -302,8 +305,8 @@ PLACEHOLDER_ROOM_JS = """() => {
 }"""
 
 
-def test_the_search_placeholder_fits_on_a_phone(browser: Any, archive: str) -> None:
-    with opened(browser, archive + "search.html", 390) as tab:
+def test_the_search_placeholder_fits_on_a_phone(tabs: Any, archive: str) -> None:
+    with opened(tabs, archive + "search.html", 390) as tab:
         on_search_page = tab.evaluate(PLACEHOLDER_ROOM_JS)
         tab.goto(archive + ISSUE_PAGE)
         tab.locator(".bd-header-article .search-button__button").click()
@@ -320,9 +323,9 @@ def test_the_search_placeholder_fits_on_a_phone(browser: Any, archive: str) -> N
 
 @pytest.mark.parametrize("width", [390, 1280])
 def test_each_story_has_a_copy_link_button_that_copies_its_address(
-    browser: Any, archive: str, width: int
+    tabs: Any, archive: str, width: int
 ) -> None:
-    with opened(browser, archive + ISSUE_PAGE, width) as tab:
+    with opened(tabs, archive + ISSUE_PAGE, width) as tab:
         errors: list[str] = []
         tab.on("pageerror", lambda error: errors.append(str(error)))
         buttons = tab.locator("section.radar-item button.radar-copy-link")
@@ -347,9 +350,9 @@ def test_each_story_has_a_copy_link_button_that_copies_its_address(
 
 @pytest.mark.parametrize("width", [390, 1280])
 def test_the_header_names_the_site_where_the_sidebar_is_a_drawer(
-    browser: Any, archive: str, width: int
+    tabs: Any, archive: str, width: int
 ) -> None:
-    with opened(browser, archive + ISSUE_PAGE, width) as tab:
+    with opened(tabs, archive + ISSUE_PAGE, width) as tab:
         name = tab.locator(".bd-header-article .radar-header-site")
         shown = name.is_visible()
         text, href = name.text_content(), name.get_attribute("href")
@@ -361,8 +364,8 @@ def test_the_header_names_the_site_where_the_sidebar_is_a_drawer(
     assert sidebar_names_it == (width == 1280)
 
 
-def test_the_phone_drawer_closes_with_its_own_button(browser: Any, archive: str) -> None:
-    with opened(browser, archive + ISSUE_PAGE, 390) as tab:
+def test_the_phone_drawer_closes_with_its_own_button(tabs: Any, archive: str) -> None:
+    with opened(tabs, archive + ISSUE_PAGE, 390) as tab:
         close = tab.locator(".radar-drawer-close")
         hidden_before = not close.is_visible()
         tab.locator(".bd-header-article .primary-toggle").click()
