@@ -7,7 +7,7 @@ with the drawer open, a story landed on and search results shown."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +16,7 @@ import tinycss2
 from bs4 import BeautifulSoup
 from conftest import site_with_root, sphinx_build
 
+from .conftest import kept_context
 from .search_results import wait_for_results
 
 pytestmark = pytest.mark.browser
@@ -67,26 +68,28 @@ def archive(two_issue_site_url: str) -> str:
     return two_issue_site_url
 
 
-def opened(browser: Any, url: str, sheets: dict[str, bytes] | None, width: int, scheme: str) -> Any:
-    """A tab loading ``url`` (returned as soon as it answered), with ``sheets`` served in
-    place of the site's own when given."""
-    context = browser.new_context(
-        locale="zh-CN",
-        viewport={"width": width, "height": 900},
-        color_scheme=scheme,
-        reduced_motion="reduce",
-    )
-    if sheets is not None:
-        by_name = {name.removeprefix("_static/"): body for name, body in sheets.items()}
+@pytest.fixture(scope="module")
+def sheet_contexts(browser: Any, full_sheets: dict[str, bytes]) -> Iterator[tuple[Any, Any]]:
+    """A context whose tabs get the site's own sheets, and one whose tabs get the full
+    sheets in their place: neither reads a sheet from the other's cache."""
+    by_name = {name.removeprefix("_static/"): body for name, body in full_sheets.items()}
 
-        def serve_full(route: Any) -> None:
-            name = SHEET_URL.match(route.request.url)
-            assert name is not None
-            body = by_name[f"{name.group(1)}.css"]
-            route.fulfill(status=200, body=body, content_type="text/css")
+    def serve_full(route: Any) -> None:
+        name = SHEET_URL.match(route.request.url)
+        assert name is not None
+        body = by_name[f"{name.group(1)}.css"]
+        route.fulfill(status=200, body=body, content_type="text/css")
 
-        context.route(SHEET_URL, serve_full)
+    with kept_context(browser) as subset, kept_context(browser) as full:
+        full.route(SHEET_URL, serve_full)
+        yield subset, full
+
+
+def opened(context: Any, url: str, width: int, scheme: str) -> Any:
+    """A tab loading ``url``, returned as soon as it answered."""
     tab = context.new_page()
+    tab.set_viewport_size({"width": width, "height": 900})
+    tab.emulate_media(color_scheme=scheme, reduced_motion="reduce")
     tab.goto(url, wait_until="commit")
     return tab
 
@@ -124,9 +127,8 @@ CASES = [
 
 @pytest.mark.parametrize(("path", "width", "scheme", "then"), CASES)
 def test_the_subset_draws_what_the_full_sheets_draw(
-    browser: Any,
+    sheet_contexts: tuple[Any, Any],
     archive: str,
-    full_sheets: dict[str, bytes],
     path: str,
     width: int,
     scheme: str,
@@ -136,11 +138,11 @@ def test_the_subset_draws_what_the_full_sheets_draw(
     # Both loaded side by side: their waits for network silence overlap.
     tabs: list[Any] = []
     try:
-        tabs += (opened(browser, url, sheets, width, scheme) for sheets in (None, full_sheets))
+        tabs += (opened(context, url, width, scheme) for context in sheet_contexts)
         with_subset, with_full = (styles_drawn(tab, then) for tab in tabs)
     finally:
         for tab in tabs:
-            tab.context.close()
+            tab.close()
     assert with_subset.keys() == with_full.keys() and len(with_full) > 100
     differences = [
         (element, sorted(set(subset.split(";")) ^ set(with_full[element].split(";")))[:6])
