@@ -68,6 +68,16 @@ def kept_context(browser: Any) -> Iterator[Any]:
         context.close()
 
 
+def sized_tab(context: Any, width: int, height: int = 900, **media: str) -> Any:
+    """A new tab of ``context``, ``width`` by ``height`` pixels, with ``media`` emulated
+    (``color_scheme``, ``reduced_motion``): what a context of its own would be given."""
+    tab = context.new_page()
+    tab.set_viewport_size({"width": width, "height": height})
+    if media:
+        tab.emulate_media(**media)
+    return tab
+
+
 @pytest.fixture(scope="session")
 def browser_context(browser: Any) -> Iterator[Any]:
     with kept_context(browser) as context:

@@ -29,7 +29,7 @@ from urllib.parse import quote
 import pytest
 from conftest import ROOT, watch_errors
 
-from .conftest import kept_context
+from .conftest import kept_context, sized_tab
 
 pytestmark = pytest.mark.browser
 
@@ -61,8 +61,7 @@ def archive(two_issue_site_url: str, two_issue_site: Path) -> tuple[str, Path]:
 
 
 def new_tab(context: Any, width: int) -> Any:
-    tab = context.new_page()
-    tab.set_viewport_size({"width": width, "height": HEIGHT[width]})
+    tab = sized_tab(context, width, HEIGHT[width])
     tab.set_default_timeout(TIMEOUT_MS)
     tab.script_errors = watch_errors(tab)
     tab.width = width

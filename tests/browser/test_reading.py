@@ -22,6 +22,8 @@ from urllib.parse import quote
 
 import pytest
 
+from .conftest import sized_tab
+
 pytestmark = pytest.mark.browser
 
 ISSUE_PAGE = "issues/2026/2026-09-08.html"
@@ -129,9 +131,7 @@ def tabs(module_context: Any) -> Any:
 
 @contextmanager
 def opened(tabs: Any, url: str, width: int = 1280, scheme: str = "light") -> Iterator[Any]:
-    tab = tabs.new_page()
-    tab.set_viewport_size({"width": width, "height": 900})
-    tab.emulate_media(color_scheme=scheme)
+    tab = sized_tab(tabs, width, color_scheme=scheme)
     try:
         tab.goto(url, wait_until="load")
         yield tab

@@ -16,7 +16,7 @@ import tinycss2
 from bs4 import BeautifulSoup
 from conftest import site_with_root, sphinx_build
 
-from .conftest import kept_context
+from .conftest import kept_context, sized_tab
 from .search_results import wait_for_results
 
 pytestmark = pytest.mark.browser
@@ -87,9 +87,7 @@ def sheet_contexts(browser: Any, full_sheets: dict[str, bytes]) -> Iterator[tupl
 
 def opened(context: Any, url: str, width: int, scheme: str) -> Any:
     """A tab loading ``url``, returned as soon as it answered."""
-    tab = context.new_page()
-    tab.set_viewport_size({"width": width, "height": 900})
-    tab.emulate_media(color_scheme=scheme, reduced_motion="reduce")
+    tab = sized_tab(context, width, color_scheme=scheme, reduced_motion="reduce")
     tab.goto(url, wait_until="commit")
     return tab
 
