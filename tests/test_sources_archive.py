@@ -58,9 +58,10 @@ def archive() -> Iterator[FakeArchive]:
             if url == REFUSED_URL:
                 self.reply({"message": "This host is excluded from the Wayback Machine."})
             else:
+                # Recorded before the answer: the client polls the moment it has it.
                 fake.polls[job] = 0
-                self.reply({"url": url, "job_id": job})
                 fake.polls[f"{job}-url"] = url  # type: ignore[assignment]
+                self.reply({"url": url, "job_id": job})
 
         def do_GET(self) -> None:  # noqa: N802
             job = self.path.rsplit("/", 1)[1]
