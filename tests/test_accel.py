@@ -98,13 +98,28 @@ runpy.run_module("juju_radar.accel.sphinxbuild", run_name="__main__")
 """
 
 
+def epoch_env() -> dict[str, str]:
+    return dict(os.environ, SOURCE_DATE_EPOCH="1788000000")
+
+
+@pytest.fixture(scope="module")
+def seed_built_fast(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """(sources, output) of the seed site built with every acceleration, the site the
+    builds without some of them are compared with (read, never changed)."""
+    base = tmp_path_factory.mktemp("seed-fast")
+    srcdir = copy_site(base / "src")
+    sphinx_build(srcdir, base / "fast", "-j", "2", env=epoch_env())
+    return srcdir, base / "fast"
+
+
 @pytest.mark.site
-def test_a_private_name_that_no_longer_imports_turns_its_accelerations_off(tmp_path):
+def test_a_private_name_that_no_longer_imports_turns_its_accelerations_off(
+    tmp_path, seed_built_fast
+):
     """On the very Sphinx they were written for: the extension loads, the accelerations
     of that module are off, one line each, and Sphinx's own builder builds the same site."""
-    srcdir = copy_site(tmp_path / "src")
-    env = dict(os.environ, SOURCE_DATE_EPOCH="1788000000")
-    sphinx_build(srcdir, tmp_path / "fast", "-j", "2", env=env)
+    srcdir, fast = seed_built_fast
+    env = epoch_env()
     command = sphinx_command(srcdir, tmp_path / "stock", tmp_path / "stock.doctrees", "-j", "2")
     assert command[1:3] == ["-m", "juju_radar.accel.sphinxbuild"]
     broken = [sys.executable, "-c", BREAK_A_PRIVATE_NAME, *command[3:]]
@@ -120,16 +135,15 @@ def test_a_private_name_that_no_longer_imports_turns_its_accelerations_off(tmp_p
     ]
     assert sorted(off) == sorted(in_that_module)
     assert "acceleration stored-bib-parse is off" not in result.stdout
-    assert differences(tmp_path / "fast", tmp_path / "stock") == []
+    assert differences(fast, tmp_path / "stock") == []
 
 
 @pytest.mark.site
 def test_without_accelerations_sphinx_build_builds_the_same_site_and_says_so_once(
-    tmp_path, monkeypatch
+    tmp_path, monkeypatch, seed_built_fast
 ):
-    srcdir = copy_site(tmp_path / "src")
-    env = dict(os.environ, SOURCE_DATE_EPOCH="1788000000")
-    sphinx_build(srcdir, tmp_path / "fast", "-j", "2", env=env)
+    srcdir, fast = seed_built_fast
+    env = epoch_env()
     monkeypatch.setenv(ACCEL_ENV, "0")
     command = sphinx_command(srcdir, tmp_path / "stock", tmp_path / "stock.doctrees", "-j", "2")
     assert command[1:3] == ["-m", "sphinx"], "Sphinx's own sphinx-build"
@@ -137,7 +151,7 @@ def test_without_accelerations_sphinx_build_builds_the_same_site_and_says_so_onc
     assert stock.returncode == 0, stock.stderr
     said = [line for line in stock.stdout.splitlines() if line.startswith("juju_radar:")]
     assert said == ["juju_radar: RADAR_ACCEL=0: every acceleration is off (slower, same output)"]
-    assert same_site(tmp_path / "fast", tmp_path / "stock")
+    assert same_site(fast, tmp_path / "stock")
 
 
 def same_site(accelerated: Path, stock: Path) -> bool:
@@ -261,7 +275,7 @@ def test_a_synthetic_archive_of_300_issues_builds_the_same_without_accelerations
     srcdir = tmp_path / "site"
     options = SynthOptions(issues=300)
     write_synthetic_archive(seed_site, srcdir, options, open_site(seed_site).vocabulary)
-    env = dict(os.environ, SOURCE_DATE_EPOCH="1788000000")
+    env = epoch_env()
     builds = {}
     for name, accel in (("fast", "1"), ("stock", "0")):
         monkeypatch.setenv(ACCEL_ENV, accel)

@@ -2,17 +2,13 @@
 
 from __future__ import annotations
 
-import runpy
 import shutil
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from conftest import ROOTS, SEED_SITE, copy_site, page_text, sphinx_build
+from conftest import ROOTS, copy_site, page_text, sphinx_build
 from site_builds import EPOCH_ENV, clean_build, differences
-
-from juju_radar.editors.synth import SynthOptions, write_synthetic_archive
-from juju_radar.model.vocabulary import vocabulary_from_config
 
 # Whole-site builds compared with each other: `make test` runs them, `make test-fast` not.
 pytestmark = pytest.mark.slow
@@ -277,18 +273,6 @@ def test_a_draft_is_left_out_of_the_build_and_built_only_when_asked(tmp_path):
     ]:
         html = (previewed / page).read_text(encoding="utf-8")
         assert "2026-09-10" not in html and "草稿期" not in html, page
-
-
-@pytest.mark.slow
-def test_parallel_build_equals_serial_build(tmp_path):
-    conf = runpy.run_path(str(SEED_SITE / "conf.py"))
-    vocab = vocabulary_from_config(conf["radar_topics"], conf["radar_verdicts"])
-    srcdir = tmp_path / "src"
-    write_synthetic_archive(SEED_SITE, srcdir, SynthOptions(issues=40), vocab)
-    serial = clean_build(srcdir, tmp_path / "serial", "-j", "1")
-    parallel = clean_build(srcdir, tmp_path / "parallel", "-j", "auto")
-    assert len(list((serial / "issues").rglob("*.html"))) == 41  # 40 issues + the archive
-    assert differences(serial, parallel) == []
 
 
 def test_the_parsed_bib_is_kept_beside_the_environment_and_parsed_again_when_lost(tmp_path):
