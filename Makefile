@@ -47,7 +47,7 @@ html: $(BUILD_STAMP)
 	$(BIN)/python -m juju_radar.build.staged $(SPHINXOPTS)
 
 # What the suite needs. make test installs it side by side (pip, then the bytecode; the
-# two npm installs beside them): a fresh clone's tests start 6 s sooner.
+# two npm installs beside them): a fresh clone's tests start about 3 s sooner.
 test-tools: $(TEST_STAMP) $(AXE_STAMP) $(LIGHTHOUSE_STAMP)
 	@:
 

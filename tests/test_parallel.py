@@ -76,7 +76,7 @@ def test_parallel_build_and_rebuild_equal_serial_ones_and_keep_what_workers_form
     add_page(srcdir, "later", "后来加的一页。")
     sphinx_build(srcdir, parallel, "-j", "2", env=EPOCH_ENV)
 
-    serial = clean_build(srcdir, tmp_path / "serial")
+    serial = clean_build(srcdir, tmp_path / "serial", "-j", "1")  # a process of its own
     assert differences(serial, parallel) == []
     cache = BuildCache(parallel.parent / f"{parallel.name}.doctrees" / FOLDER_NAME)
     formatted = [repr(value) for value in cache.store(FORMATTED).values()]
