@@ -27,12 +27,8 @@ $(PREVIEW_STAMP): $(BUILD_STAMP)
 	$(PIP) -e '.[preview]'
 	touch $@
 
-# The tests start hundreds of Python processes (sphinx-build, radar): each one compiled
-# every module it imported again (2-3 s) where PYTHONDONTWRITEBYTECODE is set, as on CI.
-# The test venv keeps its bytecode; `make html`'s stays lean (pip's --no-compile).
 $(TEST_STAMP): $(BUILD_STAMP)
 	$(PIP) -e '.[test]'
-	$(BIN)/python -m compileall -q -j 0 $(VENV)/lib
 	touch $@
 
 $(AXE_STAMP): $(AXE_DIR)/package-lock.json
@@ -54,24 +50,28 @@ test-tools: $(TEST_STAMP) $(AXE_STAMP) $(LIGHTHOUSE_STAMP)
 # The suite on TEST_WORKERS workers (each test file on one worker: some build one site
 # step by step).
 TEST_WORKERS ?= auto
+# The tests start hundreds of Python processes (sphinx-build, radar): where
+# PYTHONDONTWRITEBYTECODE is set, as on CI, each one compiled every module it imported
+# again (2-3 s of a seed-site build). The tests write bytecode, for the modules they import
+# (the first process to import one writes it); `make html`'s venv stays lean (pip's
+# --no-compile).
+PYTEST := PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest
 test:
 	@$(MAKE) --no-print-directory -j 3 test-tools
-	$(BIN)/python -m compileall -q -j 0 juju_radar
-	$(BIN)/python -m pytest -q -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder --durations=15 -m "not clients"
+	$(PYTEST) -q -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder --durations=15 -m "not clients"
 
 # The researchers' TeX tools (biber with biblatex, BibTeX with plainnat) reading every
 # BibTeX the site offers; they need Debian's TeX packages (README, "Prerequisites").
 # And Zotero's translation-server saving an issue page: tests/clients/zotero/setup.sh
 # builds it at pinned commits (git, node, npm; ZOTERO_MIRRORS names local clones).
 test-clients: $(TEST_STAMP)
-	$(BIN)/python -m pytest -q -m clients
+	$(PYTEST) -q -m clients
 
 # For editing: the unit tests and those reading a site built once for their module,
 # one worker a core (each test file on one worker); a test building a site of its own
 # is marked `site` or `slow` and left to make test (tests/conftest.py keeps the marks true).
 test-fast: $(TEST_STAMP)
-	$(BIN)/python -m compileall -q -j 0 juju_radar
-	RADAR_TEST_FAST=1 $(BIN)/python -m pytest -q -n auto --dist loadfile --no-loadscope-reorder --durations=15 -m "not browser and not slow and not clients and not site"
+	RADAR_TEST_FAST=1 $(PYTEST) -q -n auto --dist loadfile --no-loadscope-reorder --durations=15 -m "not browser and not slow and not clients and not site"
 
 # The live archive's own checks, true of any valid archive: no errors, it builds, and
 # every page and link of the built site resolves.
