@@ -12,6 +12,7 @@ import sys
 import tomllib
 from pathlib import Path
 from types import SimpleNamespace
+from typing import Any
 
 import pytest
 from conftest import ROOT, copy_site, sphinx_build
@@ -152,6 +153,33 @@ def test_without_accelerations_sphinx_build_builds_the_same_site_and_says_so_onc
     said = [line for line in stock.stdout.splitlines() if line.startswith("juju_radar:")]
     assert said == ["juju_radar: RADAR_ACCEL=0: every acceleration is off (slower, same output)"]
     assert same_site(fast, tmp_path / "stock")
+
+
+@pytest.mark.site
+def test_templates_compiled_by_an_earlier_build_write_the_same_site(tmp_path, monkeypatch):
+    """Builds in this process, as the preview's after it saved: the second takes every
+    template from the process's cache, and writes the site a build that compiled them
+    writes."""
+    from juju_radar.accel.compiled_templates import COMPILED
+
+    loads: list[bool] = []  # whether each template came from the cache
+    load = COMPILED.load_bytecode
+
+    def noting(bucket: Any) -> None:
+        load(bucket)
+        loads.append(bucket.code is not None)
+
+    monkeypatch.setattr(COMPILED, "load_bytecode", noting)
+    srcdir = copy_site(tmp_path / "src")
+    sphinx_build(srcdir, tmp_path / "first", env=epoch_env())
+    loads.clear()
+    sphinx_build(srcdir, tmp_path / "again", "-E", env=epoch_env())
+    assert len(loads) >= 20 and all(loads)
+    monkeypatch.setenv(ACCEL_OFF_ENV, "templates-compiled-once")
+    loads.clear()
+    sphinx_build(srcdir, tmp_path / "compiled", "-E", env=epoch_env())
+    assert loads == []
+    assert differences(tmp_path / "compiled", tmp_path / "again") == []
 
 
 def same_site(accelerated: Path, stock: Path) -> bool:

@@ -162,6 +162,22 @@ REGISTER: tuple[tuple[Acceleration, str | None], ...] = (
     ),
     (
         Acceleration(
+            name="templates-compiled-once",
+            module="juju_radar.accel.compiled_templates",
+            written_for=(SPHINX, ("jinja2", "3.1.6")),
+            replaces="Jinja compiling the theme's templates again for every builder of a "
+            "process: a bytecode cache (Jinja's public interface) holding the code objects "
+            "in memory, by template, source checksum and how the environment compiles",
+            upstream="Sphinx makes a new Jinja environment, without a bytecode cache, for "
+            "every builder (BuiltinTemplateLoader.init)",
+            delete_when="Sphinx keeps compiled templates across builders",
+            gain="a seed-site build after the first in one process: 0.85 s -> 0.73 s "
+            "(means of three alternated pairs)",
+        ),
+        "connect",
+    ),
+    (
+        Acceleration(
             name="search-merge",
             module="juju_radar.accel.search_merge",
             written_for=(),  # checks each bundle's format version itself
