@@ -5,7 +5,6 @@ from __future__ import annotations
 import contextlib
 import faulthandler
 import gc
-import gettext
 import io
 import os
 import pickle
@@ -23,6 +22,7 @@ from filelock import FileLock
 from hypothesis import settings
 
 from juju_radar.accel.register import FROZEN_OBJECTS
+from juju_radar.build.preview import forget_loaded_catalogues
 from juju_radar.build.staged import sphinx_command
 from juju_radar.model.messages import use_language
 from juju_radar.model.site_layout import NOT_SITE
@@ -236,7 +236,6 @@ def sphinx_build_in_process(
     that builds once: its collection before freezing walked this worker's whole heap
     (about a tenth of test_incremental's and test_bounds' time, measured in alternation).
     None changes a file the build writes."""
-    from sphinx import locale
     from sphinx.cmd.build import build_main
 
     command = sphinx_command(srcdir, outdir, doctrees_of(outdir), *options)
@@ -265,13 +264,7 @@ def sphinx_build_in_process(
         faulthandler.cancel_dump_traceback_later()
         for name, value in saved.items():
             set_variable(name, value)
-        # As a process of its own would, the next build loads the catalogues afresh.
-        # Sphinx keeps the first it loaded for the whole process and adds later sites'
-        # as fallbacks (one site's translations showed on the next one's pages);
-        # sphinx.testing's applications forget them the same way (cleanup()). gettext
-        # keeps each .mo it read by path: an edited catalogue would be read as it was.
-        locale.translators.clear()
-        gettext._translations.clear()  # type: ignore[attr-defined]
+        forget_loaded_catalogues()  # as a process of its own would
     return subprocess.CompletedProcess(argv, status, stdout.getvalue(), stderr.getvalue())
 
 

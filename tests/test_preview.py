@@ -155,3 +155,21 @@ def test_a_change_to_conf_py_starts_a_new_application(tmp_path):
         assert "<title>预览标题</title>" in (out / "index.html").read_text(encoding="utf-8")
     finally:
         session.save()
+
+
+def test_a_changed_translation_shows_after_the_new_application_builds(tmp_path):
+    from juju_radar.build.preview import PreviewSession
+
+    src = copy_site(tmp_path / "src")
+    out = src / "_build" / "preview"
+    catalogue = src / "locales" / "zh_CN" / "LC_MESSAGES" / "sphinx.po"
+    session = PreviewSession(src, out, jobs=1, status=io.StringIO(), warning=sys.stderr)
+    try:
+        assert session.build()
+        assert "颜色模式" in (out / "index.html").read_text(encoding="utf-8")
+        replace_once(catalogue, 'msgstr "颜色模式"', 'msgstr "配色模式"')
+        assert session.build([catalogue])
+        page = (out / "index.html").read_text(encoding="utf-8")
+        assert "配色模式" in page and "颜色模式" not in page
+    finally:
+        session.save()

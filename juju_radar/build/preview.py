@@ -43,6 +43,20 @@ def needs_new_application(srcdir: Path, changed: Sequence[Path]) -> bool:
     )
 
 
+def forget_loaded_catalogues() -> None:
+    """The next application of this process loads the interface catalogues afresh, as a
+    process of its own would. Sphinx keeps the first it loaded for the whole process and
+    adds a later application's as fallbacks (sphinx.testing's applications forget them
+    the same way, ``cleanup``); gettext keeps each ``.mo`` it read by path, so an edited
+    catalogue would be read as it was."""
+    import gettext
+
+    from sphinx import locale
+
+    locale.translators.clear()
+    gettext._translations.clear()  # type: ignore[attr-defined]
+
+
 class PreviewSession:
     """Builds ``srcdir`` into ``outdir`` in preview mode, one application at a time."""
 
@@ -109,6 +123,7 @@ class PreviewSession:
         from sphinx.application import Sphinx
         from sphinx.util.docutils import docutils_namespace, patch_docutils
 
+        forget_loaded_catalogues()  # a translation may have changed
         self.contexts.enter_context(patch_docutils(self.srcdir))
         self.contexts.enter_context(docutils_namespace())
         return Sphinx(
