@@ -157,6 +157,7 @@ def test_a_change_to_conf_py_starts_a_new_application(tmp_path):
         session.save()
 
 
+@pytest.mark.site
 def test_a_changed_translation_shows_after_the_new_application_builds(tmp_path):
     from juju_radar.build.preview import PreviewSession
 
