@@ -182,6 +182,29 @@ def test_templates_compiled_by_an_earlier_build_write_the_same_site(tmp_path, mo
     assert differences(tmp_path / "compiled", tmp_path / "again") == []
 
 
+def test_templates_are_shared_only_by_environments_that_compile_them_alike():
+    """Jinja's optimizer calls a filter on a constant while compiling: another filter
+    under the same name compiles the template to other code."""
+    from jinja2 import DictLoader, Environment
+
+    from juju_radar.accel.compiled_templates import CompiledTemplates
+
+    cache = CompiledTemplates()
+    loader = DictLoader({"page.html": "{{ 'radar' | shout }}"})
+
+    def render(shout: Any) -> str:
+        environment = Environment(loader=loader, bytecode_cache=cache)
+        environment.filters["shout"] = shout
+        return environment.get_template("page.html").render()
+
+    def upper(text: str) -> str:
+        return text.upper()
+
+    assert render(upper) == "RADAR"
+    assert render(lambda text: f"{text}!") == "radar!"
+    assert render(upper) == "RADAR" and len(cache.code) == 2
+
+
 def same_site(accelerated: Path, stock: Path) -> bool:
     """Every file the same, but the search parts: Pagefind indexes each part whole, where
     the accelerated build merges it from pieces; search reads them alike."""

@@ -12,6 +12,7 @@ extensions, filters and tests (the optimizer calls constant filters while compil
 
 from __future__ import annotations
 
+from operator import itemgetter
 from types import CodeType
 from typing import TYPE_CHECKING, Any
 
@@ -20,6 +21,8 @@ from jinja2.bccache import Bucket
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
+
+KINDS_KEPT = 4  # kinds of environment whose templates' code is kept
 
 # What the lexer, the parser, the optimizer and the code generator read of an environment.
 SYNTAX = (
@@ -44,38 +47,50 @@ SYNTAX = (
 
 def compiles_alike(environment: Environment) -> tuple[Any, ...] | None:
     """What ``environment`` compiles a template from besides its source; None where that
-    cannot be told (autoescaping chosen by a function, per template)."""
+    cannot be told (autoescaping chosen by a function, per template; a filter or test that
+    cannot be a key)."""
     if not isinstance(environment.autoescape, bool):
         return None
-    return (
+    # The functions themselves, compared by identity: the key keeps them alive, so another
+    # environment's function cannot come to have the same id.
+    alike = (
         type(environment),
         environment.autoescape,
-        id(environment.finalize),
+        environment.finalize,
         tuple(getattr(environment, name, None) for name in SYNTAX),
         tuple(sorted(getattr(environment, "intercepted_binops", ()))),
         tuple(sorted(getattr(environment, "intercepted_unops", ()))),
         tuple(environment.extensions),
-        tuple(sorted((name, id(function)) for name, function in environment.filters.items())),
-        tuple(sorted((name, id(function)) for name, function in environment.tests.items())),
+        tuple(sorted(environment.filters.items(), key=itemgetter(0))),
+        tuple(sorted(environment.tests.items(), key=itemgetter(0))),
     )
+    try:
+        hash(alike)
+    except TypeError:  # a filter or test that is not hashable: not told apart
+        return None
+    return alike
 
 
 class CompiledTemplates(BytecodeCache):
-    """Code objects by environment, template and source checksum, for this process."""
+    """Code objects by how the environment compiles, template and source checksum, for
+    this process; the last few kinds of environment only (``KINDS_KEPT``)."""
 
     def __init__(self) -> None:
-        self.code: dict[tuple[Any, str], tuple[str, CodeType]] = {}
+        self.code: dict[tuple[Any, ...], dict[str, tuple[str, CodeType]]] = {}
 
     def load_bytecode(self, bucket: Bucket) -> None:
         alike = compiles_alike(bucket.environment)
-        stored = self.code.get((alike, bucket.key)) if alike is not None else None
+        stored = self.code.get(alike, {}).get(bucket.key) if alike is not None else None
         if stored is not None and stored[0] == bucket.checksum:
             bucket.code = stored[1]
 
     def dump_bytecode(self, bucket: Bucket) -> None:
         alike = compiles_alike(bucket.environment)
-        if alike is not None and bucket.code is not None:
-            self.code[(alike, bucket.key)] = (bucket.checksum, bucket.code)
+        if alike is None or bucket.code is None:
+            return
+        if alike not in self.code and len(self.code) >= KINDS_KEPT:
+            del self.code[next(iter(self.code))]  # the kind stored first
+        self.code.setdefault(alike, {})[bucket.key] = (bucket.checksum, bucket.code)
 
 
 COMPILED = CompiledTemplates()
