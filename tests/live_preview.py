@@ -12,6 +12,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.error
 import urllib.request
@@ -67,35 +68,66 @@ def serving(port: int) -> bool:
         return False
 
 
+def children(pid: int) -> list[int]:
+    """The processes ``pid`` started (Linux's /proc)."""
+    try:
+        listed = Path(f"/proc/{pid}/task/{pid}/children").read_text(encoding="ascii")
+    except OSError:
+        return []
+    return [int(child) for child in listed.split()]
+
+
+# Seconds radar serve has to save its state and exit once sent SIGTERM.
+STOP_TIMEOUT = 60
+
+
 @contextlib.contextmanager
 def radar_serve(
     srcdir: Path, *, start_timeout: float = 180, output: IO[bytes] | int = subprocess.DEVNULL
 ) -> Iterator[LivePreview]:
     """``radar serve`` on a free port, once it serves (after its first build); stopped
-    with SIGTERM as a service manager stops it, and whatever is left of it killed."""
+    with SIGTERM as a service manager stops it, and whatever is left of it killed. One
+    that has not exited ``STOP_TIMEOUT`` seconds after SIGTERM fails the test with the
+    stack of each thread of its processes (faulthandler, on SIGABRT), where ``output`` is
+    not given."""
     port = free_port()
     command = [sys.executable, "-m", "juju_radar", "--root", str(srcdir), "serve"]
-    process = subprocess.Popen(
-        [*command, "--port", str(port)],
-        stdout=output,
-        stderr=subprocess.STDOUT if output != subprocess.DEVNULL else subprocess.DEVNULL,
-        start_new_session=True,  # no terminal's Ctrl-C; its process group is killed below
-    )
-    try:
-        deadline = time.monotonic() + start_timeout
-        while not serving(port):
-            assert process.poll() is None, "radar serve stopped before serving"
-            assert time.monotonic() < deadline, f"radar serve did not serve in {start_timeout} s"
-            time.sleep(0.2)
-        yield LivePreview(port, process)
-    finally:
-        with contextlib.suppress(ProcessLookupError):
-            process.send_signal(signal.SIGTERM)
+    with tempfile.TemporaryFile() as said:
+        process = subprocess.Popen(
+            [*command, "--port", str(port)],
+            stdout=output,
+            stderr=subprocess.STDOUT if output != subprocess.DEVNULL else said,
+            env={**os.environ, "PYTHONFAULTHANDLER": "1"},
+            start_new_session=True,  # no terminal's Ctrl-C; its process group is killed below
+        )
         try:
-            process.wait(timeout=60)
+            deadline = time.monotonic() + start_timeout
+            while not serving(port):
+                assert process.poll() is None, "radar serve stopped before serving"
+                assert time.monotonic() < deadline, (
+                    f"radar serve did not serve in {start_timeout} s"
+                )
+                time.sleep(0.2)
+            yield LivePreview(port, process)
         finally:
             with contextlib.suppress(ProcessLookupError):
-                os.killpg(process.pid, signal.SIGKILL)
+                process.send_signal(signal.SIGTERM)
+            try:
+                process.wait(timeout=STOP_TIMEOUT)
+            except subprocess.TimeoutExpired:
+                for pid in (*children(process.pid), process.pid):  # one after the other
+                    with contextlib.suppress(ProcessLookupError):
+                        os.kill(pid, signal.SIGABRT)
+                    time.sleep(2)
+                process.wait(timeout=30)
+                said.seek(0)
+                stacks = said.read().decode(errors="replace")[-8000:]
+                raise AssertionError(
+                    f"radar serve did not stop {STOP_TIMEOUT} s after SIGTERM:\n{stacks}"
+                ) from None
+            finally:
+                with contextlib.suppress(ProcessLookupError):
+                    os.killpg(process.pid, signal.SIGKILL)
 
 
 def replace_once(path: Path, old: str, new: str) -> float:
