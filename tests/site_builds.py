@@ -10,7 +10,15 @@ from pathlib import Path
 
 from conftest import sphinx_build
 
-EPOCH_ENV = dict(os.environ, SOURCE_DATE_EPOCH="1788000000")
+EPOCH = "1788000000"  # SOURCE_DATE_EPOCH of builds whose files are compared
+
+
+def epoch_env() -> dict[str, str]:
+    """This process's environment as it is now, with the fixed epoch."""
+    return dict(os.environ, SOURCE_DATE_EPOCH=EPOCH)
+
+
+EPOCH_ENV = epoch_env()  # as the module was imported
 
 
 def tree(outdir: Path) -> dict[str, str]:

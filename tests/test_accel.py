@@ -5,7 +5,6 @@ gives the same site."""
 from __future__ import annotations
 
 import importlib
-import os
 import re
 import subprocess
 import sys
@@ -17,7 +16,7 @@ from typing import Any
 import pytest
 from conftest import ROOT, copy_site, sphinx_build
 from search_bundles import search_differences
-from site_builds import differences
+from site_builds import differences, epoch_env
 
 from juju_radar.accel import guard
 from juju_radar.accel.register import PARALLEL_BUILDER, REGISTER, fast_builder
@@ -97,10 +96,6 @@ import sphinx._cli.util.colour as colour
 del colour.bold
 runpy.run_module("juju_radar.accel.sphinxbuild", run_name="__main__")
 """
-
-
-def epoch_env() -> dict[str, str]:
-    return dict(os.environ, SOURCE_DATE_EPOCH="1788000000")
 
 
 @pytest.fixture(scope="module")

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from conftest import deprecations_fail
 from publishing_site import published_sources
+from site_builds import EPOCH
 
 NOISE = (
     "_build/spare",
@@ -26,7 +27,7 @@ NOISE = (
 
 def make_html(srcdir: Path, *options: str, verbose: bool = False) -> list[str]:
     """The staged build, as `make html` runs it; its output lines (stdout and stderr)."""
-    env = {**os.environ, "PYTHONWARNINGS": deprecations_fail(), "SOURCE_DATE_EPOCH": "1788000000"}
+    env = {**os.environ, "PYTHONWARNINGS": deprecations_fail(), "SOURCE_DATE_EPOCH": EPOCH}
     env["RADAR_VERBOSE"] = "1" if verbose else "0"
     # Coloured, as on CI: Sphinx then wraps messages in escape sequences.
     env["FORCE_COLOR"] = "1"

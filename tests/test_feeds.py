@@ -26,6 +26,7 @@ from publishing_site import (
     published_sources,
     vocabulary,
 )
+from site_builds import epoch_env
 
 from juju_radar.model.issue_records import plain_text
 
@@ -255,7 +256,7 @@ def publications(outdir: Path) -> dict[str, str]:
 
 @pytest.mark.site
 def test_an_incremental_build_writes_the_same_publications_as_a_clean_one(tmp_path):
-    env = dict(os.environ, SOURCE_DATE_EPOCH="1788000000")
+    env = epoch_env()
     srcdir = copy_site(tmp_path / "src")
     sphinx_build(srcdir, tmp_path / "incremental", *WITH_SITE_URL, env=env)
     shutil.copytree(ROOTS / "test-second-issue", srcdir, dirs_exist_ok=True)

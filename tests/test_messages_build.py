@@ -14,6 +14,7 @@ from types import SimpleNamespace
 
 import pytest
 from conftest import copy_site, sphinx_build
+from site_builds import EPOCH
 
 from juju_radar.build import crash, staged
 from juju_radar.model.messages import LOCALE_VARIABLES, use_language
@@ -87,7 +88,7 @@ def test_the_staged_build_reads_conf_py_for_its_own_lines(tmp_path):
 @pytest.mark.site
 def test_make_html_ends_with_its_summary_in_chinese(tmp_path):
     srcdir = copy_site(tmp_path / "src")
-    env = {**environment(LANG="C.UTF-8"), "SOURCE_DATE_EPOCH": "1788000000"}
+    env = {**environment(LANG="C.UTF-8"), "SOURCE_DATE_EPOCH": EPOCH}
     result = subprocess.run(
         [sys.executable, "-m", "juju_radar.build.staged", "-j", "auto"],
         cwd=srcdir,
