@@ -36,6 +36,11 @@ FULL_MARKS = ("accessibility", "best-practices", "seo")
 # Lighthouse simulates the phone from what it observed (its default, "simulate"), and
 # every page scored 97 to 100 under the suite's full load (five runs of the six pages).
 PERFORMANCE_FLOOR = 90
+# Lighthouse's own advice for a score that varies between runs (docs/variability.md): run
+# it several times and take the median. A page under the floor is audited twice more, and
+# the median of its three scores is held to it: once, under a slow hour's load, the search
+# page scored 87 (its total blocking time 470 ms).
+RUNS_BELOW_THE_FLOOR = 3
 
 
 @pytest.fixture(scope="module")
@@ -47,10 +52,12 @@ def reports(two_issue_site_url: str) -> Callable[[str], dict[str, Any]]:
     return lambda path: by_url[two_issue_site_url + path]
 
 
-def run_lighthouse(urls: list[str]) -> dict[str, dict[str, Any]]:
+def run_lighthouse(
+    urls: list[str], categories: tuple[str, ...] = CATEGORIES
+) -> dict[str, dict[str, Any]]:
     """Each page's report, audited in turn in one Chromium (``lighthouse/audit.mjs``)."""
     result = subprocess.run(
-        ["node", str(LIGHTHOUSE_DIR / "audit.mjs"), CHROMIUM, ",".join(CATEGORIES), *urls],
+        ["node", str(LIGHTHOUSE_DIR / "audit.mjs"), CHROMIUM, ",".join(categories), *urls],
         capture_output=True,
         text=True,
         timeout=120 * len(urls),
@@ -86,6 +93,17 @@ def test_accessibility_best_practices_and_seo_score_100(reports: Any, path: str)
 
 
 @pytest.mark.parametrize("path", PAGES)
-def test_performance_stays_above_its_floor(reports: Any, path: str) -> None:
-    report = reports(path)
-    assert scores(report)["performance"] >= PERFORMANCE_FLOOR, failing_audits(report, "performance")
+def test_performance_stays_above_its_floor(
+    reports: Any, two_issue_site_url: str, path: str
+) -> None:
+    url = two_issue_site_url + path
+    found = [reports(path)]
+    if scores(found[0])["performance"] < PERFORMANCE_FLOOR:
+        found += [
+            run_lighthouse([url], ("performance",))[url] for _ in range(RUNS_BELOW_THE_FLOOR - 1)
+        ]
+    performance = sorted(scores(report)["performance"] for report in found)
+    assert performance[len(performance) // 2] >= PERFORMANCE_FLOOR, (
+        performance,
+        [failing_audits(report, "performance") for report in found],
+    )
