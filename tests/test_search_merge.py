@@ -11,14 +11,19 @@ from __future__ import annotations
 
 import json
 import shutil
+import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
 from conftest import doctrees_of
 from search_bundles import read_bundle, same_search
+from site_builds import differences
 
+from juju_radar.accel import search_merge
 from juju_radar.accel.pagefind_bundle import references_are_whole
 from juju_radar.accel.search_merge import (
+    MERGER,
     WRITTEN_FOR_PAGEFIND,
     merge_bundles,
     merge_part,
@@ -26,7 +31,7 @@ from juju_radar.accel.search_merge import (
 )
 from juju_radar.outputs.search import index
 from juju_radar.outputs.search.bundle import bundle_is_complete
-from juju_radar.outputs.search.jobs import index_piece
+from juju_radar.outputs.search.jobs import index_piece, merge_step, run_job
 
 
 @pytest.fixture(scope="module")
@@ -129,3 +134,28 @@ def test_another_pagefind_makes_every_piece_again(monkeypatch: pytest.MonkeyPatc
         assert index.code_version() != now
     finally:
         index.code_version.cache_clear()
+
+
+def test_a_few_pages_merge_in_the_build_s_process_and_more_in_their_own_alike(
+    built: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    names = ["stories-2024", "stories-2025", "stories-2026-09"]
+    pieces = [built / "radar-search-pieces" / name for name in names]
+    pages = sum(len(list((piece / "fragment").iterdir())) for piece in pieces)
+    assert 1 < pages <= search_merge.MERGED_HERE_UP_TO
+    started: list[list[str]] = []
+    real_run = subprocess.run
+
+    def run(command: list[str], *args: Any, **kwargs: Any) -> Any:
+        started.append(command)
+        return real_run(command, *args, **kwargs)
+
+    monkeypatch.setattr(subprocess, "run", run)
+    records = built / "radar-search-records"
+    assert run_job(merge_step(MERGER, tmp_path / "here", pieces, records)) is None
+    assert started == []
+    monkeypatch.setattr(search_merge, "MERGED_HERE_UP_TO", pages - 1)
+    assert run_job(merge_step(MERGER, tmp_path / "own", pieces, records)) is None
+    assert [command[: len(MERGER.command)] for command in started] == [list(MERGER.command)]
+    assert bundle_is_complete(tmp_path / "here")
+    assert differences(tmp_path / "here", tmp_path / "own") == []

@@ -26,7 +26,7 @@ from juju_radar.outputs.search.jobs import (
     Step,
     index_piece,
     index_whole,
-    merger_step,
+    merge_step,
     pagefind,
     piece_state,
     run_job,
@@ -356,9 +356,8 @@ class IndexUpdate:
             pieces_sites = [sites / name for name in pieces]
             step = functools.partial(index_whole, bundle, pieces_sites, self.index)
         else:
-            bundles = (str(self.folders.piece(name)) for name in pieces)
-            command = [*self.merger.command, "--record-sites", str(sites), str(bundle), *bundles]
-            step = merger_step(command)
+            bundles = [self.folders.piece(name) for name in pieces]
+            step = merge_step(self.merger, bundle, bundles, sites)
 
         def merge() -> str | None:
             # Its pieces' jobs run on the indexers' workers, never waiting for a merge.

@@ -5,6 +5,8 @@ the calling thread, which holds the interpreter lock only to start Pagefind and 
 bundle in place. Merging pieces into a part (the acceleration ``accel.search_merge``) is
 pure Python, so it is a process of its own (``merger_step``): in a thread it would share
 one core and keep its memory in the build's process, which holds the whole environment.
+A merge of a few pages is the exception (``merge_step``): it costs less than the process
+it would start.
 """
 
 from __future__ import annotations
@@ -18,15 +20,21 @@ from pathlib import Path
 
 from juju_radar.outputs.search.bundle import bundle_is_complete, seal
 
+# Merges ``pieces`` into ``bundle`` (``record_sites`` holds the records they were indexed from).
+MergeFunction = Callable[[Path, list[Path], Path], None]
+
 
 @dataclass(frozen=True)
 class Merger:
     """How a part is merged from its pieces' bundles instead of indexed whole (the
     acceleration ``accel.search_merge``): a job command, run with ``--record-sites DIR
-    BUNDLE PIECE...``, and the version of its code."""
+    BUNDLE PIECE...``, and the version of its code; and the same merge as a function,
+    run in the build's process for the pieces ``merges_here`` accepts."""
 
     command: tuple[str, ...]
     version: str
+    merge: MergeFunction | None = None
+    merges_here: Callable[[list[Path]], bool] = lambda pieces: False
 
 
 # In a piece's bundle, the digest of the records it was indexed from.
@@ -110,6 +118,20 @@ def merger_step(command: list[str]) -> Step:
         if result.returncode != 0:
             said = result.stderr.strip()
             raise StepFailed(said.splitlines()[-1] if said else f"exit {result.returncode}")
+
+    return run
+
+
+def merge_step(merger: Merger, bundle: Path, pieces: list[Path], record_sites: Path) -> Step:
+    """``merger`` merging ``pieces`` into ``bundle``: in this thread when they are few
+    enough (``Merger.merges_here``, asked once they are indexed), else in its process."""
+
+    def run() -> None:
+        if merger.merge is not None and merger.merges_here(pieces):
+            merger.merge(bundle, pieces, record_sites)
+            return
+        bundles = [str(piece) for piece in pieces]
+        merger_step([*merger.command, "--record-sites", str(record_sites), str(bundle), *bundles])()
 
     return run
 
