@@ -58,5 +58,15 @@ def test_the_classes_that_load_stats_css_are_those_it_styles() -> None:
 
 
 def test_classes_are_read_from_class_attributes_only() -> None:
-    html = '<div class="a  highlight-none"><p class=\'b\'>class="c"</p></div>'
-    assert classes_used(html) == {"a", "highlight-none", "b"}
+    html = '<div class="a  highlight-none"><p CLASS=\'b\' data-class="d">class="c"</p></div>'
+    html += '<span title="x" class=e>&lt;i class="f"&gt;</span>'
+    assert classes_used(html) == {"a", "highlight-none", "b", "e"}
+
+
+def test_the_classes_of_every_page_are_those_an_html_parser_reads(built_seed_site: Path) -> None:
+    pages = [page for page in built_seed_site.rglob("*.html") if "_static" not in page.parts]
+    for page in pages:
+        body = BeautifulSoup(page.read_text(encoding="utf-8"), "html.parser").body
+        assert body is not None, page
+        parsed = {name for tag in body.find_all(class_=True) for name in tag["class"]}
+        assert classes_used(str(body)) == parsed, page
