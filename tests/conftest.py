@@ -347,6 +347,20 @@ def completed_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture
+def started_processes(monkeypatch: pytest.MonkeyPatch) -> list[list[str]]:
+    """The commands ``subprocess.run`` starts during the test, in order (each still runs)."""
+    started: list[list[str]] = []
+    real_run = subprocess.run
+
+    def run(command: list[str], *args: Any, **kwargs: Any) -> Any:
+        started.append([str(part) for part in command])
+        return real_run(command, *args, **kwargs)
+
+    monkeypatch.setattr(subprocess, "run", run)
+    return started
+
+
+@pytest.fixture
 def site_copy(tmp_path: Path) -> Path:
     return copy_site(tmp_path / "src")
 

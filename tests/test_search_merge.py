@@ -11,9 +11,7 @@ from __future__ import annotations
 
 import json
 import shutil
-import subprocess
 from pathlib import Path
-from typing import Any
 
 import pytest
 from conftest import doctrees_of
@@ -137,25 +135,22 @@ def test_another_pagefind_makes_every_piece_again(monkeypatch: pytest.MonkeyPatc
 
 
 def test_a_few_pages_merge_in_the_build_s_process_and_more_in_their_own_alike(
-    built: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    built: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    started_processes: list[list[str]],
 ) -> None:
     names = ["stories-2024", "stories-2025", "stories-2026-09"]
     pieces = [built / "radar-search-pieces" / name for name in names]
     pages = sum(len(list((piece / "fragment").iterdir())) for piece in pieces)
     assert 1 < pages <= search_merge.MERGED_HERE_UP_TO
-    started: list[list[str]] = []
-    real_run = subprocess.run
-
-    def run(command: list[str], *args: Any, **kwargs: Any) -> Any:
-        started.append(command)
-        return real_run(command, *args, **kwargs)
-
-    monkeypatch.setattr(subprocess, "run", run)
     records = built / "radar-search-records"
     assert run_job(merge_step(MERGER, tmp_path / "here", pieces, records)) is None
-    assert started == []
+    assert started_processes == []
     monkeypatch.setattr(search_merge, "MERGED_HERE_UP_TO", pages - 1)
     assert run_job(merge_step(MERGER, tmp_path / "own", pieces, records)) is None
-    assert [command[: len(MERGER.command)] for command in started] == [list(MERGER.command)]
+    assert [command[: len(MERGER.command)] for command in started_processes] == [
+        list(MERGER.command)
+    ]
     assert bundle_is_complete(tmp_path / "here")
     assert differences(tmp_path / "here", tmp_path / "own") == []

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import shutil
 from pathlib import Path
-from typing import Any
 
 import pytest
 from conftest import ROOTS, site_with_root, sphinx_build
@@ -258,23 +257,14 @@ def test_parts_indexed_whole_index_no_pieces_and_search_the_same(
 
 
 def test_a_failed_index_step_says_so_in_one_line_without_a_python_process(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, started_processes: list[list[str]]
 ) -> None:
     """The index steps run in the build's thread: Pagefind is the only process."""
     import functools
-    import subprocess
     import sys
 
     from juju_radar.outputs.search.jobs import index_piece, run_job
 
-    started: list[str] = []
-    real_run = subprocess.run
-
-    def run(command: list[str], *args: Any, **kwargs: Any) -> Any:
-        started.append(str(command[0]))
-        return real_run(command, *args, **kwargs)
-
-    monkeypatch.setattr(subprocess, "run", run)
     empty = tmp_path / "records"
     empty.mkdir()
     said = run_job(functools.partial(index_piece, empty, tmp_path / "bundle", "state"))
@@ -282,7 +272,8 @@ def test_a_failed_index_step_says_so_in_one_line_without_a_python_process(
         "RuntimeError: pagefind exited with 1: Error: Pagefind was not able to build an index."
     )
     assert not (tmp_path / "bundle").exists()
-    assert len(started) == 1 and sys.executable not in started, started
+    programs = [command[0] for command in started_processes]
+    assert len(programs) == 1 and sys.executable not in programs, programs
 
 
 def test_a_failed_merge_says_the_last_line_its_process_wrote() -> None:

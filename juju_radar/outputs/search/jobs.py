@@ -28,13 +28,13 @@ MergeFunction = Callable[[Path, list[Path], Path], None]
 class Merger:
     """How a part is merged from its pieces' bundles instead of indexed whole (the
     acceleration ``accel.search_merge``): a job command, run with ``--record-sites DIR
-    BUNDLE PIECE...``, and the version of its code; and the same merge as a function,
-    run in the build's process for the pieces ``merges_here`` accepts."""
+    BUNDLE PIECE...``, the version of its code, and the same merge as a function, run in
+    the build's process for the pieces ``merges_here`` accepts."""
 
     command: tuple[str, ...]
     version: str
-    merge: MergeFunction | None = None
-    merges_here: Callable[[list[Path]], bool] = lambda pieces: False
+    merge: MergeFunction
+    merges_here: Callable[[list[Path]], bool]
 
 
 # In a piece's bundle, the digest of the records it was indexed from.
@@ -127,7 +127,7 @@ def merge_step(merger: Merger, bundle: Path, pieces: list[Path], record_sites: P
     enough (``Merger.merges_here``, asked once they are indexed), else in its process."""
 
     def run() -> None:
-        if merger.merge is not None and merger.merges_here(pieces):
+        if merger.merges_here(pieces):
             merger.merge(bundle, pieces, record_sites)
             return
         bundles = [str(piece) for piece in pieces]
