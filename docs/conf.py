@@ -28,3 +28,17 @@ html_title = "Juju Radar archive: documentation"
 html_copy_source = False
 html_show_sourcelink = False
 html_theme_options = {"description": "How the archive is edited, built, run and kept."}
+
+# The editors' pages are written in Chinese, the others in English (`language` above, for
+# the theme's labels): each page's <html lang> says which, so that browsers and screen
+# readers read it in its language and choose Chinese glyphs for it.
+CHINESE_PAGES = ("editors/",)
+
+
+def page_language(app, pagename, templatename, context, doctree):
+    if pagename.startswith(CHINESE_PAGES):
+        context["language"] = "zh-CN"
+
+
+def setup(app):
+    app.connect("html-page-context", page_language)
