@@ -35,6 +35,7 @@ class Reply:
     fixture: str = ""
     body: bytes = b""
     content_type: str = "application/json"
+    location: str = ""
 
     def payload(self) -> tuple[bytes, str]:
         if self.fixture:
@@ -99,6 +100,8 @@ def fake_services() -> Iterator[FakeServices]:
             body, content_type = reply.payload()
             self.send_response(reply.status)
             self.send_header("Content-Type", content_type)
+            if reply.location:
+                self.send_header("Location", reply.location)
             self.send_header("Content-Length", str(len(body)))
             self.end_headers()
             self.wfile.write(body)

@@ -296,15 +296,24 @@ def followed(
     url)`` and so judged again; more than :data:`MAX_REDIRECTS` raise
     :class:`httpx.TooManyRedirects`."""
     hops: list[httpx.Response] = []
-    response = send(method, url)
+    response = _sent(send, method, url)
     while response.is_redirect and response.next_request is not None:
         if len(hops) == MAX_REDIRECTS:
             message = _("more than {count} redirects").format(count=MAX_REDIRECTS)
             raise httpx.TooManyRedirects(message, request=response.next_request)
         hops.append(response)
         following = response.next_request
-        response = send(following.method, str(following.url))
+        response = _sent(send, following.method, str(following.url))
     return hops, response
+
+
+def _sent(send: Callable[[str, str], httpx.Response], method: str, url: str) -> httpx.Response:
+    try:
+        return send(method, url)
+    except httpx.InvalidURL as error:  # httpx reads no such address: nothing was sent
+        raise RefusedURL(
+            _("{url}: not an address ({error})").format(url=url, error=error)
+        ) from error
 
 
 def unresolved_only(errors: Iterable[BaseException | None]) -> list[str] | None:

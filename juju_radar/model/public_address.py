@@ -62,8 +62,8 @@ def ip_refusal(address: IPAddress) -> str | None:
         ("multicast", address.is_multicast),
         ("shared", address in _SHARED),
         ("unique-local", address in _UNIQUE_LOCAL),
-        ("private", address.is_private),
         ("reserved", address.is_reserved),
+        ("private", address.is_private),
         ("not-global", not address.is_global),
     )
     return next((reason for reason, refused in checks if refused), None)
