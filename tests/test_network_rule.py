@@ -23,7 +23,6 @@ from import_cases import GOOD, run_import, site_files
 
 from juju_radar.editors import cli
 from juju_radar.editors.public_net import (
-    MAX_REDIRECTS,
     NameNotResolved,
     NetworkRule,
     RefusedAddress,
@@ -204,10 +203,15 @@ def test_an_address_with_userinfo_is_refused_even_on_a_trusted_host(fake):
 
 
 def test_redirects_are_bounded(fake):
+    """Five redirects are followed (the documented bound), the sixth is not."""
     fake.routes["/loop"] = (302, "/loop")
-    with pytest.raises(httpx.TooManyRedirects, match=f"more than {MAX_REDIRECTS} redirects"):
+    with pytest.raises(httpx.TooManyRedirects, match="more than 5 redirects"):
         fetch(TRUSTING_FAKES, f"http://127.0.0.1:{fake.port}/loop")
-    assert len(fake.requests) == MAX_REDIRECTS + 1
+    assert len(fake.requests) == 6
+    fake.requests.clear()
+    fake.routes.update({f"/{n}": (302, f"/{n + 1}") for n in range(5)})
+    hops, response = fetch(TRUSTING_FAKES, f"http://127.0.0.1:{fake.port}/0")
+    assert (len(hops), response.status_code, str(response.url).rsplit("/", 1)[1]) == (5, 200, "5")
 
 
 @pytest.mark.parametrize(
