@@ -10,13 +10,17 @@ the literal host of the addresses in references.bib and in exports.
 from __future__ import annotations
 
 import json
+import ssl
+import threading
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from typing import Any
 
 import httpcore
 import httpx
 import pytest
+import trustme
 from conftest import copy_site
 from fake_services import FAKES_HOST, Reply, fake_names, fake_services, serving, trust_fakes
 from import_cases import GOOD, run_import, site_files
@@ -25,6 +29,7 @@ from juju_radar.editors import cli
 from juju_radar.editors.public_net import (
     NameNotResolved,
     NetworkRule,
+    PublicTransport,
     RefusedAddress,
     RefusedURL,
     followed,
@@ -422,3 +427,57 @@ def test_radar_import_reports_a_private_address_in_an_export(site, tmp_path, cap
     assert line.startswith(f"{tmp_path / 'export.txt'}:")
     assert "the address of '代码' leads off the public internet: a loopback address" in line
     assert site_files(site) == before
+
+
+# --- TLS: the name is kept ------------------------------------------------------------------
+
+
+@pytest.fixture
+def tls_fake() -> Iterator[tuple[int, list[str], Any]]:
+    """An HTTPS server on 127.0.0.1 with a certificate for ``tls.test`` alone: its port,
+    the server names clients sent (SNI), and a client context trusting its authority."""
+    authority = trustme.CA()
+    server_context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    authority.issue_cert("tls.test").configure_cert(server_context)
+    names: list[str] = []
+    server_context.sni_callback = lambda sock, name, context: names.append(name) and None
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:  # noqa: N802 - the standard library's name
+            self.send_response(200)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    server = ThreadingHTTPServer((FAKES_HOST, 0), Handler)
+    server.socket = server_context.wrap_socket(server.socket, server_side=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    client_context = ssl.create_default_context()
+    authority.configure_trust(client_context)
+    try:
+        yield server.server_address[1], names, client_context
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join()
+
+
+def tls_get(rule: NetworkRule, context: Any, url: str) -> httpx.Response:
+    with httpx.Client(transport=PublicTransport(rule, verify=context)) as client:
+        return client.get(url)
+
+
+def test_tls_checks_the_certificate_for_the_name_not_the_address(tls_fake, monkeypatch):
+    """Connected to the checked address (127.0.0.1), the client still sends the name as
+    SNI and checks the certificate against it: a name the certificate lacks is refused."""
+    port, names, context = tls_fake
+    fake_names(monkeypatch, {"tls.test": FAKES_HOST, "other.test": FAKES_HOST})
+    rule = NetworkRule(frozenset({"tls.test", "other.test"}))
+    assert tls_get(rule, context, f"https://tls.test:{port}/").status_code == 200
+    assert names == ["tls.test"]
+    with pytest.raises(httpx.ConnectError, match="CERTIFICATE_VERIFY_FAILED|certificate"):
+        tls_get(rule, context, f"https://other.test:{port}/")
+    assert names == ["tls.test", "other.test"]
