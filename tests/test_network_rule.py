@@ -481,3 +481,18 @@ def test_tls_checks_the_certificate_for_the_name_not_the_address(tls_fake, monke
     with pytest.raises(httpx.ConnectError, match="CERTIFICATE_VERIFY_FAILED|certificate"):
         tls_get(rule, context, f"https://other.test:{port}/")
     assert names == ["tls.test", "other.test"]
+
+
+def test_every_tool_connects_through_the_network_rule():
+    """No module but public_net makes a client, a transport or a socket of its own."""
+    package = Path(__file__).resolve().parent.parent / "juju_radar"
+    own = ("httpx.Client(", "httpx.AsyncClient(", "HTTPTransport(", "ConnectionPool(")
+    own += ("urlopen(", "http.client", "create_connection(", "getaddrinfo(")
+    found = [
+        f"{path.relative_to(package)}: {word}"
+        for path in sorted(package.rglob("*.py"))
+        if path.name != "public_net.py"
+        for word in own
+        if word in path.read_text(encoding="utf-8")
+    ]
+    assert found == []
