@@ -9,7 +9,9 @@ the literal host of the addresses in references.bib and in exports.
 
 from __future__ import annotations
 
+import ipaddress
 import json
+import socket
 import ssl
 import threading
 from collections.abc import Iterator
@@ -21,8 +23,10 @@ import httpcore
 import httpx
 import pytest
 import trustme
-from conftest import copy_site
+from conftest import copy_site, examples
 from fake_services import FAKES_HOST, Reply, fake_names, fake_services, serving, trust_fakes
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from import_cases import GOOD, run_import, site_files
 
 from juju_radar.editors import cli
@@ -35,7 +39,7 @@ from juju_radar.editors.public_net import (
     followed,
     public_client,
 )
-from juju_radar.model.public_address import private_host
+from juju_radar.model.public_address import ip_literal, ip_refusal, private_host
 
 BIB = "references.bib"
 PUBLIC = "93.184.216.34"  # never connected to: the tests stop before or record instead
@@ -496,3 +500,42 @@ def test_every_tool_connects_through_the_network_rule():
         if word in path.read_text(encoding="utf-8")
     ]
     assert found == []
+
+
+def spelled(number: int, style: str) -> str:
+    return {"dec": str(number), "oct": f"0{number:o}", "hex": f"0x{number:x}"}[style]
+
+
+@st.composite
+def numeric_hosts(draw: st.DrawFn) -> str:
+    """One to four numbers, each decimal, octal or hexadecimal, around the limits of
+    their place (a byte, or the bytes left for the last)."""
+    count = draw(st.integers(1, 4))
+    parts = []
+    for place in range(count):
+        room = 8 * (5 - count) if place == count - 1 else 8
+        limit = 2**room
+        number = draw(st.one_of(st.integers(0, 300), st.integers(limit - 2, limit + 1)))
+        parts.append(spelled(max(0, number), draw(st.sampled_from(["dec", "oct", "hex"]))))
+    return ".".join(parts)
+
+
+@settings(max_examples=examples(1000), deadline=None)
+@given(
+    st.one_of(
+        numeric_hosts(),
+        st.text(alphabet="0123456789xX.abcdefABCDEF", min_size=1, max_size=16),
+    )
+)
+def test_an_address_literal_is_read_as_the_resolver_reads_it(host):
+    """Wherever the C library's ``inet_aton`` (what ``getaddrinfo`` does with a numeric
+    host) reads an IPv4 address, the check reads the same one, and judges it so. The
+    check also reads the WHATWG spellings a browser adds (``127.0.0.1.``, ``0x``)."""
+    try:
+        resolved = ipaddress.IPv4Address(socket.inet_aton(host))
+    except OSError:
+        browsers_only = host.endswith(".") or "0x" in host.lower().split(".")
+        assert browsers_only or ip_literal(host) is None
+        return
+    assert ip_literal(host) == resolved
+    assert private_host(f"http://{host}/") == ip_refusal(resolved)
