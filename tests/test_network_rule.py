@@ -539,3 +539,13 @@ def test_an_address_literal_is_read_as_the_resolver_reads_it(host):
         return
     assert ip_literal(host) == resolved
     assert private_host(f"http://{host}/") == ip_refusal(resolved)
+
+
+@pytest.mark.parametrize("setting", ["42", "[1, 2]", "['']", "{'a': 1}"])
+def test_a_wrong_trusted_hosts_setting_stops_the_command(site, monkeypatch, capsys, setting):
+    monkeypatch.setenv("RADAR_LINKS_INTERVAL", "0")
+    with (site / "conf.py").open("a", encoding="utf-8") as conf:
+        conf.write(f"\nradar_trusted_hosts = {setting}\n")
+    assert cli.main(["--root", str(site), "links", "--external"]) == 2
+    [line] = capsys.readouterr().err.splitlines()
+    assert line.startswith("radar: error: radar_trusted_hosts in conf.py must be a list of host")

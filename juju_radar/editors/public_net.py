@@ -34,6 +34,7 @@ from typing import Any
 import httpcore
 import httpx
 
+from juju_radar.editors.site_files import SiteError
 from juju_radar.model.messages import _
 from juju_radar.model.public_address import REASONS, ip_literal, ip_refusal
 
@@ -94,7 +95,12 @@ class NetworkRule:
         configured = config.get(TRUSTED_SETTING) or ()
         if isinstance(configured, str):
             configured = [configured]
-        named += [str(host) for host in configured]  # type: ignore[attr-defined]
+        if not isinstance(configured, list | tuple | set | frozenset) or not all(
+            isinstance(host, str) and host.strip() for host in configured
+        ):
+            message = _("{setting} in conf.py must be a list of host names, not {value!r}")
+            raise SiteError(message.format(setting=TRUSTED_SETTING, value=configured))
+        named += configured
         return cls(frozenset(normal_host(host) for host in named))
 
     def trusts(self, host: str) -> bool:
