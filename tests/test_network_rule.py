@@ -23,13 +23,15 @@ import httpcore
 import httpx
 import pytest
 import trustme
-from conftest import copy_site, examples
+from conftest import copy_site, examples, seed_vocabulary
 from fake_services import FAKES_HOST, Reply, fake_names, fake_services, serving, trust_fakes
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from import_cases import GOOD, run_import, site_files
 
+from juju_radar.bib.check import check_bib_text
 from juju_radar.editors import cli
+from juju_radar.editors.export_reader import parse_export
 from juju_radar.editors.public_net import (
     NameNotResolved,
     NetworkRule,
@@ -42,6 +44,7 @@ from juju_radar.editors.public_net import (
 from juju_radar.model.public_address import ip_literal, ip_refusal, private_host
 
 BIB = "references.bib"
+SEED_VOCABULARY = seed_vocabulary()
 PUBLIC = "93.184.216.34"  # never connected to: the tests stop before or record instead
 
 
@@ -549,3 +552,84 @@ def test_a_wrong_trusted_hosts_setting_stops_the_command(site, monkeypatch, caps
     assert cli.main(["--root", str(site), "links", "--external"]) == 2
     [line] = capsys.readouterr().err.splitlines()
     assert line.startswith("radar: error: radar_trusted_hosts in conf.py must be a list of host")
+
+
+# --- generated spellings, where content holds them ----------------------------------------
+
+NOT_PUBLIC = [
+    "127.0.0.1",
+    "127.255.0.9",
+    "10.20.30.40",
+    "172.31.0.1",
+    "192.168.0.10",
+    "169.254.169.254",
+    "100.64.3.4",
+    "0.0.0.0",
+    "224.1.2.3",
+]
+
+
+@st.composite
+def private_spellings(draw: st.DrawFn) -> str:
+    """A non-public IPv4 address as a URL's host: dotted in one to four numbers of mixed
+    bases, IPv6-mapped, NAT64, or a name under localhost; maybe with a port, a trailing
+    dot or a user name before it."""
+    address = ipaddress.IPv4Address(draw(st.sampled_from(NOT_PUBLIC)))
+    value, count = int(address), draw(st.integers(1, 4))
+    numbers = [*address.packed[: count - 1], value & (2 ** (8 * (5 - count)) - 1)]
+    styles = draw(st.lists(st.sampled_from(["dec", "oct", "hex"]), min_size=count, max_size=count))
+    dotted = ".".join(spelled(n, style) for n, style in zip(numbers, styles, strict=True))
+    host = draw(
+        st.sampled_from(
+            [
+                dotted,
+                dotted + ".",
+                f"[::ffff:{address}]",
+                f"[::ffff:{value >> 16:x}:{value & 0xFFFF:x}]",
+                f"[64:ff9b::{address}]",
+                "localhost",
+                "a.b.LOCALHOST",
+            ]
+        )
+    )
+    port = draw(st.sampled_from(["", ":80", ":8443"]))
+    user = draw(st.sampled_from(["", "example.com@", "u:p@"]))
+    return f"{draw(st.sampled_from(['http', 'https', 'HTTP']))}://{user}{host}{port}/p"
+
+
+def bib_with(field: str, url: str) -> tuple[str, int]:
+    values = {
+        "url": f"url = {{{url}}}",
+        "archiveurl": f"archiveurl = {{{url}}}",
+        "note": f"note = {{see \\url{{{url}}}}}",
+        "howpublished": f"howpublished = {{\\href{{{url}}}{{x}}}}",
+    }
+    text = (
+        f"@misc{{k,\n  title = {{T}},\n  url = {{https://example.org/}},\n  {values[field]},\n}}\n"
+    )
+    return text, 4
+
+
+@settings(max_examples=examples(300), deadline=None)
+@given(
+    url=private_spellings(),
+    field=st.sampled_from(["url", "archiveurl", "note", "howpublished"]),
+)
+def test_a_generated_private_address_is_refused_at_its_field(url, field):
+    text, line = bib_with(field, url)
+    if field == "url":
+        text = text.replace("  url = {https://example.org/},\n", "")
+        line = 3
+    found = [p for p in check_bib_text(text, BIB) if p.code == "private-address"]
+    assert [(p.line, p.severity) for p in found] == [(line, "error")], (url, field)
+    assert private_host(url) is not None
+
+
+@settings(max_examples=examples(200), deadline=None)
+@given(url=private_spellings())
+def test_a_generated_private_address_is_refused_in_an_export(url):
+    text = GOOD.replace("论文 · 代码\n", f"论文 <https://example.org/p> · 代码 <{url}>\n")
+    _issue, problems = parse_export(text, "export.txt", SEED_VOCABULARY)
+    codes = {problem.code for problem in problems if problem.severity == "error"}
+    # A user name before the host was refused before this rule (bad-address).
+    assert ("bad-address" if "@" in url else "private-address") in codes, url
