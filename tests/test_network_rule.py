@@ -633,3 +633,20 @@ def test_a_generated_private_address_is_refused_in_an_export(url):
     codes = {problem.code for problem in problems if problem.severity == "error"}
     # A user name before the host was refused before this rule (bad-address).
     assert ("bad-address" if "@" in url else "private-address") in codes, url
+
+
+def test_refs_complete_stops_when_the_network_is_unavailable(site, monkeypatch, capsys):
+    fake_names(monkeypatch, {})
+    monkeypatch.setenv("RADAR_CROSSREF_URL", "https://crossref.test/")
+    monkeypatch.setenv("RADAR_ARXIV_URL", "https://arxiv.test/api")
+    monkeypatch.setenv("RADAR_HTTP_RETRIES", "0")
+    bib = (site / BIB).read_bytes()
+    status = cli.main(["--root", str(site), "refs", "complete", "spc2026release", "spc2026opinion"])
+    assert status == 3
+    err = capsys.readouterr().err
+    assert (
+        "lookup of 'spc2026release' failed: the network is unavailable: no host name could be "
+        "resolved (crossref.test); nothing was checked; stopped, what was written stays"
+    ) in err
+    assert err.strip().endswith("0 skipped, 1 failed, 1 left")
+    assert (site / BIB).read_bytes() == bib
