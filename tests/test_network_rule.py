@@ -68,6 +68,9 @@ PRIVATE = [
     ("http://[::ffff:7f00:1]/", "ipv4-mapped"),
     ("http://[::127.0.0.1]/", "ipv4-mapped"),
     ("http://[64:ff9b::7f00:1]/", "loopback"),
+    ("http://[64:ff9b::10.0.0.1]/", "private"),
+    ("http://[2002:7f00:1::1]/", "loopback"),
+    ("http://[2001:0:4136:e378::80ff:fffe]/", "loopback"),  # Teredo, client 127.0.0.1
     ("http://[2002:a00:1::]/", "private"),
     ("http://[fe80::1%25eth0]/", "link-local"),
     ("http://[fd12:3456::1]/", "unique-local"),
@@ -88,6 +91,8 @@ PUBLIC_URLS = [
     "https://arxiv.org/abs/2609.01234",
     "http://8.8.8.8/",
     "http://[2606:4700:4700::1111]/",
+    "http://[64:ff9b::8.8.8.8]/",  # NAT64 to a public address (an IPv6-only network)
+    "http://[2002:808:808::1]/",  # 6to4 of a public address
     "https://localhost.example.org/",
     "https://example.org/path@127.0.0.1",
     "http://999.0.0.1/",  # not an address: a name, resolved (and judged) when fetched

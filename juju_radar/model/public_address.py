@@ -5,7 +5,9 @@ Two questions, one answer each:
 * :func:`ip_refusal`: why an IP address (after name resolution) is not one the editors'
   tools may connect to: loopback, private, link-local, unique-local, shared (100.64/10),
   multicast, reserved, unspecified, IPv4-mapped or IPv4-compatible, or an IPv6 address
-  embedding such an IPv4 address (NAT64 ``64:ff9b::/96``, 6to4 ``2002::/16``, Teredo).
+  embedding such an IPv4 address (6to4 ``2002::/16``, Teredo). A NAT64 address
+  (``64:ff9b::/96``, what a DNS64 resolver answers on an IPv6-only network) is judged by
+  the IPv4 address it reaches.
 * :func:`private_host`: why a URL, read literally and with no name resolution, names
   such an address: a user name before its host (``http://example.com@127.0.0.1/``),
   ``localhost`` or a name under it, or an IP address in any spelling a resolver or a
@@ -42,7 +44,8 @@ REASONS: dict[str, str] = {
 """What each reason says, in English (translated when shown)."""
 
 _SHARED = ipaddress.ip_network("100.64.0.0/10")
-_NAT64 = (ipaddress.ip_network("64:ff9b::/96"), ipaddress.ip_network("64:ff9b:1::/48"))
+_NAT64 = ipaddress.ip_network("64:ff9b::/96")
+"""The well-known NAT64 prefix: the last 32 bits are the IPv4 address reached."""
 _COMPATIBLE = ipaddress.ip_network("::/96")
 _UNIQUE_LOCAL = ipaddress.ip_network("fc00::/7")
 # Dots a browser reads as ``.`` in a host name (UTS #46 maps them).
@@ -52,9 +55,13 @@ _DOTS = str.maketrans({"\u3002": ".", "\uff0e": ".", "\uff61": "."})
 def ip_refusal(address: IPAddress) -> str | None:
     """The reason (a key of :data:`REASONS`) ``address`` is not public, or None."""
     if isinstance(address, ipaddress.IPv6Address):
-        embedded = _embedded_ipv4(address)
-        if embedded is not None:
-            return embedded
+        if address.ipv4_mapped is not None or (address in _COMPATIBLE and int(address) > 1):
+            return "ipv4-mapped"
+        if address in _NAT64:  # what a DNS64 resolver answers for an IPv4-only host
+            return ip_refusal(ipaddress.IPv4Address(int(address) & 0xFFFFFFFF))
+        inner = address.sixtofour or (address.teredo[1] if address.teredo else None)
+        if inner is not None and (reason := ip_refusal(inner)) is not None:
+            return reason
     checks = (
         ("unspecified", address.is_unspecified),
         ("loopback", address.is_loopback),
@@ -67,22 +74,6 @@ def ip_refusal(address: IPAddress) -> str | None:
         ("not-global", not address.is_global),
     )
     return next((reason for reason, refused in checks if refused), None)
-
-
-def _embedded_ipv4(address: ipaddress.IPv6Address) -> str | None:
-    """The reason for an IPv6 address that carries an IPv4 one, judged by that one."""
-    if address.ipv4_mapped is not None or (address in _COMPATIBLE and int(address) > 1):
-        return "ipv4-mapped"
-    inner: ipaddress.IPv4Address | None = None
-    if any(address in network for network in _NAT64):
-        inner = ipaddress.IPv4Address(int(address) & 0xFFFFFFFF)
-    elif address.sixtofour is not None:
-        inner = address.sixtofour
-    elif address.teredo is not None:
-        inner = address.teredo[1]
-    if inner is None:
-        return None
-    return ip_refusal(inner) or None
 
 
 def private_host(url: str) -> str | None:
