@@ -23,7 +23,7 @@ import httpcore
 import httpx
 import pytest
 import trustme
-from conftest import copy_site, examples, seed_vocabulary
+from conftest import copy_site, examples, seed_vocabulary, sphinx_build
 from fake_services import FAKES_HOST, Reply, fake_names, fake_services, serving, trust_fakes
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -655,3 +655,15 @@ def test_refs_complete_stops_when_the_network_is_unavailable(site, monkeypatch, 
     ) in err
     assert err.strip().endswith("0 skipped, 1 failed, 1 left")
     assert (site / BIB).read_bytes() == bib
+
+
+@pytest.mark.site
+def test_the_build_refuses_a_private_address_at_its_line(site, tmp_path):
+    """The build reads references.bib with the same rule as radar check."""
+    first = with_entries(site, entry("looped", "http://0x7f.1/paper"))
+    result = sphinx_build(site, tmp_path / "html", check=False)
+    assert result.returncode != 0
+    assert (
+        f"{site / BIB}:{first + 3}: ERROR: entry 'looped' has a url that leads off the public "
+        "internet (a loopback address): 'http://0x7f.1/paper' [radar.private-address]"
+    ) in result.stderr
