@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 from conftest import copy_site
-from fake_services import closed_port, serving
+from fake_services import closed_port, serving, trust_fakes
 
 from juju_radar.editors import cli
 
@@ -85,6 +85,7 @@ def entry(key: str, **fields: str) -> str:
 @pytest.fixture
 def site(tmp_path: Path) -> Iterator[tuple[Path, Server]]:
     src = copy_site(tmp_path / "src")
+    trust_fakes(src)
     with source_server() as server:
         entries = [
             entry("alive", url=f"{server.base}/ok"),

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from conftest import copy_site
-from fake_services import Reply, closed_port, fake_services
+from fake_services import FAKES_HOST, Reply, closed_port, fake_services
 
 from juju_radar.bib.check import check_bib_text
 from juju_radar.bib.edit import EditError, find_entry
@@ -194,6 +194,7 @@ def test_refs_complete_asks_and_sums_up_in_chinese(site, capsys, monkeypatch):
 def test_a_service_that_cannot_be_reached_is_reported_in_chinese(site, capsys, monkeypatch):
     monkeypatch.setenv("RADAR_CROSSREF_URL", f"http://127.0.0.1:{closed_port()}/crossref")
     monkeypatch.setenv("RADAR_HTTP_RETRIES", "0")
+    monkeypatch.setenv("RADAR_TRUSTED_HOSTS", FAKES_HOST)  # a refused port, not the rule
     assert radar(site, "refs", "lookup", "spc2026release") == 1
     err = capsys.readouterr().err
     assert "radar refs: 错误: 查询“spc2026release”失败：无法连接 Crossref（http://127.0.0.1:" in err
@@ -202,6 +203,7 @@ def test_a_service_that_cannot_be_reached_is_reported_in_chinese(site, capsys, m
 
 def test_a_capture_that_fails_keeps_its_line_and_code(site, capsys, monkeypatch):
     monkeypatch.setenv("RADAR_ARCHIVE_URL", f"http://127.0.0.1:{closed_port()}")
+    monkeypatch.setenv("RADAR_TRUSTED_HOSTS", FAKES_HOST)  # a refused port, not the rule
     assert radar(site, "refs", "set", "rise2026paper", "--url", "https://example.org/rise") == 0
     capsys.readouterr()
     assert radar(site, "refs", "archive", "rise2026paper") == 1

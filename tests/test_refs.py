@@ -303,7 +303,7 @@ def test_retries_back_off_and_arxiv_gets_one_request_every_three_seconds():
             slept.append(seconds)
             now[0] += seconds
 
-        settings = Settings(retries=2, backoff=0.5, timeout=5)
+        settings = Settings(retries=2, backoff=0.5, timeout=5, network=fake.network_rule())
         with Client(settings, sleep=sleep, clock=lambda: now[0]) as client:
             with pytest.raises(ServiceError, match=r"^Crossref answered HTTP 503 \("):
                 client.get("Crossref", f"{fake.base}/busy")
@@ -329,6 +329,12 @@ def test_settings_come_from_the_environment_and_conf_py():
         "http://mirror/cr",
         "env@example.org",
     )
+    assert settings.network.trusted == frozenset()
+    trusting = Settings.from_environment(
+        {"radar_trusted_hosts": ["Mirror.Intranet.", "[::1]"]},
+        {"RADAR_TRUSTED_HOSTS": "cr.intranet, 10.0.0.5"},
+    )
+    assert trusting.network.trusted == {"mirror.intranet", "::1", "cr.intranet", "10.0.0.5"}
 
 
 # --- refs complete --------------------------------------------------------------------------

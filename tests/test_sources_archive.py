@@ -14,13 +14,16 @@ from urllib.parse import parse_qs
 import pytest
 from bs4 import BeautifulSoup
 from conftest import copy_site, sphinx_build
-from fake_services import serving
+from fake_services import FAKES_HOST, fake_names, serving
 from pybtex.database import parse_string
 
 from juju_radar.bib.edit import set_fields
 from juju_radar.editors import cli
 
 TIMESTAMP = "20261203010203"
+ARCHIVE_HOST = "archive.test"
+"""The fake archive's name, resolved to 127.0.0.1 by a fake resolver: its snapshots'
+addresses go into references.bib, where 127.0.0.1 is refused."""
 REFUSED_URL = "https://example.org/refused"
 
 
@@ -33,7 +36,7 @@ class FakeArchive:
 
     @property
     def base(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
+        return f"http://{ARCHIVE_HOST}:{self.port}"
 
 
 @pytest.fixture
@@ -96,6 +99,8 @@ def archive_env(monkeypatch, fake: FakeArchive) -> None:
     monkeypatch.setenv("RADAR_ARCHIVE_URL", fake.base)
     monkeypatch.setenv("RADAR_ARCHIVE_INTERVAL", "0.2")
     monkeypatch.setenv("RADAR_ARCHIVE_POLL", "0")
+    monkeypatch.setenv("RADAR_TRUSTED_HOSTS", ARCHIVE_HOST)
+    fake_names(monkeypatch, {ARCHIVE_HOST: FAKES_HOST})
 
 
 def test_archive_all_records_each_snapshot_paced_and_nothing_else(

@@ -49,6 +49,7 @@ from juju_radar.bib.size_limits import (
     long_field_problems,
     reading_limit_problems,
 )
+from juju_radar.model import public_address
 from juju_radar.model.messages import _
 from juju_radar.model.page import forbidden_characters, page_lines
 from juju_radar.model.problems import Problem
@@ -63,6 +64,7 @@ CHECKER_MODULES: tuple[ModuleType, ...] = (
     reader,
     entry_records,
     file_entries,
+    public_address,
 )
 """The code of the .bib check and of the reader it reads with: what is kept of a file's
 check or reading is kept under a digest of their sources."""

@@ -10,12 +10,14 @@ from juju_radar.bib.archived import ARCHIVE_URL_FIELD
 from juju_radar.bib.entry_records import (
     IDENTIFIER_FIELDS,
     BibEntry,
+    BibField,
     EntryRecord,
     normalize_whitespace,
 )
 from juju_radar.bib.typesetting import TEXT_ESCAPES, VERBATIM_FIELDS, bare_specials
 from juju_radar.model.messages import _, current_language
 from juju_radar.model.problems import Problem
+from juju_radar.model.public_address import REASONS, private_host
 
 
 def unbalanced_brace_problems(entries: Iterable[EntryRecord], path: str) -> Iterator[Problem]:
@@ -131,6 +133,7 @@ def unsafe_url_problems(entries: list[BibEntry], path: str) -> Iterator[Problem]
         if not entry.is_citable:
             continue
         for bib_field in entry.fields:
+            yield from private_address_problems(entry, bib_field, path)
             value = normalize_whitespace(bib_field.value).strip("{} ")
             if bib_field.name in ("url", ARCHIVE_URL_FIELD) and value and not WEB_URL.match(value):
                 yield Problem(
@@ -142,6 +145,32 @@ def unsafe_url_problems(entries: list[BibEntry], path: str) -> Iterator[Problem]
                         entry=entry_label(entry), name=bib_field.name, value=value
                     ),
                 )
+
+
+LINK_COMMAND = re.compile(r"\\(?:url|href)\s*\{([^{}]*)\}")
+"""The address of a ``\\url{…}`` or ``\\href{…}{…}`` in a field."""
+
+
+def private_address_problems(entry: BibEntry, bib_field: BibField, path: str) -> Iterator[Problem]:
+    """An address of the field (the whole ``url`` or ``archiveurl``, and each
+    ``\\url{…}`` or ``\\href{…}`` of any field) whose host is off the public internet,
+    read literally (:func:`~juju_radar.model.public_address.private_host`)."""
+    value = normalize_whitespace(bib_field.value)
+    addresses = [match.strip() for match in LINK_COMMAND.findall(value)]
+    if bib_field.name in ("url", ARCHIVE_URL_FIELD):
+        addresses.append(value.strip("{} "))
+    for address in dict.fromkeys(addresses):
+        reason = private_host(address)
+        if reason is not None:
+            message = _(
+                "{entry} has a {name} that leads off the public internet ({reason}): {value!r}"
+            ).format(
+                entry=entry_label(entry),
+                name=bib_field.name,
+                reason=_(REASONS[reason]),
+                value=address,
+            )
+            yield Problem(path, bib_field.line, "error", "private-address", message)
 
 
 PER_ENTRY_RULES = (

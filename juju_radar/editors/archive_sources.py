@@ -24,6 +24,12 @@ import httpx
 
 from juju_radar.bib.archived import ARCHIVE_DATE_FIELD, ARCHIVE_URL_FIELD
 from juju_radar.editors.lookup.client import env_seconds
+from juju_radar.editors.public_net import (
+    NameNotResolved,
+    NetworkRule,
+    NetworkUnavailable,
+    public_client,
+)
 from juju_radar.model.messages import _
 from juju_radar.model.problems import Problem
 
@@ -31,7 +37,12 @@ DEFAULT_ARCHIVE_URL = "https://web.archive.org"
 
 
 class ArchiveError(Exception):
-    """The capture failed; the message is one line an editor can act on."""
+    """The capture failed; the message is one line an editor can act on. ``offline``
+    when the archive's host name could not be resolved (the network is unavailable)."""
+
+    def __init__(self, message: str, offline: NetworkUnavailable | None = None) -> None:
+        super().__init__(message)
+        self.offline = offline
 
 
 @dataclass(frozen=True)
@@ -43,9 +54,12 @@ class ArchiveSettings:
     poll: float = 5.0
     wait: float = 180.0
     timeout: float = 60.0
+    network: NetworkRule = NetworkRule()
 
     @classmethod
-    def from_environment(cls, environ: Mapping[str, str] | None = None) -> ArchiveSettings:
+    def from_environment(
+        cls, config: Mapping[str, object], environ: Mapping[str, str] | None = None
+    ) -> ArchiveSettings:
         env = os.environ if environ is None else environ
 
         return cls(
@@ -55,6 +69,7 @@ class ArchiveSettings:
             interval=env_seconds(env, "RADAR_ARCHIVE_INTERVAL", cls.interval),
             poll=env_seconds(env, "RADAR_ARCHIVE_POLL", cls.poll),
             wait=env_seconds(env, "RADAR_ARCHIVE_WAIT", cls.wait),
+            network=NetworkRule.from_config(config, env),
         )
 
 
@@ -83,7 +98,7 @@ class SavePageNow:
         }
         if settings.access_key and settings.secret_key:
             headers["Authorization"] = f"LOW {settings.access_key}:{settings.secret_key}"
-        self.http = httpx.Client(timeout=settings.timeout, headers=headers)
+        self.http = public_client(settings.network, timeout=settings.timeout, headers=headers)
         self._last: float | None = None
 
     def close(self) -> None:
@@ -131,10 +146,13 @@ class SavePageNow:
         try:
             response = self.http.request(method, address, **options)  # type: ignore[arg-type]
         except httpx.HTTPError as error:
+            unresolved = error.host if isinstance(error, NameNotResolved) else None
+            offline = NetworkUnavailable([unresolved]) if unresolved else None
             raise ArchiveError(
                 _("cannot reach the archive ({address}): {error}").format(
                     address=address, error=error
-                )
+                ),
+                offline,
             ) from error
         if response.status_code >= 400:
             raise ArchiveError(
@@ -200,7 +218,7 @@ def entries_to_archive(text: str, keys: list[str]) -> list[tuple[str, int, str]]
 
 
 def run_archive(args: argparse.Namespace) -> int:
-    from juju_radar.editors.exit_status import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE
+    from juju_radar.editors.exit_status import EXIT_OFFLINE, EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE
     from juju_radar.editors.refs_entry import fail, read_bib, write_entry
     from juju_radar.editors.site_files import open_site
 
@@ -213,12 +231,14 @@ def run_archive(args: argparse.Namespace) -> int:
     except ArchiveError as error:
         return fail(str(error), EXIT_USAGE)
     name, failed = site.bibfiles[0], 0
-    archive = SavePageNow(ArchiveSettings.from_environment())
+    archive = SavePageNow(ArchiveSettings.from_environment(site.config))
     try:
         for key, line, url in chosen:
             try:
                 snapshot = archive.capture(url)
             except ArchiveError as error:
+                if error.offline is not None:  # no capture can be asked: stop
+                    return fail(error.offline.line(), EXIT_OFFLINE)
                 failed += 1
                 failure = Problem(name, line, "error", "archive-failed", f"{key}: {error}")
                 print(failure.format(), file=sys.stderr)

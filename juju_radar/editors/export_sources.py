@@ -12,6 +12,7 @@ from urllib.parse import urlsplit
 from juju_radar.editors.export_blocks import Block
 from juju_radar.editors.export_problems import Report, shorten
 from juju_radar.model.messages import _
+from juju_radar.model.public_address import REASONS, private_host
 
 SOURCE_SEPARATOR_RE = re.compile(r"\s+[·・]\s+")
 SENTENCE_END = "。！？!?"
@@ -87,6 +88,11 @@ def _addresses_ok(sources: Sequence[ExportSource], line: int, report: Report) ->
                 label=source.label, reason=reason
             )
             report.error(line, "bad-address", message)
+            ok = False
+        elif source.address is not None and (private := private_host(source.address)):
+            message = _("the address of '{label}' leads off the public internet: {reason}")
+            message = message.format(label=source.label, reason=_(REASONS[private]))
+            report.error(line, "private-address", message)
             ok = False
     return ok
 

@@ -27,6 +27,13 @@ import httpx
 from juju_radar.bib.file_entries import citable_entries
 from juju_radar.bib.identifiers import normalize_doi
 from juju_radar.editors.lookup.client import DEFAULT_DOI_URL, env_seconds
+from juju_radar.editors.public_net import (
+    NetworkRule,
+    NetworkUnavailable,
+    followed,
+    public_client,
+    unresolved_only,
+)
 
 DEFAULT_INTERVAL = 1.0
 """Seconds between two requests to one host."""
@@ -34,7 +41,6 @@ HOSTS_AT_ONCE = 4
 HEAD_REFUSED = frozenset({403, 405, 501})
 """Answers to HEAD after which the same address is asked with GET."""
 PERMANENT_REDIRECTS = frozenset({301, 308})
-MAX_REDIRECTS = 10
 REFUSING = frozenset({401, 403, 429})
 """Answers that say the server will not tell a robot, not that the source is gone."""
 
@@ -66,12 +72,19 @@ class LinkSettings:
     doi_url: str = DEFAULT_DOI_URL
     interval: float = DEFAULT_INTERVAL
     timeout: float = 20.0
+    network: NetworkRule = NetworkRule()
 
     @classmethod
-    def from_environment(cls, environ: Mapping[str, str] | None = None) -> LinkSettings:
+    def from_environment(
+        cls, config: Mapping[str, object], environ: Mapping[str, str] | None = None
+    ) -> LinkSettings:
         env = os.environ if environ is None else environ
         interval = env_seconds(env, "RADAR_LINKS_INTERVAL", DEFAULT_INTERVAL)
-        return cls(doi_url=env.get("RADAR_DOI_URL") or DEFAULT_DOI_URL, interval=interval)
+        return cls(
+            doi_url=env.get("RADAR_DOI_URL") or DEFAULT_DOI_URL,
+            interval=interval,
+            network=NetworkRule.from_config(config, env),
+        )
 
 
 def cited_sources(bib_text: str, doi_url: str) -> list[Source]:
@@ -115,7 +128,8 @@ class HostPacer:
 def check_sources(
     sources: Iterable[Source], settings: LinkSettings, http: httpx.Client | None = None
 ) -> list[SourceState]:
-    """The state of every source, in the order given; hosts are asked side by side."""
+    """The state of every source, in the order given; hosts are asked side by side.
+    Raises :class:`NetworkUnavailable` when no source's host name could be resolved."""
     client = http or polite_client(settings)
     by_host: dict[str, list[Source]] = defaultdict(list)
     ordered = list(sources)
@@ -123,10 +137,11 @@ def check_sources(
         by_host[urlsplit(source.url).netloc.lower()].append(source)
     pacer = HostPacer(settings.interval)
     found: dict[Source, SourceState] = {}
+    errors: dict[Source, Exception | None] = {}
 
     def check_host(host: str) -> None:
         for source in by_host[host]:
-            found[source] = source_state(pacer, client, source)
+            found[source], errors[source] = source_state(pacer, client, source)
 
     try:
         with ThreadPoolExecutor(max_workers=HOSTS_AT_ONCE) as pool:
@@ -134,43 +149,34 @@ def check_sources(
     finally:
         if http is None:
             client.close()
+    unresolved = unresolved_only(errors[source] for source in ordered)
+    if unresolved is not None:
+        raise NetworkUnavailable(unresolved)
     return [found[source] for source in ordered]
 
 
 def polite_client(settings: LinkSettings) -> httpx.Client:
     agent = f"juju-radar/{version('juju-radar')} link check (httpx {httpx.__version__})"
-    return httpx.Client(
-        timeout=settings.timeout, follow_redirects=False, headers={"User-Agent": agent}
-    )
+    return public_client(settings.network, timeout=settings.timeout, headers={"User-Agent": agent})
 
 
-def source_state(pacer: HostPacer, client: httpx.Client, source: Source) -> SourceState:
+def source_state(
+    pacer: HostPacer, client: httpx.Client, source: Source
+) -> tuple[SourceState, httpx.HTTPError | None]:
+    """What asking for ``source`` found, and the error that made it dead, if one did;
+    each hop of a redirect paced by its host and judged by the network rule."""
+
+    def send(method: str, url: str) -> httpx.Response:
+        return pacer.send(client, method, url)
+
     try:
-        hops, response = followed(pacer, client, "HEAD", source.url)
+        hops, response = followed(send, "HEAD", source.url)
         if response.status_code in HEAD_REFUSED or response.status_code >= 500:
-            hops, response = followed(pacer, client, "GET", source.url)
-    except (httpx.HTTPError, TooManyRedirects) as error:
+            hops, response = followed(send, "GET", source.url)
+    except httpx.HTTPError as error:
         detail = " ".join(str(error).split()) or type(error).__name__
-        return SourceState(**asdict(source), state="dead", detail=detail)
-    return state_of(source, hops, response)
-
-
-class TooManyRedirects(Exception):
-    pass
-
-
-def followed(
-    pacer: HostPacer, client: httpx.Client, method: str, url: str
-) -> tuple[list[httpx.Response], httpx.Response]:
-    """The redirects on the way and the last answer, each hop paced by its host."""
-    hops: list[httpx.Response] = []
-    response = pacer.send(client, method, url)
-    while response.is_redirect and response.next_request is not None:
-        if len(hops) == MAX_REDIRECTS:
-            raise TooManyRedirects(f"more than {MAX_REDIRECTS} redirects")
-        hops.append(response)
-        response = pacer.send(client, method, str(response.next_request.url))
-    return hops, response
+        return SourceState(**asdict(source), state="dead", detail=detail), error
+    return state_of(source, hops, response), None
 
 
 def state_of(source: Source, hops: list[httpx.Response], response: httpx.Response) -> SourceState:

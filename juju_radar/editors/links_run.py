@@ -8,7 +8,13 @@ from collections import Counter
 from pathlib import Path
 from typing import TextIO
 
-from juju_radar.editors.exit_status import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, command_error
+from juju_radar.editors.exit_status import (
+    EXIT_OFFLINE,
+    EXIT_OK,
+    EXIT_PROBLEMS,
+    EXIT_USAGE,
+    command_error,
+)
 from juju_radar.editors.site_files import Site
 from juju_radar.model.messages import N_, _, ngettext
 
@@ -46,14 +52,20 @@ def check_cited_sources(
 ) -> int:
     """Dead, moved and refused sources, one line each at their line of references.bib,
     and the report file (``report_name``, below the site's root). Exit 1 only when
-    ``strict`` and a source is dead."""
+    ``strict`` and a source is dead; :data:`EXIT_OFFLINE`, with no report, when no host
+    name could be resolved."""
     from juju_radar.editors import external_links as external
+    from juju_radar.editors.public_net import NetworkUnavailable
 
-    settings = external.LinkSettings.from_environment()
+    settings = external.LinkSettings.from_environment(site.config)
     bib_name = site.relative(site.bib_path)
     text = site.bib_path.read_text(encoding="utf-8-sig") if site.bib_path.is_file() else ""
     sources = external.cited_sources(text, settings.doi_url)
-    states = external.check_sources(sources, settings)
+    try:
+        states = external.check_sources(sources, settings)
+    except NetworkUnavailable as offline:
+        print(command_error(offline.line()), file=err)
+        return EXIT_OFFLINE
     for state in states:
         if state.state != "ok":
             word = _(STATE_WORDS[state.state])

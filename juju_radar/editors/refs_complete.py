@@ -11,11 +11,12 @@ import json
 import sys
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from juju_radar.bib.edit import EditError, find_entry
 from juju_radar.bib.file_entries import citable_entries
 from juju_radar.bib.identifiers import is_arxiv_id, is_doi, web_url
-from juju_radar.editors.exit_status import EXIT_OK, EXIT_PROBLEMS
+from juju_radar.editors.exit_status import EXIT_OFFLINE, EXIT_OK, EXIT_PROBLEMS
 from juju_radar.editors.lookup.candidates import Ranking
 from juju_radar.editors.refs_accept import accept, identifier_fields
 from juju_radar.editors.refs_entry import (
@@ -31,6 +32,9 @@ from juju_radar.editors.refs_lookup import LOOKUPS, Lookups, print_candidates
 from juju_radar.editors.refs_missing import Citing, citing_items, print_entry
 from juju_radar.editors.site_files import Site, atomic_write, open_site
 from juju_radar.model.messages import _
+
+if TYPE_CHECKING:  # the HTTP client loads only for a lookup
+    from juju_radar.editors.public_net import NetworkUnavailable
 
 SKIPPED = LOOKUPS / "skipped.json"
 """Entries an editor skipped (key -> digest of the entry's text), left out next time."""
@@ -56,15 +60,17 @@ def run_complete(args: argparse.Namespace) -> int:
         return fail(f"{site.bibfiles[0]}: {error}")
     tally: Counter[str] = Counter()
     left = 0
+    offline: NetworkUnavailable | None = None
     with Lookups(site) as lookups:
         for position, (key, cited_by) in enumerate(queue):
             print(f"\n[{position + 1}/{len(queue)}]")
             try:
                 outcome = complete_one(lookups, key, cited_by, args.yes_conclusive)
             except ServiceError as error:
+                offline = error.offline
                 fail(
                     _("lookup of '{key}' failed: {error}; stopped, what was written stays").format(
-                        key=key, error=error
+                        key=key, error=error if offline is None else offline.line()
                     )
                 )
                 tally["failed"] += 1
@@ -85,6 +91,8 @@ def run_complete(args: argparse.Namespace) -> int:
         left=left,
     )
     print(f"radar refs complete: {counts}", file=sys.stderr)
+    if offline is not None:
+        return EXIT_OFFLINE
     return EXIT_PROBLEMS if tally["failed"] else EXIT_OK
 
 

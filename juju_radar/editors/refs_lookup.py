@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from juju_radar.bib.edit import EditError
 from juju_radar.bib.entry_records import BibEntry
 from juju_radar.bib.identifiers import arxiv_eprint, normalize_doi
-from juju_radar.editors.exit_status import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE
+from juju_radar.editors.exit_status import EXIT_OFFLINE, EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE
 from juju_radar.editors.lookup.candidates import Candidate, EntryFacts, Ranking, rank
 from juju_radar.editors.refs_entry import Refused, current_entry, fail, note
 from juju_radar.editors.site_files import Site, atomic_write, open_site
@@ -130,6 +130,8 @@ def run_lookup(args: argparse.Namespace) -> int:
         except EditError as error:
             return fail(str(error))
         except ServiceError as error:
+            if error.offline is not None:
+                return fail(error.offline.line(), EXIT_OFFLINE)
             return fail(
                 _("lookup of '{key}' failed: {error}; nothing was written").format(
                     key=args.key, error=error

@@ -255,6 +255,16 @@ _BIB: list[Code] = [
     *_row(
         "bib",
         "error",
+        "private-address",
+        "a `url`, `archiveurl`, `\\url{…}` or `\\href{…}` whose host is not on the public "
+        "internet, read literally (no name is resolved): `localhost` or a name under it, a "
+        "loopback, private, link-local, unique-local, multicast, reserved or IPv4-mapped "
+        "address in any spelling (`127.1`, `2130706433`, `0x7f000001`, `[::ffff:127.0.0.1]`), "
+        "or a user name before the host (`http://example.com@127.0.0.1/`)",
+    ),
+    *_row(
+        "bib",
+        "error",
         "crossref-loop",
         "a `crossref` leading back to its own entry (A → B → A, or A → A)",
     ),
@@ -419,6 +429,13 @@ _IMPORT: list[Code] = [
         "bad-address",
         "the address after a label is not a full http(s) address, or holds a space, a "
         "quote, a brace or a backslash, a user name or password, or is over 2,000 characters",
+    ),
+    *_row(
+        "import",
+        "error",
+        "private-address",
+        "the address after a label names a host not on the public internet, read literally: "
+        "`localhost`, a loopback, private, link-local or IPv4-mapped address in any spelling",
     ),
     *_row(
         "import",

@@ -16,6 +16,13 @@ from typing import Any
 
 import httpx
 
+from juju_radar.editors.public_net import (
+    NameNotResolved,
+    NetworkRule,
+    NetworkUnavailable,
+    followed,
+    public_client,
+)
 from juju_radar.model.messages import _
 
 DEFAULT_CROSSREF_URL = "https://api.crossref.org"
@@ -28,7 +35,12 @@ MAX_RETRY_AFTER = 30.0
 
 
 class ServiceError(Exception):
-    """A service could not answer; the message is one line."""
+    """A service could not answer; the message is one line. ``offline`` when it failed
+    because no host name could be resolved (the network is unavailable)."""
+
+    def __init__(self, message: str, offline: NetworkUnavailable | None = None) -> None:
+        super().__init__(message)
+        self.offline = offline
 
 
 @dataclass(frozen=True)
@@ -40,6 +52,7 @@ class Settings:
     timeout: float = 20.0
     retries: int = 2
     backoff: float = 2.0
+    network: NetworkRule = NetworkRule()
 
     @classmethod
     def from_environment(
@@ -58,6 +71,7 @@ class Settings:
             timeout=env_seconds(env, "RADAR_HTTP_TIMEOUT", cls.timeout),
             retries=int(env_seconds(env, "RADAR_HTTP_RETRIES", cls.retries)),
             backoff=env_seconds(env, "RADAR_HTTP_BACKOFF", cls.backoff),
+            network=NetworkRule.from_config(config, env),
         )
 
 
@@ -84,8 +98,8 @@ class Client:
         agent = f"juju-radar/{version('juju-radar')} (httpx {httpx.__version__})"
         if settings.contact_email:
             agent += f" mailto:{settings.contact_email}"
-        self.http = httpx.Client(
-            timeout=settings.timeout, follow_redirects=True, headers={"User-Agent": agent}
+        self.http = public_client(
+            settings.network, timeout=settings.timeout, headers={"User-Agent": agent}
         )
 
     def close(self) -> None:
@@ -100,14 +114,22 @@ class Client:
     def get(
         self, service: str, url: str, params: Mapping[str, Any] | None = None, accept: str = ""
     ) -> httpx.Response:
-        """The response of a GET, retried on a network error, 429 or 5xx."""
+        """The response of a GET, retried on a network error, 429 or 5xx; redirects
+        followed under the network rule."""
         headers = {"Accept": accept} if accept else {}
+        address = str(httpx.URL(url).copy_merge_params(params) if params else url)
         attempt = 0
+        unresolved: NameNotResolved | None = None
+
+        def send(method: str, hop: str) -> httpx.Response:
+            return self.http.request(method, hop, headers=headers)
+
         while True:
             if service == "arXiv":
                 self._wait_for_arxiv()
             try:
-                response = self.http.get(url, params=params, headers=headers)
+                response = followed(send, "GET", address)[1]
+                unresolved = None
             except httpx.TimeoutException:
                 failure = _("{service} did not answer within {seconds:g} s ({url})").format(
                     service=service, seconds=self.settings.timeout, url=url
@@ -118,6 +140,7 @@ class Client:
                     service=service, url=url, error=_one_line(error)
                 )
                 response = None
+                unresolved = error if isinstance(error, NameNotResolved) else None
             if response is not None:
                 if response.status_code < 400:
                     return response
@@ -127,7 +150,8 @@ class Client:
                 if response.status_code not in RETRIED_STATUS:
                     raise ServiceError(failure)
             if attempt >= self.settings.retries:
-                raise ServiceError(failure)
+                offline = NetworkUnavailable([unresolved.host]) if unresolved else None
+                raise ServiceError(failure, offline)
             self.sleep(self._delay(attempt, response))
             attempt += 1
 
