@@ -27,12 +27,12 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING
 
 from juju_radar.build.crash import report
+from juju_radar.model.site_layout import TRANSLATIONS
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
 
 CONF_FILE = "conf.py"
-TRANSLATIONS = "locales"
 
 
 def needs_new_application(srcdir: Path, changed: Sequence[Path]) -> bool:
