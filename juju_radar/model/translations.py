@@ -234,12 +234,11 @@ def compiled_problems(
             continue  # the header, which Babel wrote
         context, _sep, msgid = keyed.rpartition("\x04") if "\x04" in keyed else (None, "", keyed)
         message = catalog.get(msgid, context)
-        written = [] if message is None else _texts(message.string)
-        if message is None or printed != dict(enumerate(written)).get(form or 0):
+        if message is None or printed != _compiled_text(message, form):
             problems.append(
                 _refused(
                     path,
-                    (message.lineno or 1) if message is not None else 1,
+                    _line(message or catalog.get(keyed)),
                     _(
                         "gettext reads the translation of {msgid!r} as {printed!r}, not as the "
                         "catalogue writes it"
@@ -261,6 +260,22 @@ def compiled_problems(
                 )
             )
     return sorted(set(problems))
+
+
+def _compiled_text(message: Message, form: int | None) -> str | None:
+    """What Babel's ``write_mo`` writes for a message (a plural form left empty is
+    written as its msgid), as the check expects gettext to read it."""
+    written = _texts(message.string)
+    if form is None:
+        return written[0]
+    if form >= len(written):
+        return None
+    originals = _texts(message.id)
+    return written[form] or originals[min(form, len(originals) - 1)]
+
+
+def _line(message: Message | None) -> int:
+    return message.lineno or 1 if message is not None else 1
 
 
 def catalogue_sources(root: Path) -> list[Path]:
