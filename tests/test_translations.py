@@ -23,6 +23,7 @@ from conftest import ROOT, copy_site, doctrees_of, sphinx_build
 from juju_radar.model.translations import (
     check_translations,
     compile_catalogue,
+    compiled_problems,
     read_compiled,
     unsafe_markup,
 )
@@ -374,3 +375,16 @@ def test_a_message_gettext_would_read_under_another_msgid_is_refused():
     assert result is None
     assert [p.line for p in problems] == [8]
     assert "gettext reads" in problems[0].message
+
+
+def test_compiled_bytes_that_gettext_reads_otherwise_than_the_po_are_refused():
+    """The check holds gettext's reading of the compiled bytes to the ``.po``'s."""
+    said, compiled_from = Catalog(locale="zh_CN"), Catalog(locale="zh_CN")
+    said.add("Color mode", "颜色模式", lineno=7)
+    compiled_from.add("Color mode", "配色")
+    with io.BytesIO() as file:
+        write_mo(file, compiled_from)
+        data = file.getvalue()
+    problems = compiled_problems(data, said, "x.po")
+    assert [(p.line, p.code) for p in problems] == [(7, "unsafe-translation")]
+    assert "'配色'" in problems[0].message
