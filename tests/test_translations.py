@@ -388,3 +388,12 @@ def test_compiled_bytes_that_gettext_reads_otherwise_than_the_po_are_refused():
     problems = compiled_problems(data, said, "x.po")
     assert [(p.line, p.code) for p in problems] == [(7, "unsafe-translation")]
     assert "'配色'" in problems[0].message
+
+
+def test_lines_are_counted_as_editors_count_them():
+    """A line separator Python's splitlines knows (U+2028) does not end a line."""
+    text = VALID_PO.replace('msgstr "颜色模式"', 'msgstr "颜色\u2028模式"\n')
+    text += 'msgid "Search"\nmsgstr "<b>"\n'
+    result, problems = compile_catalogue(text.encode("utf-8"), "x.po")
+    assert result is None
+    assert [p.line for p in problems] == [text.split("\n").index('msgid "Search"') + 1]

@@ -187,10 +187,10 @@ def compile_catalogue(data: bytes, path: str) -> tuple[bytes | None, list[Proble
     text, problems = decode_po(data, path)
     if text is None:
         return None, problems
-    lines = text.splitlines()
+    lines = text.split("\n")  # lines as editors count them (str.splitlines splits more)
     catalog = _HeaderCatalog()
     try:
-        PoFileParser(catalog, abort_invalid=True).parse(text.splitlines(keepends=True))
+        PoFileParser(catalog, abort_invalid=True).parse([f"{line}\n" for line in lines])
     except PoFileError as error:
         message = _("an unreadable catalogue: {error}").format(error=error.args[0])
         return None, [_refused(path, error.lineno + 1, message)]
