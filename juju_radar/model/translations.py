@@ -226,52 +226,67 @@ def compiled_problems(
     if (charset := translations.charset() or "ascii").lower() != "utf-8":
         text = _("gettext would decode the compiled catalogue as {charset}, not UTF-8")
         problems.append(_refused(path, header_line, text.format(charset=charset)))
-    # gettext's catalogue: msgid (``context\x04msgid``) -> text, (msgid, form) -> text.
-    entries: dict[object, str] = translations._catalog  # type: ignore[attr-defined]
-    for key, printed in entries.items():
-        keyed, form = key if isinstance(key, tuple) else (key, None)
-        if not keyed:
-            continue  # the header, which Babel wrote
-        context, _sep, msgid = keyed.rpartition("\x04") if "\x04" in keyed else (None, "", keyed)
-        message = catalog.get(msgid, context)
-        if message is None or printed != _compiled_text(message, form):
-            problems.append(
-                _refused(
-                    path,
-                    _line(message or catalog.get(keyed)),
-                    _(
-                        "gettext reads the translation of {msgid!r} as {printed!r}, not as the "
-                        "catalogue writes it"
-                    ).format(msgid=msgid, printed=printed),
-                )
-            )
+    # Each plural form read by its index: gettext picks form ``plural(n)`` for a count n
+    # (the attribute its parser sets from Plural-Forms; typeshed leaves it out).
+    translations.plural = lambda n: n  # type: ignore[attr-defined]
+    for message in catalog:
+        if not message.id or not message.string or message.fuzzy:
+            continue  # not compiled (Babel's write_mo): gettext prints the msgid
+        ids = _texts(message.id)
+        if "\x04" in "".join([*ids, message.context or ""]):
+            problems.append(_refused(path, _line(message), _separator(ids[0])))
             continue
-        original = "\n".join(_texts(message.id))
-        if markup := unsafe_markup(original, printed):
-            problems.append(
-                _refused(
-                    path,
-                    message.lineno or 1,
-                    _(
-                        "the translation of {msgid!r} holds {markup!r}, which its original has "
-                        "not: the theme prints translations into pages as markup; write them as "
-                        "text"
-                    ).format(msgid=msgid, markup=markup),
+        for form, expected in enumerate(_compiled_texts(message)):
+            printed = _printed(translations, message, form)
+            if printed != expected:
+                text = _(
+                    "gettext reads the translation of {msgid!r} as {printed!r}, not as the "
+                    "catalogue writes it"
                 )
-            )
+                problems.append(
+                    _refused(path, _line(message), text.format(msgid=ids[0], printed=printed))
+                )
+            elif markup := unsafe_markup("\n".join(ids), printed):
+                text = _(
+                    "the translation of {msgid!r} holds {markup!r}, which its original has "
+                    "not: the theme prints translations into pages as markup; write them as "
+                    "text"
+                )
+                problems.append(
+                    _refused(path, _line(message), text.format(msgid=ids[0], markup=markup))
+                )
     return sorted(set(problems))
 
 
-def _compiled_text(message: Message, form: int | None) -> str | None:
-    """What Babel's ``write_mo`` writes for a message (a plural form left empty is
-    written as its msgid), as the check expects gettext to read it."""
+def _compiled_texts(message: Message) -> list[str]:
+    """What Babel's ``write_mo`` writes for a message, a text per form (a plural form left
+    empty is written as its msgid), as the check expects gettext to read it."""
     written = _texts(message.string)
-    if form is None:
-        return written[0]
-    if form >= len(written):
-        return None
-    originals = _texts(message.id)
-    return written[form] or originals[min(form, len(originals) - 1)]
+    if not message.pluralizable:
+        return written[:1]
+    ids = _texts(message.id)
+    return [text or ids[min(form, len(ids) - 1)] for form, text in enumerate(written)]
+
+
+def _printed(translations: gettext.GNUTranslations, message: Message, form: int) -> str:
+    """What the theme's ``_()`` or ``ngettext()`` would print of a message (its form
+    ``form``), through gettext's public calls."""
+    ids = _texts(message.id)
+    context = message.context
+    if not message.pluralizable:
+        if context:
+            return translations.pgettext(context, ids[0])
+        return translations.gettext(ids[0])
+    if context:
+        return translations.npgettext(context, ids[0], ids[-1], form)
+    return translations.ngettext(ids[0], ids[-1], form)
+
+
+def _separator(msgid: str) -> str:
+    return _(
+        "the msgid {msgid!r} or its context holds U+0004, which gettext reads as the end of "
+        "a context: it would be looked up as another message"
+    ).format(msgid=msgid)
 
 
 def _line(message: Message | None) -> int:
