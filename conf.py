@@ -4,6 +4,10 @@ project = "Juju Radar"
 author = "Juju Radar 编辑部"
 copyright = "2026, Juju Radar"
 language = "zh_CN"
+# The interface translations are locales/<language>/LC_MESSAGES/sphinx.po, text only: the
+# build compiles them itself and Sphinx reads only what it compiled
+# (juju_radar/sphinx_ext/translations.py). Sphinx must not look into locales/ itself.
+locale_dirs: list[str] = []
 
 extensions = [
     "myst_parser",

@@ -200,3 +200,170 @@ def check_and_build(pages: list, probe: ThreadingHTTPServer, base: Path) -> None
         if file.is_file() and file.suffix in (".html", ".js", ".json", ".xml", ".txt", ".bib")
     )
     assert SECRET not in everything
+
+
+# Catalogues, generated (issue 51): headers, charsets, spellings, plural forms and
+# translations, written in one encoding or another. No build: the check compiles them as
+# the build does.
+MSGIDS = [
+    "Skip to main content",
+    "Color mode",
+    "Search",
+    '<a href="%(path)s">here</a>',
+    "Copyright %(copyright)s",
+]
+PLURAL_MSGID = ("%(n)s result", "%(n)s results")
+CONTENT_TYPES = [
+    *["text/plain; charset=UTF-8"] * 30,
+    "text/plain; charset=UTF-8",
+    "text/plain; charset=utf-8",
+    "text/plain;charset=UTF-8",
+    "TEXT/PLAIN; charset=UTF-8",
+    "text/plain; charset=utf-7",
+    "text/plain; xcharset=utf-7",
+    "text/plain; xcharset=utf-7; charset=UTF-8",
+    "text/plain; charset=UTF-8; charset=utf-7",
+    "text/plain; charset=utf-7 charset=UTF-8",
+    "text/plain; Charset=UTF-8",
+    'text/plain; charset="UTF-8"',
+    "text/plain; charset=latin-1",
+    "text/plain; charset=gb18030",
+    "text/plain",
+]
+HEADER_NAMES = [*["Content-Type"] * 4, "content-type", "CONTENT-TYPE", " Content-Type "]
+PLURAL_FORMS = [
+    *[None, "nplurals=2; plural=(n != 1);"] * 3,
+    "nplurals=2; plural=(n != 1);",
+    "nplurals=1; plural=0;",
+    "nplurals=3; plural=n%10==1 ? 0 : n%10==2 ? 1 : 2;",
+    "nplurals=2; plural=n != 1; charset=utf-7",
+    "nplurals=2; plural=n.__class__;",
+]
+# What a file may be written in: UTF-8, and what gettext or a careless editor might use.
+ENCODINGS = [*["utf-8"] * 8, "utf-7", "latin-1", "gb18030", "utf-16", "utf-8-sig"]
+TRANSLATION_PIECES = st.sampled_from(
+    [
+        *["颜色", "模式", "搜索", "跳到正文", "%(path)s"] * 4,
+        "颜色",
+        "é",
+        "<",
+        ">",
+        '"',
+        "'",
+        "&",
+        "+",
+        "-",
+        "ADw",
+        "AD4",
+        "<b>",
+        "</b>",
+        "%(path)s",
+        '<a href="%(path)s">',
+        "</a>",
+        "<script>",
+        "+ADw-script+AD4-",
+        " ",
+        "x",
+        "=",
+        ";",
+    ]
+)
+
+
+@st.composite
+def catalogues(draw: st.DrawFn) -> tuple[bytes, str, dict[object, str], dict[object, str]]:
+    """A ``.po`` file's bytes; the encoding it was written in; the translations it means
+    (msgid or (msgid, form) -> text, as UTF-8 reads the file); and the originals."""
+    header = []
+    for _line in range(draw(st.sampled_from([*[1] * 8, 0, 2]))):
+        name = draw(st.sampled_from(HEADER_NAMES))
+        header.append(f"{name}: {draw(st.sampled_from(CONTENT_TYPES))}")
+    if draw(st.booleans()):
+        header.append("Language: zh_CN")
+    forms = draw(st.sampled_from(PLURAL_FORMS))
+    if forms is not None:
+        header.append(f"Plural-Forms: {forms}")
+    header = draw(st.permutations(header))
+    text = st.lists(TRANSLATION_PIECES, min_size=1, max_size=6).map("".join)
+    meant: dict[object, str] = {}
+    originals: dict[object, str] = {}
+    entries = ['msgid ""\nmsgstr ""\n' + "".join(f'"{line}\\n"\n' for line in header)]
+    for msgid in draw(st.lists(st.sampled_from(MSGIDS), unique=True, max_size=4)):
+        meant[msgid] = draw(text)
+        originals[msgid] = msgid
+        entries.append(f"msgid {quoted(msgid)}\nmsgstr {quoted(meant[msgid])}\n")
+    if draw(st.booleans()):
+        one, many = PLURAL_MSGID
+        lines = [f"msgid {quoted(one)}", f"msgid_plural {quoted(many)}"]
+        for form in range(draw(st.integers(1, 3))):
+            meant[(one, form)] = draw(text)
+            originals[(one, form)] = f"{one}\n{many}"
+            lines.append(f"msgstr[{form}] {quoted(meant[(one, form)])}")
+        entries.append("\n".join(lines) + "\n")
+    encoding = draw(st.sampled_from(ENCODINGS))
+    data = "\n".join(entries).encode(encoding, errors="replace")
+    # What the file says, read as UTF-8 (as the check and gettext must both read it): a
+    # character the encoding lacks is a "?", and bytes of another encoding may happen to
+    # be UTF-8 too (gb18030's 模式 is UTF-8's ģʽ).
+    said = {
+        key: text.encode(encoding, errors="replace").decode("utf-8", errors="replace")
+        for key, text in meant.items()
+    }
+    return data, encoding, said, originals
+
+
+def quoted(text: str) -> str:
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+@given(catalogue=catalogues())
+def test_a_catalogue_the_check_passes_is_read_by_gettext_as_written_and_holds_no_markup(
+    catalogue,
+) -> None:
+    """Whatever the check passes, gettext reads in the compiled catalogue exactly the
+    translations the .po means, and none holds markup its msgid lacks. Whatever gettext
+    would decode otherwise than UTF-8 says (the header naming another charset, the file
+    in another encoding, a byte-order mark) is refused, at a line of the file."""
+    from juju_radar.model.translations import compile_catalogue, read_compiled, unsafe_markup
+
+    data, encoding, meant, originals = catalogue
+    compiled, problems = compile_catalogue(data, "sphinx.po")
+    lines = data.count(b"\n") + 1
+    assert all(1 <= problem.line <= lines for problem in problems), problems
+    try:
+        written_as_utf8 = bool(data.decode("utf-8")) and not data.startswith(b"\xef\xbb\xbf")
+    except UnicodeDecodeError:
+        written_as_utf8 = False
+    gettext_charsets = {
+        value.split("charset=")[1]  # gettext's own reading of a header line
+        for value in header_values(data)
+        if "charset=" in value
+    }
+    if compiled is None:
+        assert problems
+        return
+    assert problems == []
+    assert written_as_utf8, encoding  # and so read alike by gettext, the check and editors
+    assert {charset.lower() for charset in gettext_charsets} == {"utf-8"}
+    read = read_compiled(compiled)
+    entries: dict[object, str] = read._catalog  # type: ignore[attr-defined]
+    printed = {key: value for key, value in entries.items() if key != ""}
+    assert printed.keys() >= meant.keys()
+    for key, value in printed.items():
+        # A plural form left empty is printed as its msgid (Babel's write_mo, gettext).
+        assert value == meant[key] if key in meant else value in PLURAL_MSGID, (key, value)
+        original = originals.get(key, "\n".join(PLURAL_MSGID))
+        assert unsafe_markup(original, value) is None, (key, value)
+
+
+def header_values(data: bytes) -> list[str]:
+    """The values of the header lines naming a Content-Type, as gettext splits them."""
+    text = data.decode("utf-8", errors="replace")
+    header = text.split("\n\n", 1)[0]
+    values = []
+    for line in header.splitlines():
+        if line.startswith('"') and ":" in line:
+            name, _sep, value = line.strip('"').removesuffix("\\n").partition(":")
+            if name.strip().lower() == "content-type":
+                values.append(value.strip())
+    return values

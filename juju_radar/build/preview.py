@@ -27,12 +27,12 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING
 
 from juju_radar.build.crash import report
+from juju_radar.model.site_layout import TRANSLATIONS
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
 
 CONF_FILE = "conf.py"
-TRANSLATIONS = "locales"
 
 
 def needs_new_application(srcdir: Path, changed: Sequence[Path]) -> bool:
@@ -47,8 +47,9 @@ def forget_loaded_catalogues() -> None:
     """The next application of this process loads the interface catalogues afresh, as a
     process of its own would. Sphinx keeps the first it loaded for the whole process and
     adds a later application's as fallbacks (sphinx.testing's applications forget them
-    the same way, ``cleanup``); gettext keeps each ``.mo`` it read by path, so an edited
-    catalogue would be read as it was."""
+    the same way, ``cleanup``), the site's compiled catalogue first
+    (``sphinx_ext.translations``), so an edited translation would be shadowed by the
+    one loaded before; gettext keeps each ``.mo`` it read by path."""
     import gettext
 
     from sphinx import locale

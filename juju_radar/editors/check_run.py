@@ -92,9 +92,8 @@ def check_site(site: Site, cache: CheckCache | None = None, changed: bool = Fals
         facts = cache.page(path, site.relative(path), trust_stat=changed)
         problems += facts.problems + facts.content_problems
     problems += outside_symlinks(site.root) + refused_code_files(site.root)
-    if language := site.config.get("language"):
-        locale_dirs = site.config.get("locale_dirs", DEFAULT_LOCALE_DIRS)
-        problems += check_translations(site.root, locale_dirs, str(language))  # type: ignore[arg-type]
+    locale_dirs = site.config.get("locale_dirs", DEFAULT_LOCALE_DIRS)
+    problems += check_translations(site.root, list(locale_dirs))  # type: ignore[call-overload]
     cache.save(complete=True)
     return sorted(problems)
 

@@ -222,8 +222,12 @@ _PAGE: list[Code] = [
         "page",
         "error",
         "unsafe-translation",
-        "an interface translation holding markup, another catalogue in `locales/`, or a "
-        "`sphinx.js` there",
+        "an interface translation holding markup; a compiled catalogue (`.mo`, `.gmo`, or a "
+        "file beginning as one) anywhere in the site; a file of `locales/` other than "
+        "`<language>/LC_MESSAGES/sphinx.po`; a `.po` that is not UTF-8 (a byte-order mark, "
+        "UTF-16), whose header's Content-Type is not exactly `text/plain; charset=UTF-8`, or "
+        "that gettext reads otherwise than it says; `locale_dirs` naming a folder in `conf.py` "
+        "(the catalogue rule)",
     ),
     *_row(
         "page",
@@ -497,10 +501,11 @@ _BUILD: list[Code] = [
         "build",
         "error",
         "unsafe-translation",
-        "an interface translation (`locales/<language>/LC_MESSAGES/sphinx.po`, or the `.mo` "
-        "gettext loads) holding markup its original has not, or a `sphinx.js` there: stops "
-        "the build before anything is written",
-        "the catalogue's line",
+        "what `radar check` refuses under the same code (the catalogue rule), checked on the "
+        "catalogue the build compiled and as gettext reads it: stops the build before "
+        "anything is read",
+        "the catalogue's line (the header's for its Content-Type; line 1 for an encoding or "
+        "a compiled catalogue; `conf.py`'s for `locale_dirs`)",
     ),
     *_row(
         "build",

@@ -36,6 +36,9 @@ NOT_SITE = (
     "Makefile",
     "pyproject.toml",
 )
+# The site's interface translations, as .po text (``model.translations``); the build
+# compiles them itself.
+TRANSLATIONS = "locales"
 # Files that Sphinx or docutils read by name, at the site's root, and that would change
 # how the build reads content: code, never content. ``docutils.conf`` overrides the
 # build's settings (it turns raw HTML and file insertion back on, and its

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 from juju_radar.bib.size_limits import (
@@ -23,7 +22,6 @@ from juju_radar.model.messages import (
 from juju_radar.model.page import PageLimits
 from juju_radar.model.site_layout import NOT_SITE
 from juju_radar.model.vocabulary import Vocabulary, vocabulary_from_config
-from juju_radar.store.cache import digest
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -45,7 +43,7 @@ CONFIG_VALUES: tuple[tuple[str, object, Literal["env", "html"], type | tuple[typ
     # How big a page may be (``model.page.PageLimits``).
     ("radar_max_page_chars", PageLimits.max_chars, "env", int),
     ("radar_max_items", PageLimits.max_items, "env", int),
-    # Set on config-inited, not by conf.py: see note_interface_translations.
+    # Set on config-inited, not by conf.py: see sphinx_ext.translations.
     ("radar_interface_digest", "", "html", str),
     # Set by ``radar serve`` only (``sphinx_ext.preview``): never in conf.py.
     ("radar_preview", False, "html", bool),
@@ -123,17 +121,6 @@ def choose_messages_language(config: Config) -> None:
             )
         )
     config.radar_messages_language = language
-
-
-def note_interface_translations(app: Sphinx, config: Config) -> None:
-    """The theme's strings are translated by the .po files in ``locale_dirs``; as an
-    html config value their digest makes every page be rewritten when they change."""
-    catalogs = sorted(
-        path for folder in config.locale_dirs for path in Path(app.srcdir, folder).rglob("*.po")
-    )
-    config.radar_interface_digest = digest(
-        *(part for path in catalogs for part in (path.as_posix(), path.read_bytes()))
-    )
 
 
 FAVICON = "favicon.svg"
