@@ -453,15 +453,13 @@ def check_tree(tree: LexborHTMLParser, policy: PagePolicy) -> TreeCheck:
     return found
 
 
-def check_page_html(output: str, report: Any, policy: PagePolicy = NO_POLICY) -> str:
-    """``output`` without anything a page may not hold; ``report(message)`` for each
-    (a ``Refusal``, a ``str``). ``policy`` names the page's own inline code, search form
-    and Content-Security-Policy; without one, a page may hold no inline code.
+def read_page(output: str, policy: PagePolicy) -> tuple[LexborHTMLParser, TreeCheck, list[Refusal]]:
+    """The page's tree where scripts run, what is refused in it, and what is refused
+    only in its tree where they do not.
 
     A page is read twice when it has a <noscript>, the one element parsed differently
     where scripts run (its content is text) and where they do not (markup, which can
-    swallow or show what follows it): both trees must pass. Each refusal is reported
-    once, as the tree where scripts run shows it, then what only the other shows."""
+    swallow or show what follows it): both trees must pass."""
     tree = LexborHTMLParser(output, scripting=True)
     found = check_tree(tree, policy)
     only_without_scripts: list[Refusal] = []
@@ -472,16 +470,42 @@ def check_page_html(output: str, report: Any, policy: PagePolicy = NO_POLICY) ->
                 unseen[refusal] -= 1
             else:
                 only_without_scripts.append(refusal)
+    return tree, found, only_without_scripts
+
+
+def check_page_html(output: str, report: Any, policy: PagePolicy = NO_POLICY) -> str:
+    """``output`` without anything a page may not hold; ``report(message)`` for each
+    (a ``Refusal``, a ``str``). ``policy`` names the page's own inline code, search form
+    and Content-Security-Policy; without one, a page may hold no inline code.
+
+    Each refusal is reported once, as the tree where scripts run shows it, then what
+    only the tree where they do not shows (``read_page``)."""
+    tree, found, only_without_scripts = read_page(output, policy)
     for refusal in (*found.refusals, *only_without_scripts):
         report(refusal)
     if not found.refusals and not only_without_scripts:
         return output
     for node, name in found.stripped:
         del node.attrs[name]
-    removed = [*found.removed, *(tree.css("noscript") if only_without_scripts else ())]
-    for node in removed:
+    for node in found.removed:
         node.decompose()
-    return tree.html or ""
+    return cleaned_page(tree, policy, without_noscript=bool(only_without_scripts))
+
+
+def cleaned_page(tree: LexborHTMLParser, policy: PagePolicy, without_noscript: bool) -> str:
+    """The tree written out, once it holds nothing refused. What is written is read
+    again: a <noscript>'s text written where scripts run can read as other markup where
+    they do not, so if anything is refused then, every <noscript> goes; if still, the
+    page is left empty (its build fails on the errors already reported)."""
+    for noscript_removed in (without_noscript, True):
+        if noscript_removed:
+            for node in tree.css("noscript"):
+                node.decompose()
+        written = tree.html or ""
+        _, found, only_without_scripts = read_page(written, policy)
+        if not found.refusals and not only_without_scripts:
+            return written
+    return ""
 
 
 class CheckedTemplates:
