@@ -309,10 +309,14 @@ def refused_attribute(tag: str, name: str, value: str, rel: str = "") -> bool:
     """Whether the value of an allowed attribute is refused: an address not allowed
     where it is (a link anywhere safe, a loaded file the site's), CSS that loads
     another site's file, a ``refresh`` in any spelling."""
+    if value.strip(ASCII_WHITESPACE).lower() == "refresh":
+        return True
     naming_link = tag == "link" and set(rel.lower().split()) <= NAMING_RELATIONS and rel.strip()
     if name in LOADING or (
         name in ("href", "xlink:href") and tag in LOADING_TAGS and not naming_link
     ):
+        if name != "srcset":  # one address (a tab in it is dropped, not a separator)
+            return not is_site_resource(value)
         urls = [part.split()[0] for part in value.split(",") if part.split()]
         return not all(is_site_resource(url) for url in urls or [value])
     if name in NAVIGATING:
@@ -321,7 +325,7 @@ def refused_attribute(tag: str, name: str, value: str, rel: str = "") -> bool:
         return not css_loads_only_site_files(value)
     if tag == "meta" and name == "charset":
         return value.strip().lower() != "utf-8"
-    return value.strip(ASCII_WHITESPACE).lower() == "refresh"
+    return False
 
 
 @functools.lru_cache(maxsize=1 << 16)
