@@ -423,10 +423,11 @@ def check_tree(tree: LexborHTMLParser, policy: PagePolicy) -> TreeCheck:
     removed with it, unread."""
     found = TreeCheck()
     policy_first = script_seen = False
-    stack = [tree.root] if tree.root is not None else []
-    while stack:
-        node = stack.pop()
-        if not node.is_element_node:  # comments, processing instructions, text: inert
+    removed: set[int] = set()  # the refused elements, whose content is not read
+    for node in tree.root.traverse() if tree.root is not None else ():
+        if not node.is_element_node:  # comments, processing instructions: inert
+            continue
+        if removed and _inside(node, removed):
             continue
         tag = (node.tag or "").lower()
         attributes = node.attributes
@@ -436,6 +437,7 @@ def check_tree(tree: LexborHTMLParser, policy: PagePolicy) -> TreeCheck:
         if refusal is not None:
             found.refusals.append(refusal)
             found.removed.append(node)
+            removed.add(node.mem_id)
             continue
         if tag == "script":
             script_seen = True
@@ -447,14 +449,41 @@ def check_tree(tree: LexborHTMLParser, policy: PagePolicy) -> TreeCheck:
         found.refusals.extend(refusal for _, refusal in refused_attributes)
         if refused_attributes and tag in WHOLE_ELEMENTS:  # nothing left to keep
             found.removed.append(node)
+            removed.add(node.mem_id)
             continue
         found.stripped.extend((node, name) for name, _ in refused_attributes)
-        stack.extend(reversed(list(node.iter())))
     if policy.directives and not policy_first:
         found.refusals.append(
             MarkupRefusal(N_("the page's Content-Security-Policy is not before its scripts"))
         )
     return found
+
+
+def noscript_reads_alike(tree: LexborHTMLParser, policy: PagePolicy) -> bool:
+    """Whether every <noscript> of ``tree`` (read where scripts run: text) holds only
+    white space and the policy's own styles, each spelled ``<style>…</style>``: a parser
+    where scripts do not run then reads those same <style> elements and, after them, the
+    rest of the page as this one did, so the page's other tree holds nothing else. The
+    theme's no-script style is such a <noscript>: its page is read once."""
+    for noscript in tree.css("noscript"):
+        text = noscript.text(deep=True)
+        node = LexborHTMLParser(text, is_fragment=True).root
+        spelled = []
+        while node is not None:
+            if node.is_text_node and not (node.text_content or "").strip(ASCII_WHITESPACE):
+                spelled.append(node.text_content or "")
+            elif (
+                node.tag == "style"
+                and not node.attributes
+                and source_hash(node.text(deep=True)) in policy.style_hashes
+            ):
+                spelled.append(f"<style>{node.text(deep=True)}</style>")
+            else:
+                return False
+            node = node.next
+        if "".join(spelled) != text:
+            return False
+    return True
 
 
 def read_page(output: str, policy: PagePolicy) -> tuple[LexborHTMLParser, TreeCheck, list[Refusal]]:
@@ -463,11 +492,12 @@ def read_page(output: str, policy: PagePolicy) -> tuple[LexborHTMLParser, TreeCh
 
     A page is read twice when it has a <noscript>, the one element parsed differently
     where scripts run (its content is text) and where they do not (markup, which can
-    swallow or show what follows it): both trees must pass."""
+    swallow or show what follows it): both trees must pass. Once is enough when every
+    <noscript> reads alike in both (``noscript_reads_alike``)."""
     tree = LexborHTMLParser(output, scripting=True)
     found = check_tree(tree, policy)
     only_without_scripts: list[Refusal] = []
-    if "<noscript" in output.lower():
+    if "<noscript" in output.lower() and not noscript_reads_alike(tree, policy):
         unseen = Counter(found.refusals)
         for refusal in check_tree(LexborHTMLParser(output), policy).refusals:
             if unseen[refusal]:
@@ -475,6 +505,15 @@ def read_page(output: str, policy: PagePolicy) -> tuple[LexborHTMLParser, TreeCh
             else:
                 only_without_scripts.append(refusal)
     return tree, found, only_without_scripts
+
+
+def _inside(node: LexborNode, removed: set[int]) -> bool:
+    parent = node.parent
+    while parent is not None:
+        if parent.mem_id in removed:
+            return True
+        parent = parent.parent
+    return False
 
 
 def check_page_html(output: str, report: Any, policy: PagePolicy = NO_POLICY) -> str:
