@@ -14,6 +14,8 @@ from pathlib import Path
 import pytest
 from bs4 import BeautifulSoup
 from conftest import copy_site, sphinx_build
+from hostile_pages import BENIGN, HOSTILE, page_with
+from hostile_pages import POLICY as PAGE_POLICY
 
 from juju_radar.sphinx_ext import csp
 from juju_radar.sphinx_ext.csp import PagePolicy, mode_script, source_hash
@@ -247,3 +249,23 @@ def test_the_build_reports_each_construct_at_its_page(tmp_path: Path):
         assert re.search(r"\[radar\.unsafe-(markup|url)\]$", line)
     built = (tmp_path / "html" / "issues/2026/2026-09-08.html").read_text(encoding="utf-8")
     assert not re.search(r"evil|alert|<base|<object|<embed|<iframe", built)
+
+
+@pytest.mark.parametrize("fragment", HOSTILE)
+def test_each_hostile_page_is_refused(fragment: str) -> None:
+    """The regular expressions' bypasses (issue 51) and the families held back: each is
+    refused, and the page written without it is refused nothing more."""
+    reported: list[str] = []
+    cleaned = check_page_html(page_with(fragment), reported.append, PAGE_POLICY)
+    assert reported
+    again: list[str] = []
+    check_page_html(cleaned, again.append, PAGE_POLICY)
+    assert again == []
+
+
+@pytest.mark.parametrize("fragment", BENIGN)
+def test_each_harmless_page_is_written_as_rendered(fragment: str) -> None:
+    reported: list[str] = []
+    page = page_with(fragment)
+    assert check_page_html(page, reported.append, PAGE_POLICY) is page
+    assert reported == []

