@@ -423,11 +423,12 @@ def check_tree(tree: LexborHTMLParser, policy: PagePolicy) -> TreeCheck:
     removed with it, unread."""
     found = TreeCheck()
     policy_first = script_seen = False
-    removed: set[int] = set()  # the refused elements, whose content is not read
+    removed: set[int] = set()  # the refused elements and all inside them (lexbor's ids)
     for node in tree.root.traverse() if tree.root is not None else ():
         if not node.is_element_node:  # comments, processing instructions: inert
             continue
-        if removed and _inside(node, removed):
+        if removed and (parent := node.parent) is not None and parent.mem_id in removed:
+            removed.add(node.mem_id)  # inside a refused element: its children are skipped too
             continue
         tag = (node.tag or "").lower()
         attributes = node.attributes
@@ -505,15 +506,6 @@ def read_page(output: str, policy: PagePolicy) -> tuple[LexborHTMLParser, TreeCh
             else:
                 only_without_scripts.append(refusal)
     return tree, found, only_without_scripts
-
-
-def _inside(node: LexborNode, removed: set[int]) -> bool:
-    parent = node.parent
-    while parent is not None:
-        if parent.mem_id in removed:
-            return True
-        parent = parent.parent
-    return False
 
 
 def check_page_html(output: str, report: Any, policy: PagePolicy = NO_POLICY) -> str:
