@@ -67,8 +67,9 @@ class UnsafeLinkTransform(SphinxPostTransform):
 # --- the built page ----------------------------------------------------------------------
 #
 # Each rendered page is read as a browser reads it: parsed by lexbor (through selectolax),
-# which follows the WHATWG parsing algorithm with scripting off, as Chromium does with
-# JavaScript off. Its tree is then held to an allowlist: of elements, of attributes per
+# which follows the WHATWG parsing algorithm, with scripting on as most readers' browsers
+# and, where a <noscript> could read otherwise, off too (``read_page``). Each tree is
+# then held to an allowlist: of elements, of attributes per
 # element, and of URL schemes per URL attribute. Comments, bogus comments (``<!x>``,
 # ``</ x>``) and processing instructions (``<?x>``) are what the parser makes of them:
 # nodes that are not elements, never looked into, so a tag behind ``--!>`` is a tag and
