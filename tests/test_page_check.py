@@ -14,6 +14,8 @@ from pathlib import Path
 import pytest
 from bs4 import BeautifulSoup
 from conftest import copy_site, sphinx_build
+from hostile_pages import BENIGN, HOSTILE, page_with
+from hostile_pages import POLICY as PAGE_POLICY
 
 from juju_radar.sphinx_ext import csp
 from juju_radar.sphinx_ext.csp import PagePolicy, mode_script, source_hash
@@ -25,7 +27,8 @@ POLICY = PagePolicy.for_code([OWN_SCRIPT], [OWN_STYLE], ["search.html"])
 EVIL = "https://evil.example"
 
 # Each construct a page may not hold, with and without attributes: (markup, what the
-# message names).
+# message names). Elements are closed: an open <form>, <iframe> or <object> holds the
+# rest of the page, which is removed with it.
 REFUSED = [
     ("<script>alert(1)</script>", "inline <script>"),
     ("<SCRIPT>alert(1)</SCRIPT >", "inline <script>"),
@@ -39,23 +42,23 @@ REFUSED = [
     (f'<style media="all">@import "{EVIL}/x.css";</style>', "inline <style>"),
     ("<base>", "<base"),
     (f'<base href="{EVIL}/">', "<base href="),
-    ("<form>", "<form"),
-    (f'<form action="{EVIL}/steal" method="post">', "<form action="),
-    ('<form action="../elsewhere.html">', "<form action="),
-    ("<iframe>", "<iframe"),
-    (f'<iframe src="{EVIL}/">', "<iframe src="),
-    ('<iframe srcdoc="&lt;script&gt;alert(1)&lt;/script&gt;">', "<iframe"),
-    ("<object>", "<object"),
-    ('<object data="x.swf">', "<object data="),
+    ("<form></form>", "<form"),
+    (f'<form action="{EVIL}/steal" method="post"></form>', "<form action="),
+    ('<form action="../elsewhere.html"></form>', "<form action="),
+    ("<iframe></iframe>", "<iframe"),
+    (f'<iframe src="{EVIL}/"></iframe>', "<iframe src="),
+    ('<iframe srcdoc="&lt;script&gt;alert(1)&lt;/script&gt;"></iframe>', "<iframe"),
+    ("<object></object>", "<object"),
+    ('<object data="x.swf"></object>', "<object data="),
     ("<embed>", "<embed"),
     ('<embed src="x.swf">', "<embed src="),
     ('<meta http-equiv="refresh" content="0; url=https://evil.example/">', "http-equiv"),
     ('<meta http-equiv="Content-Security-Policy" content="script-src *">', "http-equiv"),
-    (f'<p style="background: url({EVIL}/t.png)">', "style="),
-    ("<p style=\"background: url('//evil.example/t.png')\">", "style="),
-    ('<p style="background: \\75 rl(//evil.example/t.png)">', "style="),
-    (f"<div style=\"background-image: image-set('{EVIL}/x.png' 1x)\">", "style="),
-    (f'<p style="@import url({EVIL}/x.css)">', "style="),
+    (f'<p style="background: url({EVIL}/t.png)"></p>', "style="),
+    ("<p style=\"background: url('//evil.example/t.png')\"></p>", "style="),
+    ('<p style="background: \\75 rl(//evil.example/t.png)"></p>', "style="),
+    (f"<div style=\"background-image: image-set('{EVIL}/x.png' 1x)\"></div>", "style="),
+    (f'<p style="@import url({EVIL}/x.css)"></p>', "style="),
     (f'<link rel="stylesheet" href="{EVIL}/x.css">', "<link href="),
     # A ">" in a quoted value does not end the tag: what follows it is still checked.
     (f'<img alt="a > b" src="{EVIL}/t.png">', "<img src="),
@@ -69,10 +72,18 @@ def test_each_construct_is_reported_and_removed(markup, named):
     cleaned = check_page_html(page, reported.append, POLICY)
     assert len(reported) == 1, reported
     assert named in reported[0]
-    assert cleaned.startswith(f"{POLICY.meta_tag}<p>before</p>")
-    rest = cleaned[len(POLICY.meta_tag) :]
-    assert not re.search(r"alert|evil|@import|srcdoc|<base|<form|<iframe|<object|<embed", rest)
-    assert not re.search(r"<script|<style|http-equiv", rest, re.IGNORECASE)
+    # Read back by another WHATWG parser (html5lib): the page's own kept, the rest gone.
+    tree = BeautifulSoup(cleaned, "html5lib")
+    texts = [p.get_text() for p in tree.find_all("p")]
+    assert texts[0] == "before" and set(texts[1:-1]) <= {""}
+    if markup != "<script>alert(1)":  # which holds the rest of the page as its text
+        assert texts[-1] == "after"
+    assert [str(meta) for meta in tree.find_all("meta")] == [
+        str(BeautifulSoup(POLICY.meta_tag, "html5lib").meta)
+    ]
+    assert not tree.find_all(["script", "style", "base", "form", "iframe", "object", "embed"])
+    rest = str(tree.body)
+    assert not re.search(r"alert|evil|@import|srcdoc|http-equiv|style=", rest, re.IGNORECASE)
 
 
 def test_the_sites_own_is_kept():
@@ -238,3 +249,23 @@ def test_the_build_reports_each_construct_at_its_page(tmp_path: Path):
         assert re.search(r"\[radar\.unsafe-(markup|url)\]$", line)
     built = (tmp_path / "html" / "issues/2026/2026-09-08.html").read_text(encoding="utf-8")
     assert not re.search(r"evil|alert|<base|<object|<embed|<iframe", built)
+
+
+@pytest.mark.parametrize("fragment", HOSTILE)
+def test_each_hostile_page_is_refused(fragment: str) -> None:
+    """The regular expressions' bypasses (issue 51) and the families held back: each is
+    refused, and the page written without it is refused nothing more."""
+    reported: list[str] = []
+    cleaned = check_page_html(page_with(fragment), reported.append, PAGE_POLICY)
+    assert reported
+    again: list[str] = []
+    check_page_html(cleaned, again.append, PAGE_POLICY)
+    assert again == []
+
+
+@pytest.mark.parametrize("fragment", BENIGN)
+def test_each_harmless_page_is_written_as_rendered(fragment: str) -> None:
+    reported: list[str] = []
+    page = page_with(fragment)
+    assert check_page_html(page, reported.append, PAGE_POLICY) is page
+    assert reported == []

@@ -481,16 +481,19 @@ _BUILD: list[Code] = [
         "build",
         "error",
         "unsafe-url",
-        "a link, resource or attribute of a built page that is not allowed (a third-party "
-        "script or style, an `on…` attribute, a `<meta http-equiv>`, a style with an "
-        "address not of the site): removed from the page",
+        "a link, resource or attribute of a built page that is not allowed (an attribute "
+        "the page allowlist does not list for its element, such as `on…`, `srcdoc` or "
+        "`formaction`; a third-party script or style; a `<meta http-equiv>` other than the "
+        "page's policy; a `refresh`; a style with an address not of the site): removed "
+        "from the page",
         "the page",
     ),
     *_row(
         "build",
         "error",
         "unsafe-markup",
-        "an element of a built page that is not the site's own: an inline `<script>` or "
+        "an element of a built page that is not the site's own: one the page allowlist "
+        "does not list, an inline `<script>` or "
         "`<style>` whose text the site's templates do not print, a `<base>`, a `<form>` "
         "other than the search form, an `<iframe>` not of the site, an `<object>` or "
         "`<embed>`; or a page whose Content-Security-Policy is missing or after a script: "

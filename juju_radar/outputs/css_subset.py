@@ -20,14 +20,12 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 import tinycss2
+from selectolax.lexbor import LexborHTMLParser
 from tinycss2.ast import Declaration, LiteralToken, Node, QualifiedRule
 
 # Element names, the names in class and id attributes, and style attributes (which may
-# set custom properties). Sphinx quotes every attribute with double quotes; a name found
-# in text instead is only a rule kept that was not needed.
-ELEMENT = re.compile(rb"<([A-Za-z][A-Za-z0-9-]*)")
-LISTED_NAMES = re.compile(rb'\s(?:class|id)="([^"]*)"')
-STYLE_ATTRIBUTE = re.compile(rb'\sstyle="([^"]*)"')
+# set custom properties), read from the page's tree as a browser builds it (the elements
+# a parser implies, such as <head> and <tbody>, included).
 SCRIPT_WORDS = re.compile(r"-{0,2}[A-Za-z_][\w-]*")
 CUSTOM_PROPERTY = re.compile(r"--[A-Za-z_][\w-]*")
 VAR_REFERENCE = re.compile(r"var\(\s*(--[A-Za-z_][\w-]*)")
@@ -37,11 +35,17 @@ GROUPING_RULES = frozenset({"media", "supports", "layer", "container"})
 
 def markup_names(html: bytes) -> frozenset[str]:
     """Element names (lower case), classes, ids and custom properties of a page."""
-    names = {element.decode("ascii").lower() for element in set(ELEMENT.findall(html))}
-    for listed in set(LISTED_NAMES.findall(html)):
-        names.update(listed.decode("utf-8", "replace").split())
-    for style in set(STYLE_ATTRIBUTE.findall(html)):
-        names.update(CUSTOM_PROPERTY.findall(style.decode("utf-8", "replace")))
+    names: set[str] = set()
+    tree = LexborHTMLParser(html)
+    for element in tree.root.traverse() if tree.root is not None else ():
+        if not element.is_element_node:
+            continue
+        names.add((element.tag or "").lower())
+        attributes = element.attributes
+        for listed in ("class", "id"):
+            names.update((attributes.get(listed) or "").split())
+        if style := attributes.get("style"):
+            names.update(CUSTOM_PROPERTY.findall(style))
     return frozenset(names)
 
 
