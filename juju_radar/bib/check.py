@@ -28,6 +28,7 @@ from juju_radar.bib import (
     entry_records,
     entry_rules,
     file_entries,
+    identifiers,
     latex_conversion,
     pybtex_parser,
     reader,
@@ -49,6 +50,7 @@ from juju_radar.bib.size_limits import (
     long_field_problems,
     reading_limit_problems,
 )
+from juju_radar.model import urls
 from juju_radar.model.messages import _
 from juju_radar.model.page import forbidden_characters, page_lines
 from juju_radar.model.problems import Problem
@@ -63,6 +65,8 @@ CHECKER_MODULES: tuple[ModuleType, ...] = (
     reader,
     entry_records,
     file_entries,
+    identifiers,
+    urls,
 )
 """The code of the .bib check and of the reader it reads with: what is kept of a file's
 check or reading is kept under a digest of their sources."""

@@ -3,7 +3,6 @@ repeated or missing fields, addresses that are not web addresses."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Iterator
 
 from juju_radar.bib.archived import ARCHIVE_URL_FIELD
@@ -13,6 +12,7 @@ from juju_radar.bib.entry_records import (
     EntryRecord,
     normalize_whitespace,
 )
+from juju_radar.bib.identifiers import field_link, linked_addresses, web_url
 from juju_radar.bib.typesetting import TEXT_ESCAPES, VERBATIM_FIELDS, bare_specials
 from juju_radar.model.messages import _, current_language
 from juju_radar.model.problems import Problem
@@ -122,26 +122,33 @@ def missing_field_problems(entries: list[BibEntry], path: str) -> Iterator[Probl
             )
 
 
-WEB_URL = re.compile(r"^\s*(https?|ftp)://", re.IGNORECASE)
+ADDRESS_FIELDS = ("url", ARCHIVE_URL_FIELD)
+"""Fields holding one web address, shown as a link (``identifiers.web_url``)."""
 
 
 def unsafe_url_problems(entries: list[BibEntry], path: str) -> Iterator[Problem]:
-    """A ``url`` that is not a web address (``javascript:``, ``data:``...) is refused."""
+    """An address the pages would not link, by the one URL rule (``model.urls``): a
+    ``url`` that is not an http(s) address, or a ``\\url{}`` or ``\\href{}`` of a text
+    field with a script (``javascript:``, however spelled) or another host's ``//``."""
     for entry in entries:
         if not entry.is_citable:
             continue
         for bib_field in entry.fields:
-            value = normalize_whitespace(bib_field.value).strip("{} ")
-            if bib_field.name in ("url", ARCHIVE_URL_FIELD) and value and not WEB_URL.match(value):
-                yield Problem(
-                    path,
-                    bib_field.line,
-                    "error",
-                    "unsafe-url",
-                    _("{entry} has a {name} that is not an http(s) address: {value!r}").format(
-                        entry=entry_label(entry), name=bib_field.name, value=value
-                    ),
-                )
+            if bib_field.name in ADDRESS_FIELDS:
+                value = normalize_whitespace(bib_field.value).strip("{} ")
+                if value and web_url(value) is None:
+                    message = _(
+                        "{entry} has a {name} that is not an http(s) address: {value!r}"
+                    ).format(entry=entry_label(entry), name=bib_field.name, value=value)
+                    yield Problem(path, bib_field.line, "error", "unsafe-url", message)
+            elif bib_field.name not in VERBATIM_FIELDS and bib_field.is_built:
+                for address in linked_addresses(bib_field.value):
+                    if address and field_link(address) is None:
+                        message = _(
+                            "field '{name}' of {entry} links to {address!r}: only http(s) "
+                            "and mailto addresses, or a page of the site"
+                        ).format(name=bib_field.name, entry=entry_label(entry), address=address)
+                        yield Problem(path, bib_field.line, "error", "unsafe-url", message)
 
 
 PER_ENTRY_RULES = (
