@@ -12,9 +12,10 @@ from juju_radar.bib.entry_records import (
     EntryRecord,
     normalize_whitespace,
 )
-from juju_radar.bib.identifiers import field_link, linked_addresses, web_url
+from juju_radar.bib.identifiers import LABEL_FIELD, field_link, linked_addresses, web_url
 from juju_radar.bib.typesetting import TEXT_ESCAPES, VERBATIM_FIELDS, bare_specials
 from juju_radar.model.messages import _, current_language
+from juju_radar.model.page import invisible_character_problem
 from juju_radar.model.problems import Problem
 
 
@@ -151,6 +152,26 @@ def unsafe_url_problems(entries: list[BibEntry], path: str) -> Iterator[Problem]
                         yield Problem(path, bib_field.line, "error", "unsafe-url", message)
 
 
+NAME_FIELDS = ("title", "booktitle", LABEL_FIELD)
+"""Fields read as a name (the entry's title, the editors' label): shown, or typed
+to find the entry, as its key is."""
+
+
+def invisible_character_problems(entries: list[BibEntry], path: str) -> Iterator[Problem]:
+    """A key or title holding an invisible character (``model.page``): two keys or
+    titles that look the same and are not."""
+    for entry in entries:
+        if not entry.is_citable:
+            continue
+        if entry.key and (problem := invisible_character_problem(entry.key, path, entry.key_line)):
+            yield problem
+        for bib_field in entry.fields:
+            if bib_field.name in NAME_FIELDS and bib_field.is_built:
+                problem = invisible_character_problem(bib_field.value, path, bib_field.line)
+                if problem is not None:
+                    yield problem
+
+
 PER_ENTRY_RULES = (
     unbalanced_brace_problems,
     unescaped_percent_problems,
@@ -158,6 +179,7 @@ PER_ENTRY_RULES = (
     duplicate_field_problems,
     missing_field_problems,
     unsafe_url_problems,
+    invisible_character_problems,
 )
 """The rules above, in the order the whole-file check and the check by segment report
 them (a segment keeps its problems by rule, and places them in this order)."""
