@@ -1,0 +1,237 @@
+"""One URL rule (issue 51, part 4): every reader of an address (the page check, the
+built page's link guard, the .bib check and the style that makes its links, the export
+reader) judges it by ``juju_radar.model.urls``, and the rule refuses whatever a browser
+(the WHATWG URL standard, as ada implements it) reads as a script or another host,
+however the scheme is spelled: case, blanks, control and format characters, HTML
+entities, percent-escapes (nested too), backslashes, full-width forms."""
+
+from __future__ import annotations
+
+import html
+import re
+
+import pytest
+from ada_url import join_url
+from conftest import examples
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from pybtex.plugin import find_plugin
+
+from juju_radar.bib.check import check_bib_text
+from juju_radar.bib.identifiers import web_url
+from juju_radar.bib.segment_check import check_bib_segments
+from juju_radar.bib.style import latex_with_urls
+from juju_radar.editors.export_sources import address_problem
+from juju_radar.model.content import MarkdownSyntax, check_content, link_problem, markdown
+from juju_radar.model.urls import is_safe_href, is_web_address, url_scheme
+
+PAGE = "issues/2026/2026-10-01.md"
+BASE = "https://site.example/issues/2026/2026-10-01.html"
+SITE_HOST = "site.example"
+ALLOWED_PROTOCOLS = frozenset({"http:", "https:", "mailto:"})
+
+# Regression cases: each a spelling a browser or another reader takes for a script or
+# for another host, and that an older rule (or the .bib check) let through.
+REFUSED = [
+    "javascript:alert(1)",
+    "JaVaScRiPt:alert(1)",
+    " \tjavascript:alert(1)",
+    "java\tscript:alert(1)",
+    "java\nscript:alert(1)",
+    "java&#x09;script:alert(1)",
+    "java&Tab;script:alert(1)",
+    "javascript&colon;alert(1)",
+    "java&amp;#x09;script:alert(1)",
+    "java%09script:alert(1)",
+    "java%2509script:alert(1)",
+    "%6Aavascript:alert(1)",
+    "java\u200bscript:alert(1)",
+    "java\u00adscript:alert(1)",
+    "java\\script:alert(1)",
+    "ｊａｖａｓｃｒｉｐｔ：alert(1)",
+    "vbscript:msgbox(1)",
+    "data:text/html,<script>alert(1)</script>",
+    "DATA:text/html;base64,PHNjcmlwdD4=",
+    "file:///etc/passwd",
+    "ftp://example.org/file",
+    "//evil.example/",
+    "\\\\evil.example/",
+    "/\\evil.example/",
+    "\\/evil.example/",
+    " //evil.example/",
+    "%2F%2Fevil.example/",
+]
+ALLOWED = [
+    "https://example.org/paper?a=1&b=2#x",
+    "HTTP://example.org/",
+    "mailto:editors@example.org",
+    "../2026/2026-09-08.md",
+    "#closing",
+    "https://例子.中国/论文",
+]
+
+
+def refused_by_a_browser(url: str) -> bool:
+    """Whether a browser on a page of the site reads ``url`` as a script, a file or
+    another scheme than the allowed ones, or (written without a scheme) as another host:
+    taken as written (a link's address), or from an HTML attribute (entities decoded)."""
+    return any(_refused(written) for written in {url, html.unescape(url)})
+
+
+def _refused(url: str) -> bool:
+    try:
+        resolved = join_url(BASE, url)
+    except ValueError:
+        return False  # not an address: the browser does not follow it
+    protocol = resolved.split(":", 1)[0].lower() + ":"
+    if protocol not in ALLOWED_PROTOCOLS:
+        return True
+    host = re.match(r"^https?://([^/?#]*)", resolved, re.IGNORECASE)
+    other_host = protocol != "mailto:" and (host is None or host.group(1).lower() != SITE_HOST)
+    return other_host and not re.match(r"^\s*(https?|mailto):", url, re.IGNORECASE)
+
+
+# --- the rule against a browser ----------------------------------------------------------
+
+IGNORABLE = ["\t", "\n", "\r", " ", "\u200b", "\u2060", "\ufeff", "\u00ad", "\x00", "\x1f"]
+ENCODED_IGNORABLE = ["&#x09;", "&#9;", "&Tab;", "&NewLine;", "%09", "%0a", "%0D", "&amp;#10;"]
+COLONS = [":", "&colon;", "&#58;", "&#x3A;", "%3A", "%253a", "：", "\\:"]
+
+
+@st.composite
+def scheme_spellings(draw: st.DrawFn) -> str:
+    """``javascript:``, ``vbscript:`` or ``data:`` spelled as readers may read them."""
+    scheme = draw(st.sampled_from(["javascript", "vbscript", "data"]))
+    parts = [draw(st.sampled_from(IGNORABLE + ["", "", ""]))]  # a leading blank or none
+    for char in scheme:
+        form = draw(st.sampled_from(["plain", "upper", "entity", "percent", "full-width"]))
+        if form == "upper":
+            char = char.upper()
+        elif form == "entity":
+            char = f"&#x{ord(char):x};"
+        elif form == "percent":
+            char = f"%{ord(char):02X}"
+        elif form == "full-width":
+            char = chr(ord(char) + 0xFEE0)
+        parts.append(char)
+        parts.append(draw(st.sampled_from([*IGNORABLE, *ENCODED_IGNORABLE, "\\", *[""] * 12])))
+    parts.append(draw(st.sampled_from(COLONS)))
+    return "".join(parts) + draw(st.sampled_from(["alert(1)", "text/html,x", "//x%0aalert(1)"]))
+
+
+@st.composite
+def other_hosts(draw: st.DrawFn) -> str:
+    """``//evil.example/``, with slashes and backslashes, blanks, escapes and scheme."""
+    slashes = draw(st.lists(st.sampled_from(["/", "\\", "%2F", "%5C", "&#47;"]), min_size=2))
+    lead = draw(st.sampled_from(["", " ", "\t", "https:", "HTTPS:"]))
+    return lead + "".join(slashes[:3]) + "evil.example/" + draw(st.sampled_from(["", "x"]))
+
+
+@settings(max_examples=examples(300), deadline=None)
+@given(url=st.one_of(scheme_spellings(), other_hosts()))
+def test_what_a_browser_reads_as_a_script_or_another_host_is_refused(url: str) -> None:
+    if refused_by_a_browser(url):
+        assert not is_safe_href(url), url
+
+
+@settings(max_examples=examples(300), deadline=None)
+@given(url=scheme_spellings())
+def test_a_spelled_scheme_is_read_as_the_scheme_it_spells(url: str) -> None:
+    assert url_scheme(url) in ("javascript", "vbscript", "data"), url
+    assert link_problem(url, PAGE) is not None
+    assert not is_web_address(url)
+
+
+@pytest.mark.parametrize("url", REFUSED)
+def test_each_regression_case_is_refused_and_read_by_a_browser_as_refused(url: str) -> None:
+    assert not is_safe_href(url)
+    assert link_problem(url, PAGE) is not None
+    assert address_problem(url) is not None
+    assert web_url(url) is None
+
+
+def test_the_regression_cases_are_what_a_browser_refuses() -> None:
+    """The cases are real: a browser reads most of them as a script or another host (the
+    rest are stricter spellings no browser follows: entities in an attribute taken as
+    written, percent-escapes, invisible characters, full-width forms)."""
+    followed = [url for url in REFUSED if refused_by_a_browser(url)]
+    assert len(followed) >= 12, followed
+
+
+@pytest.mark.parametrize("url", ALLOWED)
+def test_web_addresses_site_links_and_anchors_are_allowed(url: str) -> None:
+    assert is_safe_href(url) and not refused_by_a_browser(url)
+    assert link_problem(url, PAGE) is None
+
+
+# --- every reader of an address --------------------------------------------------------
+
+
+def bib_entry(field: str) -> str:
+    return (
+        "@misc{first2026,\n  title = {First},\n  url = {https://example.org/first},\n}\n\n"
+        f"@misc{{probe2026,\n  title = {{Probe}},\n  year = 2026,\n  {field},\n}}\n"
+    )
+
+
+FIELD_LINE = 9  # the probe's field, in ``bib_entry``
+# Spellings a .bib field holds as written: no brace, no bare "%" (a LaTeX comment).
+BIB_REFUSED = [url for url in REFUSED if "%" not in url and not set(url) & set("{}")]
+LINKING_FIELDS = [
+    "note = {see \\url{URL}}",
+    "howpublished = {\\url{URL}}",
+    "title = {Probe \\url{URL}}",
+    "journal = {\\url{URL}}",
+    "organization = {\\url{URL}}",
+    "publisher = {\\url{URL}}",
+    "note = {\\href{URL}{a link}}",
+    "url = {URL}",
+    "archiveurl = {URL}",
+]
+
+
+def unsafe_lines(text: str) -> list[int]:
+    return [p.line for p in check_bib_text(text, "references.bib") if p.code == "unsafe-url"]
+
+
+@pytest.mark.parametrize("field", LINKING_FIELDS)
+@pytest.mark.parametrize("url", BIB_REFUSED[::3] + ["javascript:alert(1)"])
+def test_the_bib_check_refuses_an_unsafe_address_in_every_field_that_links(field, url) -> None:
+    text = bib_entry(field.replace("URL", url))
+    assert FIELD_LINE in unsafe_lines(text), text
+    checked = check_bib_segments(text, "references.bib", {})
+    assert FIELD_LINE in [p.line for p in checked.problems if p.code == "unsafe-url"]
+
+
+@pytest.mark.parametrize("field", LINKING_FIELDS)
+def test_the_bib_check_lets_a_web_address_through(field) -> None:
+    assert unsafe_lines(bib_entry(field.replace("URL", "https://example.org/x"))) == []
+
+
+def rendered(value: str) -> str:
+    return latex_with_urls(value).render(find_plugin("pybtex.backends", "html")())
+
+
+@pytest.mark.parametrize("url", BIB_REFUSED)
+def test_the_style_links_no_address_the_check_refuses(url: str) -> None:
+    """The build shows an address the check refuses as text: its error is the check's,
+    at the .bib file's line, never the link guard's at a generated page."""
+    value = f"see \\url{{{url}}}"
+    assert FIELD_LINE in unsafe_lines(bib_entry(f"note = {{{value}}}"))
+    assert "<a " not in rendered(value), rendered(value)
+
+
+def test_the_style_links_a_web_address() -> None:
+    assert '<a href="https://example.org/x">' in rendered("see \\url{https://example.org/x}")
+
+
+def test_the_page_check_refuses_every_link_markdown_renders_with_an_unsafe_address() -> None:
+    """What markdown-it renders as a link the check judges; what it leaves as text (it
+    refuses ``javascript:`` itself) is harmless."""
+    syntax = MarkdownSyntax()
+    for url in REFUSED:
+        body = f"[x](<{url}>) and <{url}>"
+        html = markdown(syntax).render(body)
+        problems = check_content(body, PAGE, "issue", syntax)
+        if "<a " in html:
+            assert any(p.code == "forbidden-link" for p in problems), (url, html)
