@@ -8,11 +8,14 @@ entities, percent-escapes (nested too), backslashes, full-width forms."""
 from __future__ import annotations
 
 import html
+import json
 import re
+import subprocess
+import sys
 
 import pytest
 from ada_url import join_url
-from conftest import examples
+from conftest import copy_site, examples, sphinx_build
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from pybtex.plugin import find_plugin
@@ -235,3 +238,49 @@ def test_the_page_check_refuses_every_link_markdown_renders_with_an_unsafe_addre
         problems = check_content(body, PAGE, "issue", syntax)
         if "<a " in html:
             assert any(p.code == "forbidden-link" for p in problems), (url, html)
+
+
+# --- the check and the build, end to end -----------------------------------------------
+
+HOSTILE_ENTRY = """
+@misc{evilnote2026,
+  title = {Evil note},
+  url = {https://example.org/paper},
+  note = {\\url{javascript:alert(1)}},
+  howpublished = {\\url{JaVa&#x09;Script:alert(2)}},
+}
+"""
+
+
+@pytest.mark.site
+def test_an_unsafe_bib_link_is_refused_at_the_bib_line_by_the_check_and_the_build(tmp_path):
+    """The known failure: the check let it through, and the build stopped at
+    ``references/uncited.md:7``, a page no editor can open."""
+    srcdir = copy_site(tmp_path / "src")
+    bib = srcdir / "references.bib"
+    before = bib.read_text(encoding="utf-8")
+    text = before + HOSTILE_ENTRY
+    bib.write_text(text, encoding="utf-8")
+    note = text.count("\n", 0, text.index("note = {\\url")) + 1
+    lines = [note, note + 1]  # the note's and howpublished's
+    checked = subprocess.run(
+        [sys.executable, "-m", "juju_radar", "check", "--format", "json", "--root", str(srcdir)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    found = [
+        (problem["path"], problem["line"])
+        for problem in json.loads(checked.stdout)
+        if problem["code"] == "unsafe-url"
+    ]
+    assert found == [("references.bib", line) for line in lines], checked.stdout
+    built = sphinx_build(srcdir, tmp_path / "html", check=False)
+    errors = [line for line in built.stderr.splitlines() if "ERROR" in line]
+    assert built.returncode != 0
+    for line in lines:
+        assert any(f"{bib}:{line}: ERROR:" in error for error in errors), built.stderr
+    assert all(f"{bib}:" in error for error in errors), errors
+    uncited = (tmp_path / "html/references/uncited.html").read_text(encoding="utf-8")
+    assert "alert(1)" in uncited  # shown as text
+    assert not re.search(r'href="[^"]*(?:script:|alert)', uncited, re.IGNORECASE)
