@@ -7,11 +7,9 @@ references.bib and in exports; a ZWJ joining two emoji is part of them."""
 
 from __future__ import annotations
 
-import sys
-import unicodedata
-
 import pytest
 from conftest import SEED_EXPORT, SEED_SITE, examples, seed_vocabulary
+from hostile_spellings import FORMAT_CHARACTERS
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -19,17 +17,11 @@ from juju_radar.bib.check import check_bib_text
 from juju_radar.bib.segment_check import check_bib_segments
 from juju_radar.editors.export_reader import parse_export
 from juju_radar.model.issue_reader import parse_issue
-from juju_radar.model.page import FORBIDDEN_CHARACTER_RE, invisible_character
+from juju_radar.model.page import invisible_character
 
 PAGE_PATH = "issues/2026/2026-09-08.md"
 SEED_PAGE = (SEED_SITE / PAGE_PATH).read_text(encoding="utf-8")
 EXPORT = SEED_EXPORT.read_text(encoding="utf-8")
-# Every format character but those refused everywhere (bidirectional controls).
-FORMAT_CHARACTERS = [
-    chr(code)
-    for code in range(sys.maxunicode + 1)
-    if unicodedata.category(chr(code)) == "Cf" and not FORBIDDEN_CHARACTER_RE.match(chr(code))
-]
 # Regression cases: where, what the editors wrote, and the character slipped into it.
 PAGE_CASES = [
     ("title", "title: 让 AI", "\u200b"),

@@ -7,15 +7,14 @@ entities, percent-escapes (nested too), backslashes, full-width forms."""
 
 from __future__ import annotations
 
-import html
 import json
 import re
 import subprocess
 import sys
 
 import pytest
-from ada_url import join_url
 from conftest import copy_site, examples, sphinx_build
+from hostile_spellings import other_hosts, refused_by_a_browser, scheme_spellings
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from pybtex.plugin import find_plugin
@@ -29,9 +28,6 @@ from juju_radar.model.content import MarkdownSyntax, check_content, link_problem
 from juju_radar.model.urls import is_safe_href, is_web_address, url_scheme
 
 PAGE = "issues/2026/2026-10-01.md"
-BASE = "https://site.example/issues/2026/2026-10-01.html"
-SITE_HOST = "site.example"
-ALLOWED_PROTOCOLS = frozenset({"http:", "https:", "mailto:"})
 
 # Regression cases: each a spelling a browser or another reader takes for a script or
 # for another host, and that an older rule (or the .bib check) let through.
@@ -74,60 +70,7 @@ ALLOWED = [
 ]
 
 
-def refused_by_a_browser(url: str) -> bool:
-    """Whether a browser on a page of the site reads ``url`` as a script, a file or
-    another scheme than the allowed ones, or (written without a scheme) as another host:
-    taken as written (a link's address), or from an HTML attribute (entities decoded)."""
-    return any(_refused(written) for written in {url, html.unescape(url)})
-
-
-def _refused(url: str) -> bool:
-    try:
-        resolved = join_url(BASE, url)
-    except ValueError:
-        return False  # not an address: the browser does not follow it
-    protocol = resolved.split(":", 1)[0].lower() + ":"
-    if protocol not in ALLOWED_PROTOCOLS:
-        return True
-    host = re.match(r"^https?://([^/?#]*)", resolved, re.IGNORECASE)
-    other_host = protocol != "mailto:" and (host is None or host.group(1).lower() != SITE_HOST)
-    return other_host and not re.match(r"^\s*(https?|mailto):", url, re.IGNORECASE)
-
-
 # --- the rule against a browser ----------------------------------------------------------
-
-IGNORABLE = ["\t", "\n", "\r", " ", "\u200b", "\u2060", "\ufeff", "\u00ad", "\x00", "\x1f"]
-ENCODED_IGNORABLE = ["&#x09;", "&#9;", "&Tab;", "&NewLine;", "%09", "%0a", "%0D", "&amp;#10;"]
-COLONS = [":", "&colon;", "&#58;", "&#x3A;", "%3A", "%253a", "：", "\\:"]
-
-
-@st.composite
-def scheme_spellings(draw: st.DrawFn) -> str:
-    """``javascript:``, ``vbscript:`` or ``data:`` spelled as readers may read them."""
-    scheme = draw(st.sampled_from(["javascript", "vbscript", "data"]))
-    parts = [draw(st.sampled_from(IGNORABLE + ["", "", ""]))]  # a leading blank or none
-    for char in scheme:
-        form = draw(st.sampled_from(["plain", "upper", "entity", "percent", "full-width"]))
-        if form == "upper":
-            char = char.upper()
-        elif form == "entity":
-            char = f"&#x{ord(char):x};"
-        elif form == "percent":
-            char = f"%{ord(char):02X}"
-        elif form == "full-width":
-            char = chr(ord(char) + 0xFEE0)
-        parts.append(char)
-        parts.append(draw(st.sampled_from([*IGNORABLE, *ENCODED_IGNORABLE, "\\", *[""] * 12])))
-    parts.append(draw(st.sampled_from(COLONS)))
-    return "".join(parts) + draw(st.sampled_from(["alert(1)", "text/html,x", "//x%0aalert(1)"]))
-
-
-@st.composite
-def other_hosts(draw: st.DrawFn) -> str:
-    """``//evil.example/``, with slashes and backslashes, blanks, escapes and scheme."""
-    slashes = draw(st.lists(st.sampled_from(["/", "\\", "%2F", "%5C", "&#47;"]), min_size=2))
-    lead = draw(st.sampled_from(["", " ", "\t", "https:", "HTTPS:"]))
-    return lead + "".join(slashes[:3]) + "evil.example/" + draw(st.sampled_from(["", "x"]))
 
 
 @settings(max_examples=examples(300), deadline=None)
