@@ -24,6 +24,7 @@ from juju_radar.bib.identifiers import web_url
 from juju_radar.bib.segment_check import check_bib_segments
 from juju_radar.bib.style import latex_with_urls
 from juju_radar.editors.export_sources import address_problem
+from juju_radar.editors.lookup.services import from_csl
 from juju_radar.model.content import MarkdownSyntax, check_content, link_problem, markdown
 from juju_radar.model.urls import is_safe_href, is_web_address, url_scheme
 
@@ -227,3 +228,18 @@ def test_an_unsafe_bib_link_is_refused_at_the_bib_line_by_the_check_and_the_buil
     uncited = (tmp_path / "html/references/uncited.html").read_text(encoding="utf-8")
     assert "alert(1)" in uncited  # shown as text
     assert not re.search(r'href="[^"]*(?:script:|alert)', uncited, re.IGNORECASE)
+
+
+@pytest.mark.parametrize(
+    ("given", "kept"),
+    [
+        ("https://example.org/paper", "https://example.org/paper"),
+        ("https:// evil.example/", None),
+        ("https://", None),
+        ("JaVa\tScript:alert(1)", None),
+    ],
+)
+def test_a_looked_up_address_is_kept_only_when_the_rule_allows_it(given, kept) -> None:
+    """``radar refs lookup`` keeps a service's URL by the same rule."""
+    candidate = from_csl({"title": "T", "URL": given}, "crossref", "https://api.example/1")
+    assert candidate is not None and candidate.url == kept
