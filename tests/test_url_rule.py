@@ -26,7 +26,14 @@ from juju_radar.bib.style import latex_with_urls
 from juju_radar.editors.export_sources import address_problem
 from juju_radar.editors.lookup.services import from_csl
 from juju_radar.model.content import MarkdownSyntax, check_content, link_problem, markdown
-from juju_radar.model.urls import is_safe_href, is_web_address, url_scheme
+from juju_radar.model.urls import (
+    PLAIN_URL_RE,
+    _url_start,
+    decoded_start,
+    is_safe_href,
+    is_web_address,
+    url_scheme,
+)
 
 PAGE = "issues/2026/2026-10-01.md"
 
@@ -87,6 +94,17 @@ def test_a_spelled_scheme_is_read_as_the_scheme_it_spells(url: str) -> None:
     assert url_scheme(url) in ("javascript", "vbscript", "data"), url
     assert link_problem(url, PAGE) is not None
     assert not is_web_address(url)
+
+
+PLAIN_ALPHABET = "aAjJsSvV09._~:/?#[]@!$'()*+,;=-"
+
+
+@settings(max_examples=examples(500), deadline=None)
+@given(url=st.text(PLAIN_ALPHABET, max_size=14) | st.from_regex(PLAIN_URL_RE, fullmatch=True))
+def test_a_plain_address_is_read_as_the_full_reading_reads_it(url: str) -> None:
+    """The shortcut for addresses with nothing to decode gives the full reading's answer."""
+    assert PLAIN_URL_RE.match(url)
+    assert _url_start(url) == decoded_start(url), url
 
 
 @pytest.mark.parametrize("url", REFUSED)
