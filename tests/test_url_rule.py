@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from pybtex.plugin import find_plugin
 
 from juju_radar.bib.check import check_bib_text
-from juju_radar.bib.identifiers import web_url
+from juju_radar.bib.identifiers import source_url, web_url
 from juju_radar.bib.segment_check import check_bib_segments
 from juju_radar.bib.style import latex_with_urls
 from juju_radar.editors.export_sources import address_problem
@@ -261,3 +261,12 @@ def test_a_looked_up_address_is_kept_only_when_the_rule_allows_it(given, kept) -
     """``radar refs lookup`` keeps a service's URL by the same rule."""
     candidate = from_csl({"title": "T", "URL": given}, "crossref", "https://api.example/1")
     assert candidate is not None and candidate.url == kept
+
+
+@pytest.mark.parametrize("value", BIB_REFUSED)
+def test_a_doi_or_an_arxiv_id_always_links_to_its_resolver(value: str) -> None:
+    """The doi and eprint fields never carry their own scheme into a link."""
+    for fields in ({"doi": value}, {"eprint": value}):
+        url = source_url(fields)
+        assert url is not None and is_web_address(url), (fields, url)
+        assert url.startswith(("https://doi.org/", "https://arxiv.org/abs/")), url
