@@ -37,7 +37,7 @@ def escape_theme_text(
 class UnsafeLinkTransform(SphinxPostTransform):
     """Turn a link with a script (or other non-web) URL into plain text, with an error:
     the last guard of every link of a page, judged by the one URL rule
-    (:func:`~juju_radar.model.content.is_safe_href`) that the check applies to the
+    (:func:`~juju_radar.model.urls.is_safe_href`) that the check applies to the
     content at its own file and line, so it reports nothing the check lets through."""
 
     default_priority = 15
