@@ -2,8 +2,9 @@
 broken: macros defined, redefined, used and undefined, keys used twice or differing in
 punctuation only, crossrefs (chains, loops, missing), a bare and an escaped ``%``, fields
 over the size limit, LaTeX the build cannot convert (with and without a crossref), names
-pybtex refuses, control characters, unbalanced braces, stray ``@``, commands that do not
-start a line or span a line that starts with ``@``, and CRLF line ends. The .bib check
+pybtex refuses, control and invisible characters, unsafe addresses, unbalanced braces,
+stray ``@``, commands that do not start a line or span a line that starts with ``@``, and
+CRLF line ends. The .bib check
 by segment and the parse by segment are tested on them."""
 
 from __future__ import annotations
@@ -45,6 +46,8 @@ WELL_FORMED = [
     "@misc{tau, title = {τ^τ_x}, url = {https://t.example}}",
     "@misc{dupf, title = {a}, title = {b}}",
     "@misc{js, title = {J}, url = {javascript:alert(1)}}",
+    "@misc{jsnote, title = {N}, note = {see \\url{JaVa&#x09;Script:alert(1)}}}",
+    "@misc{zw\u200bkey, title = {Z\u2060W}, howpublished = {\\href{//evil.example}{x}}}",
     "@misc{people, author = {Doe, John and Roe, R.}, title = {P}}",
     "@misc{badname, author = {a, b, c, d}, title = {N}}",
     "x @misc{inline, title = {I}} @misc{inline2, title = {J \\footnote}}",

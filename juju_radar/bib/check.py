@@ -28,6 +28,7 @@ from juju_radar.bib import (
     entry_records,
     entry_rules,
     file_entries,
+    identifiers,
     latex_conversion,
     pybtex_parser,
     reader,
@@ -49,7 +50,7 @@ from juju_radar.bib.size_limits import (
     long_field_problems,
     reading_limit_problems,
 )
-from juju_radar.model import public_address
+from juju_radar.model import public_address, urls
 from juju_radar.model.messages import _
 from juju_radar.model.page import forbidden_characters, page_lines
 from juju_radar.model.problems import Problem
@@ -65,6 +66,8 @@ CHECKER_MODULES: tuple[ModuleType, ...] = (
     entry_records,
     file_entries,
     public_address,
+    identifiers,
+    urls,
 )
 """The code of the .bib check and of the reader it reads with: what is kept of a file's
 check or reading is kept under a digest of their sources."""

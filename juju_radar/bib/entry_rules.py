@@ -3,7 +3,6 @@ repeated or missing fields, addresses that are not web addresses."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Iterator
 
 from juju_radar.bib.archived import ARCHIVE_URL_FIELD
@@ -14,8 +13,10 @@ from juju_radar.bib.entry_records import (
     EntryRecord,
     normalize_whitespace,
 )
+from juju_radar.bib.identifiers import LABEL_FIELD, field_link, linked_addresses, web_url
 from juju_radar.bib.typesetting import TEXT_ESCAPES, VERBATIM_FIELDS, bare_specials
 from juju_radar.model.messages import _, current_language
+from juju_radar.model.page import invisible_character_problem
 from juju_radar.model.problems import Problem
 from juju_radar.model.public_address import REASONS, private_host
 
@@ -124,31 +125,54 @@ def missing_field_problems(entries: list[BibEntry], path: str) -> Iterator[Probl
             )
 
 
-WEB_URL = re.compile(r"^\s*(https?|ftp)://", re.IGNORECASE)
+ADDRESS_FIELDS = ("url", ARCHIVE_URL_FIELD)
+"""Fields holding one web address, shown as a link (``identifiers.web_url``)."""
 
 
 def unsafe_url_problems(entries: list[BibEntry], path: str) -> Iterator[Problem]:
-    """A ``url`` that is not a web address (``javascript:``, ``data:``...) is refused."""
+    """An address the pages would not link, by the one URL rule (``model.urls``): a
+    ``url`` that is not an http(s) address, or a ``\\url{}`` or ``\\href{}`` of a text
+    field with a script (``javascript:``, however spelled) or another host's ``//``."""
     for entry in entries:
         if not entry.is_citable:
             continue
         for bib_field in entry.fields:
             yield from private_address_problems(entry, bib_field, path)
-            value = normalize_whitespace(bib_field.value).strip("{} ")
-            if bib_field.name in ("url", ARCHIVE_URL_FIELD) and value and not WEB_URL.match(value):
-                yield Problem(
-                    path,
-                    bib_field.line,
-                    "error",
-                    "unsafe-url",
-                    _("{entry} has a {name} that is not an http(s) address: {value!r}").format(
-                        entry=entry_label(entry), name=bib_field.name, value=value
-                    ),
-                )
+            if bib_field.name in ADDRESS_FIELDS:
+                value = normalize_whitespace(bib_field.value).strip("{} ")
+                if value and web_url(value) is None:
+                    message = _(
+                        "{entry} has a {name} that is not an http(s) address: {value!r}"
+                    ).format(entry=entry_label(entry), name=bib_field.name, value=value)
+                    yield Problem(path, bib_field.line, "error", "unsafe-url", message)
+            elif bib_field.name not in VERBATIM_FIELDS and bib_field.is_built:
+                for address in linked_addresses(bib_field.value):
+                    if address and field_link(address) is None:
+                        message = _(
+                            "field '{name}' of {entry} links to {address!r}: only http(s) "
+                            "and mailto addresses, or a page of the site"
+                        ).format(name=bib_field.name, entry=entry_label(entry), address=address)
+                        yield Problem(path, bib_field.line, "error", "unsafe-url", message)
 
 
-LINK_COMMAND = re.compile(r"\\(?:url|href)\s*\{([^{}]*)\}")
-"""The address of a ``\\url{…}`` or ``\\href{…}{…}`` in a field."""
+NAME_FIELDS = ("title", "booktitle", LABEL_FIELD)
+"""Fields read as a name (the entry's title, the editors' label): shown, or typed
+to find the entry, as its key is."""
+
+
+def invisible_character_problems(entries: list[BibEntry], path: str) -> Iterator[Problem]:
+    """A key or title holding an invisible character (``model.page``): two keys or
+    titles that look the same and are not."""
+    for entry in entries:
+        if not entry.is_citable:
+            continue
+        if entry.key and (problem := invisible_character_problem(entry.key, path, entry.key_line)):
+            yield problem
+        for bib_field in entry.fields:
+            if bib_field.name in NAME_FIELDS and bib_field.is_built:
+                problem = invisible_character_problem(bib_field.value, path, bib_field.line)
+                if problem is not None:
+                    yield problem
 
 
 def private_address_problems(entry: BibEntry, bib_field: BibField, path: str) -> Iterator[Problem]:
@@ -156,8 +180,8 @@ def private_address_problems(entry: BibEntry, bib_field: BibField, path: str) ->
     ``\\url{…}`` or ``\\href{…}`` of any field) whose host is off the public internet,
     read literally (:func:`~juju_radar.model.public_address.private_host`)."""
     value = normalize_whitespace(bib_field.value)
-    addresses = [match.strip() for match in LINK_COMMAND.findall(value)]
-    if bib_field.name in ("url", ARCHIVE_URL_FIELD):
+    addresses = linked_addresses(value)
+    if bib_field.name in ADDRESS_FIELDS:
         addresses.append(value.strip("{} "))
     for address in dict.fromkeys(addresses):
         reason = private_host(address)
@@ -180,6 +204,7 @@ PER_ENTRY_RULES = (
     duplicate_field_problems,
     missing_field_problems,
     unsafe_url_problems,
+    invisible_character_problems,
 )
 """The rules above, in the order the whole-file check and the check by segment report
 them (a segment keeps its problems by rule, and places them in this order)."""

@@ -10,6 +10,8 @@ import re
 from collections.abc import Mapping
 from urllib.parse import quote, unquote, urlsplit
 
+from juju_radar.model.urls import is_safe_href, is_web_address
+
 DOI_RESOLVER = "https://doi.org/"
 ARXIV_ABS = "https://arxiv.org/abs/"
 ARXIV_PREFIX = "arXiv"
@@ -38,6 +40,11 @@ _ARXIV_SHAPE = re.compile(r"^(?:\d{4}\.\d{4,5}|[a-z\-]+(?:\.[A-Z]{2})?/\d{7})(?:
 _DOI_HOSTS = frozenset({"doi.org", "dx.doi.org", "www.doi.org"})
 _ARXIV_HOSTS = frozenset({"arxiv.org", "www.arxiv.org", "export.arxiv.org"})
 _ARXIV_PATH = re.compile(r"^/(?:abs|pdf)/(?P<id>.+?)(?:\.pdf)?/?$")
+URL_COMMAND = re.compile(r"\\url\s*\{([^{}]*)\}")
+"""``\\url{ADDRESS}`` in a text field: the style makes it a link (:func:`field_link`)."""
+HREF_COMMAND = re.compile(r"\\href\s*\{([^{}]*)\}")
+"""``\\href{ADDRESS}{TEXT}``: never a link (the build cannot convert it), its address
+judged all the same."""
 
 
 def _plain(value: str) -> str:
@@ -83,9 +90,22 @@ def arxiv_eprint(fields: Mapping[str, str]) -> str | None:
 
 
 def web_url(value: str) -> str | None:
-    """An http(s) address as written, or None."""
+    """An http(s) address as written, or None (the check refuses it: ``unsafe-url``)."""
     url = value.strip()
-    return url if re.match(r"^https?://\S+$", url, re.IGNORECASE) else None
+    return url if is_web_address(url) else None
+
+
+def field_link(address: str) -> str | None:
+    """The link a ``\\url{address}`` of a text field becomes, or None (shown as text, and
+    refused by the check: ``unsafe-url``)."""
+    address = address.strip()
+    return address if address and is_safe_href(address) else None
+
+
+def linked_addresses(value: str) -> list[str]:
+    """The addresses of ``value``'s ``\\url{}`` and ``\\href{}{}`` commands."""
+    found = [*URL_COMMAND.finditer(value), *HREF_COMMAND.finditer(value)]
+    return [match.group(1).strip() for match in sorted(found, key=lambda match: match.start())]
 
 
 def source_url(fields: Mapping[str, str]) -> str | None:

@@ -47,6 +47,7 @@ from juju_radar.bib.cross_entry_rules import (
     crossref_problems,
     duplicate_key_problems,
 )
+from juju_radar.bib.entry_rules import PER_ENTRY_RULES
 from juju_radar.bib.file_entries import entry_keys, parse_bib_keys, remember_entries
 from juju_radar.bib.latex_conversion import conversion_problem, entries_to_convert, unconverted_keys
 from juju_radar.bib.pybtex_parser import PybtexComplaint, PybtexReading, pybtex_parse
@@ -65,6 +66,9 @@ from juju_radar.bib.size_limits import DEFAULT_BIB_LIMITS, BibLimits
 from juju_radar.model import anchors, messages, page
 from juju_radar.model.messages import current_language
 from juju_radar.model.problems import Problem
+
+PER_ENTRY_COUNT = len(PER_ENTRY_RULES)
+"""The rules of :data:`OWN_RULES` the reference reports before the crossrefs."""
 
 SEGMENT_CHECKER_MODULES: tuple[ModuleType, ...] = (
     *CHECKER_MODULES,
@@ -158,15 +162,9 @@ def assembled_check(
     problems = [  # in the reference's order: problems on one line keep it once sorted
         *duplicate_key_problems(citable, path),
         *anchor_clash_problems(citable, path, anchor_of=lambda entry: entry.anchor),
-        *own[0],
-        *own[1],
-        *own[2],
-        *own[3],
-        *own[4],
-        *own[5],
+        *(problem for rule in own[:PER_ENTRY_COUNT] for problem in rule),
         *crossrefs,
-        *own[6],
-        *own[7],
+        *(problem for rule in own[PER_ENTRY_COUNT:] for problem in rule),
         *bib_syntax_problems(text, entries, complaints, path),
     ]
     skipped = unconverted_keys(citable, limits.max_field_chars, bool(crossrefs))

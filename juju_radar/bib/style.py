@@ -13,7 +13,8 @@ It is pybtex's ``unsrt`` (numbered labels in citation order) with these changes:
   ``month`` and ``day``), the note and the web references;
 * the author is optional everywhere, and an entry missing a field its type
   requires is formatted as ``@misc`` instead of failing the build;
-* ``\\url{...}`` in ``howpublished`` or ``note`` becomes a link;
+* ``\\url{...}`` in ``howpublished``, ``note`` and the other text fields becomes a link
+  when the one URL rule allows it (``identifiers.field_link``), else text;
 * the DOI, arXiv id and URL are links labelled in Chinese ("DOI：", "arXiv 编号：",
   "网址："), the URL left out when it only repeats the DOI's or arXiv's link;
 * the editors' bookkeeping fields (``radarnote``, ``radarsource``, ``radarlabel``) are
@@ -52,9 +53,11 @@ from pybtex.style.template import (
 )
 
 from juju_radar.bib.identifiers import (
+    URL_COMMAND,
     arxiv_eprint,
     arxiv_url,
     doi_url,
+    field_link,
     normalize_doi,
     web_url,
 )
@@ -77,7 +80,6 @@ CJK_NAME_SEPARATORS = {
 MISC_LIKE_TYPES = frozenset({"misc", "online", "software", "electronic", "www", "webpage"})
 """Types formatted with the misc template; unknown types are too."""
 
-URL_COMMAND = re.compile(r"\\url\s*\{([^{}]*)\}")
 # What pybtex's LaTeX reading (latexcodec) leaves as written or misreads: the escaped
 # braces ("\{" becomes "\" and a group) and the text commands the downloads write for
 # what LaTeX would read as math. Text holding one is decoded by the downloads' reader.
@@ -234,7 +236,8 @@ def latex_with_urls(value: str) -> Text:
         if match.start() > position:
             parts.append(latex_segment(value[position : match.start()]))
         address = match.group(1).strip()
-        parts.append(HRef(address, String(address)))
+        link = field_link(address)
+        parts.append(String(address) if link is None else HRef(link, String(address)))
         position = match.end()
     if position < len(value):
         parts.append(latex_segment(value[position:]))

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 
 from juju_radar.editors.export_blocks import Block
 from juju_radar.editors.export_problems import Report, shorten
-from juju_radar.model.item_options import Rating, read_rating
+from juju_radar.model.item_options import Rating, check_visible, read_rating
 from juju_radar.model.messages import N_, _
 from juju_radar.model.vocabulary import Vocabulary
 
@@ -53,6 +53,8 @@ def read_category(
                     "tag '{tag}' must be non-empty text without ','; separate tags with ' / '"
                 ).format(tag=tag),
             )
+            ok = False
+        elif not check_visible(tag, block.line, report):
             ok = False
     _report_rating(rating, ("score", "verdict"), report)
     topic, score, verdict = rating.topic, rating.score, rating.verdict

@@ -34,7 +34,7 @@ from juju_radar.editors.export_category import (
 from juju_radar.editors.export_problems import Report, about_item, shorten
 from juju_radar.editors.export_sources import SENTENCE_END, ExportSource, read_sources
 from juju_radar.model.issue_records import ItemFields, split_emoji
-from juju_radar.model.item_options import item_id_problem
+from juju_radar.model.item_options import check_visible, item_id_problem
 from juju_radar.model.messages import _
 from juju_radar.model.page import forbidden_characters, page_lines
 from juju_radar.model.problems import Problem
@@ -184,6 +184,8 @@ def _read_header(blocks: list[Block], report: Report) -> tuple[str, dt.date, int
             expected = _("expected the length line '约 N 字 · 阅读约 M 分钟' after the date line")
         report.error(where, "length-line", expected)
         return None
+    if not check_visible(title_block.text, title_block.line, report):
+        return None
     return title_block.text, date, date_block.line, length_block.text
 
 
@@ -306,6 +308,7 @@ def _read_item(
         message = _("the item heading has an emoji but no title")
         report.error(heading.line, "missing-title", message)
         ok = False
+    ok = check_visible(heading.text, heading.line, report) and ok
     fields = read_category(category, vocabulary, report)
     sources = read_sources(content, heading, report)
     body = content[:-1] if sources is not None else content

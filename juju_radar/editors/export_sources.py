@@ -11,8 +11,10 @@ from urllib.parse import urlsplit
 
 from juju_radar.editors.export_blocks import Block
 from juju_radar.editors.export_problems import Report, shorten
+from juju_radar.model.item_options import check_visible
 from juju_radar.model.messages import _
 from juju_radar.model.public_address import REASONS, private_host
+from juju_radar.model.urls import is_web_address
 
 SOURCE_SEPARATOR_RE = re.compile(r"\s+[·・]\s+")
 SENTENCE_END = "。！？!?"
@@ -72,6 +74,8 @@ def read_sources(
         )
         report.error(last.line, "bad-label", message)
         return None
+    if not all([check_visible(label, last.line, report) for label in labels]):
+        return None
     return sources if _addresses_ok(sources, last.line, report) else None
 
 
@@ -111,7 +115,7 @@ def address_problem(address: str) -> str | None:
         host, user = parts.hostname, parts.username
     except ValueError:
         return _("'{address}' cannot be read as an address").format(address=shorten(address))
-    if parts.scheme.lower() not in ("http", "https") or not host:
+    if not is_web_address(address) or not host:
         return _("'{address}' is not a full http(s) address (https://…)").format(
             address=shorten(address)
         )

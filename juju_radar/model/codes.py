@@ -201,6 +201,15 @@ _PAGE: list[Code] = [
         'a control, line-separator or bidirectional control character (see "Security")',
     ),
     *_row(
+        "issue",
+        "error",
+        "invisible-character",
+        "an invisible format character (Unicode category Cf: U+200B, U+2060, U+FEFF, U+00AD, "
+        "the tag characters U+E0000–U+E007F...) in the title, an item's or the closing's "
+        "heading, a source label, the topic, the verdict or a tag; a ZWJ joining two emoji is "
+        'allowed (see "Security")',
+    ),
+    *_row(
         "page",
         "error",
         "page-too-large",
@@ -317,6 +326,15 @@ _BIB: list[Code] = [
     ),
     *_row(
         "bib",
+        "error",
+        "invisible-character",
+        "an invisible format character (Unicode category Cf: U+200B, U+2060, U+FEFF, U+00AD, "
+        "the tag characters U+E0000–U+E007F...) in an entry's key, `title`, `booktitle` or "
+        "`radarlabel`; a ZWJ joining two emoji is "
+        'allowed (see "Security")',
+    ),
+    *_row(
+        "bib",
         "note",
         "missing-identifier",
         "no DOI/URL/arXiv id/ISBN: an editor must complete it",
@@ -356,6 +374,15 @@ _IMPORT: list[Code] = [
         "error",
         "control-character",
         "a control, line-separator or bidirectional control character, as in pages",
+    ),
+    *_row(
+        "import",
+        "error",
+        "invisible-character",
+        "an invisible format character (Unicode category Cf: U+200B, U+2060, U+FEFF, U+00AD, "
+        "the tag characters U+E0000–U+E007F...) in the title, an item heading, a topic, "
+        "verdict or tag, or a source label; a ZWJ joining two emoji is "
+        'allowed (see "Security")',
     ),
     *_row(
         "import",

@@ -38,6 +38,7 @@ from juju_radar.model.issue_reader import ISSUE_FIELDS
 from juju_radar.model.messages import _
 from juju_radar.model.page import FrontMatter, Page
 from juju_radar.model.problems import Problem
+from juju_radar.model.urls import LINK_SCHEMES, is_safe_href, url_scheme
 
 PageKind = Literal["issue", "site"]
 
@@ -66,7 +67,6 @@ SITE_DIRECTIVES = frozenset(
 MARKDOWN_BODY_DIRECTIVES = frozenset({"radar-item", "radar-closing"})
 # Editors write no roles: the importer escapes every `{`, and no page uses one.
 ALLOWED_ROLES: frozenset[str] = frozenset()
-LINK_SCHEMES = frozenset({"http", "https", "mailto"})
 # What a heading may not hold (autolinks are links too).
 HEADING_MARKUP = frozenset({"link_open", "image", "myst_role"})
 # Front matter keys MyST acts on (file-level settings, <meta> tags, substitutions).
@@ -78,9 +78,6 @@ KNOWN_EXTENSIONS = frozenset(
     | {"substitution", "attrs_inline", "attrs_block"}
 )
 
-SCHEME_RE = re.compile(r"^([a-zA-Z][a-zA-Z0-9+.\-]*):")
-# What browsers drop from a URL before reading its scheme (``java\tscript:``).
-URL_IGNORED_RE = re.compile(r"[\x00-\x20\x7f]")
 DOCNAME_RE = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_./-]*$")
 TOCTREE_ENTRY_RE = re.compile(r"^(?:.*?<(?P<target>[^<>]*)>|(?P<bare>\S+))$")
 
@@ -104,26 +101,6 @@ def is_allowed_directive(name: str, kind: PageKind) -> bool:
 
 def is_allowed_role(name: str) -> bool:
     return name.lower() in ALLOWED_ROLES
-
-
-def url_scheme(url: str) -> str:
-    """The scheme a browser reads: percent-escapes and entities decoded, blanks dropped."""
-    cleaned = URL_IGNORED_RE.sub("", unquote(url))
-    match = SCHEME_RE.match(cleaned)
-    return match.group(1).lower() if match else ""
-
-
-def is_safe_href(url: str) -> bool:
-    """A link a built page may hold: http(s), mailto, a relative site link or an anchor."""
-    scheme = url_scheme(url)
-    if scheme:
-        return scheme in LINK_SCHEMES
-    return not URL_IGNORED_RE.sub("", unquote(url)).startswith(("//", "\\\\", "/\\"))
-
-
-def is_site_resource(url: str) -> bool:
-    """An image, script or style a built page may load: a file of the site itself."""
-    return not url_scheme(url) and is_safe_href(url)
 
 
 @dataclass(frozen=True)

@@ -29,10 +29,11 @@ from juju_radar.model.item_options import (
     ITEM_OPTIONS,
     REQUIRED_ITEM_OPTIONS,
     Reporter,
+    check_visible,
     read_item_options,
 )
 from juju_radar.model.messages import _
-from juju_radar.model.page import FrontMatter, Page
+from juju_radar.model.page import FrontMatter, Page, invisible_character_problem
 from juju_radar.model.problems import Problem
 from juju_radar.model.vocabulary import Vocabulary
 
@@ -81,6 +82,8 @@ def parse_issue(
         return None, report.problems
     body_start = front.end
     lead, blocks = _read_body(lines, body_start, report)
+    for block in blocks:  # the items' and the closing's headings
+        check_visible(block.argument, block.line, report)
     item_blocks = [block for block in blocks if block.name == ITEM_DIRECTIVE]
     max_items = page.limits.max_items
     if len(item_blocks) > max_items:
@@ -238,6 +241,8 @@ def _read_front_matter(front: FrontMatter, report: Reporter) -> dict | None:
     elif not isinstance(title, str) or not title.strip():
         report.error(key_lines.get("title", 1), "missing-title", _("the issue has no title"))
         ok = False
+    elif problem := invisible_character_problem(title, report.path, key_lines.get("title", 1)):
+        report.problems.append(problem)
     status = data.get("status", "published")
     if status not in STATUSES:
         report.error(

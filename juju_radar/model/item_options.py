@@ -12,11 +12,12 @@ import re
 import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TypeVar
+from typing import Protocol, TypeVar
 
 from juju_radar.model.anchors import is_reserved_id
 from juju_radar.model.issue_records import DEFAULT_DATE_SPAN, Source
 from juju_radar.model.messages import N_, _
+from juju_radar.model.page import invisible_character_problem
 from juju_radar.model.problems import Problem
 from juju_radar.model.vocabulary import Topic, Verdict, Vocabulary, did_you_mean, lookup_term
 
@@ -61,6 +62,23 @@ class ItemOptions:
     tags: tuple[str, ...]
 
 
+class ErrorReport(Protocol):
+    """Where a file's errors go: a :class:`Reporter`, or an export's report."""
+
+    path: str
+
+    def error(self, line: int, code: str, message: str) -> None: ...
+
+
+def check_visible(text: str, line: int, report: ErrorReport) -> bool:
+    """Whether ``text`` (a title, label, tag or topic name) holds no invisible character;
+    else its problem is reported."""
+    problem = invisible_character_problem(text, report.path, line)
+    if problem is not None:
+        report.error(problem.line, problem.code, problem.message)
+    return problem is None
+
+
 def read_item_options(
     options: Mapping[str, tuple[str, int]], vocabulary: Vocabulary, report: Reporter
 ) -> ItemOptions:
@@ -82,7 +100,7 @@ def read_item_options(
         verdict=rating.verdict,
         score=rating.score,
         sources=_item_sources(options.get("sources"), report),
-        tags=_item_tags(options.get("tags")),
+        tags=_item_tags(options.get("tags"), report),
     )
 
 
@@ -139,6 +157,9 @@ def _known(
     if given is None:
         return None
     value, line = given
+    if invisible := invisible_character_problem(value, path, line):
+        problems[name] = invisible
+        return None
     found = lookup_term(records, value)
     if found is None:
         message = _(UNKNOWN_NAME[name]).format(value=value, suggestion=did_you_mean(value, records))
@@ -208,10 +229,13 @@ def _item_sources(option: tuple[str, int] | None, report: Reporter) -> tuple[Sou
             _("sources must read 'label <citation-key> · label <citation-key>'"),
         )
         return None
+    if not all([check_visible(source.label, line, report) for source in sources]):
+        return None
     return tuple(sources)
 
 
-def _item_tags(option: tuple[str, int] | None) -> tuple[str, ...]:
+def _item_tags(option: tuple[str, int] | None, report: Reporter) -> tuple[str, ...]:
     if option is None:
         return ()
-    return tuple(tag.strip() for tag in option[0].split(",") if tag.strip())
+    tags = tuple(tag.strip() for tag in option[0].split(",") if tag.strip())
+    return tuple(tag for tag in tags if check_visible(tag, option[1], report))

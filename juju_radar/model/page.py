@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import re
+import unicodedata
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -39,6 +40,10 @@ FORBIDDEN_CHARACTER_RE = re.compile(
 BIDI_CONTROLS = frozenset(
     "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
 )
+# Joined by a ZWJ into one emoji: a pictograph and what may follow it within the emoji
+# (variation selectors, skin tones, the keycap mark).
+EMOJI_MODIFIERS = frozenset("\ufe0e\ufe0f\u20e3") | frozenset(map(chr, range(0x1F3FB, 0x1F400)))
+ZWJ = "\u200d"
 # What str.splitlines() (MyST's front matter reader) takes for a line break and JSON
 # leaves as it is.
 _JSON_KEPT_BREAKS = {"\x85": "\\u0085", "\u2028": "\\u2028", "\u2029": "\\u2029"}
@@ -121,6 +126,42 @@ def forbidden_characters(text: str, lines: list[str], path: str) -> list[Problem
             message = message.format(code=ord(char))
             problems.append(Problem(path, number, "error", "control-character", message))
     return problems
+
+
+def invisible_character(text: str) -> str | None:
+    """The first invisible format character (Unicode category Cf: U+200B, U+2060, U+FEFF,
+    U+00AD, the tag characters U+E0000–U+E007F...) of ``text``, a title, key, label or
+    topic name, or None. A ZWJ joining two emoji (``👩‍💻``) is part of them; the
+    characters refused everywhere (:data:`FORBIDDEN_CHARACTER_RE`) are that rule's."""
+    for position, char in enumerate(text):
+        if unicodedata.category(char) != "Cf" or FORBIDDEN_CHARACTER_RE.match(char):
+            continue
+        if char == ZWJ and _joins_emoji(text, position):
+            continue
+        return char
+    return None
+
+
+def _joins_emoji(text: str, position: int) -> bool:
+    before = text[:position].rstrip("".join(EMOJI_MODIFIERS))
+    after = text[position + 1 : position + 2]
+    return bool(before and after) and all(
+        unicodedata.category(char) == "So" for char in (before[-1], after)
+    )
+
+
+def invisible_character_problem(text: str, path: str, line: int) -> Problem | None:
+    """The problem of a title, key, label or topic name ``text`` at ``path:line`` holding
+    an :func:`invisible_character`, or None: the one rule of pages, references.bib and
+    exports, for the check and the build alike."""
+    char = invisible_character(text)
+    if char is None:
+        return None
+    shown = text.replace(char, f"<U+{ord(char):04X}>").strip()
+    message = _("invisible character U+{code:04X} ({name}) in '{text}': delete it").format(
+        code=ord(char), name=unicodedata.name(char, "FORMAT CHARACTER"), text=shown[:80]
+    )
+    return Problem(path, line, "error", "invisible-character", message)
 
 
 def read_front_matter(lines: list[str], path: str) -> FrontMatter:

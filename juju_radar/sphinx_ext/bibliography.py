@@ -31,6 +31,7 @@ from juju_radar.bib.entry_records import IDENTIFIER_FIELDS
 from juju_radar.bib.file_entries import bib_entry_identifiers, bib_entry_texts, bib_macro_texts
 from juju_radar.bib.identifiers import source_url
 from juju_radar.bib.style import register as register_style
+from juju_radar.model import urls
 from juju_radar.model.anchors import citation_anchor
 from juju_radar.store.cache import BuildCache, build_cache, digest, source_digest
 
@@ -41,7 +42,7 @@ if TYPE_CHECKING:
 
 
 STYLE_DIGEST = digest(
-    source_digest(bibstyle, bibidentifiers, bibarchived, sys.modules[__name__]),
+    source_digest(bibstyle, bibidentifiers, bibarchived, urls, sys.modules[__name__]),
     *(version(name) for name in ("pybtex", "pybtex-docutils", "docutils")),
 )
 SCANNER_DIGEST = source_digest(*CHECKER_MODULES)

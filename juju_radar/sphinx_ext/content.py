@@ -22,7 +22,6 @@ from juju_radar.model.content import (
     check_content,
     is_allowed_directive,
     is_allowed_role,
-    is_safe_href,
     page_kind,
     renderer_fields,
 )
@@ -32,6 +31,7 @@ from juju_radar.model.messages import _
 from juju_radar.model.page import Page
 from juju_radar.model.problems import Problem
 from juju_radar.model.site_layout import outside_symlinks, refused_code_files
+from juju_radar.model.urls import is_safe_href
 from juju_radar.sphinx_ext.collector import ISSUE_READ, warn
 from juju_radar.sphinx_ext.config import page_limits, vocabulary
 

@@ -20,6 +20,7 @@ from juju_radar.bib.identifiers import DOI_RESOLVER, normalize_arxiv, normalize_
 from juju_radar.editors.lookup.candidates import LATIN_WORD, STOPWORDS, Candidate
 from juju_radar.editors.lookup.client import Client, ServiceError
 from juju_radar.model.messages import _
+from juju_radar.model.urls import is_web_address
 
 CSL_JSON = "application/vnd.citationstyles.csl+json"
 ROWS = 5
@@ -133,8 +134,8 @@ def from_csl(data: dict[str, Any], source: str, record: str) -> Candidate | None
         return None
     doi = _first_text(data.get("DOI"))
     url = _first_text(data.get("URL"))
-    if url and (not url.lower().startswith(("http://", "https://")) or _is_doi_link(url)):
-        url = None  # the DOI is the link
+    if url and (not is_web_address(url) or _is_doi_link(url)):
+        url = None  # not a web address (the one URL rule), or the DOI is the link
     return Candidate(
         source=source,
         record=record,

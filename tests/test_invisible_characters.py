@@ -1,0 +1,121 @@
+"""Invisible characters (issue 51, part 5): a format character (Unicode category Cf:
+zero-width, word joiner, byte-order mark, soft hyphen, tag characters...) in a title,
+key, label or topic name makes two names that look the same and are not. One rule
+(``juju_radar.model.page.invisible_character_problem``) refuses it at its file and line
+in issue pages (read by the model, so by ``radar check`` and the build alike), in
+references.bib and in exports; a ZWJ joining two emoji is part of them."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import SEED_EXPORT, SEED_SITE, examples, seed_vocabulary
+from hostile_spellings import FORMAT_CHARACTERS
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from juju_radar.bib.check import check_bib_text
+from juju_radar.bib.segment_check import check_bib_segments
+from juju_radar.editors.export_reader import parse_export
+from juju_radar.model.issue_reader import parse_issue
+from juju_radar.model.page import invisible_character
+
+PAGE_PATH = "issues/2026/2026-09-08.md"
+SEED_PAGE = (SEED_SITE / PAGE_PATH).read_text(encoding="utf-8")
+EXPORT = SEED_EXPORT.read_text(encoding="utf-8")
+# Regression cases: where, what the editors wrote, and the character slipped into it.
+PAGE_CASES = [
+    ("title", "title: 让 AI", "\u200b"),
+    ("item heading", "客服能跑起来", "\u2060"),
+    ("closing heading", "{radar-closing} 今天", "\ufeff"),
+    ("source label", "论文与完整", "\U000e0041"),
+    ("topic", ":topic: ag", "\u200b"),
+    ("verdict", ":verdict: dig", "\u2063"),
+    ("tag", ":tags: Coding", "\u00ad"),
+    ("emoji", "🛠️", "\U000e0067"),
+]
+HEADING_LINE = SEED_PAGE.count("\n", 0, SEED_PAGE.index("🛠️ 客服")) + 1
+
+
+def slipped(text: str, before: str, char: str) -> tuple[str, int]:
+    """``text`` with ``char`` right after the first ``before``, and the line it is on."""
+    cut = text.index(before) + len(before)
+    return text[:cut] + char + text[cut:], text.count("\n", 0, cut) + 1
+
+
+def invisible_lines(problems) -> list[int]:
+    return [problem.line for problem in problems if problem.code == "invisible-character"]
+
+
+@pytest.mark.parametrize(("name", "where", "char"), PAGE_CASES)
+def test_an_issue_page_refuses_an_invisible_character_at_its_line(name, where, char) -> None:
+    text, line = slipped(SEED_PAGE, where, char)
+    _issue, problems = parse_issue(text, PAGE_PATH, seed_vocabulary())
+    assert invisible_lines(problems) == [line], [p.format() for p in problems]
+    assert f"U+{ord(char):04X}" in next(p.message for p in problems if p.line == line)
+
+
+def test_the_seed_page_and_emoji_joined_by_a_zwj_are_accepted() -> None:
+    _issue, problems = parse_issue(SEED_PAGE, PAGE_PATH, seed_vocabulary())
+    assert problems == []
+    for emoji in ("👩\u200d💻", "👩🏽\u200d💻", "🏳\ufe0f\u200d🌈", "❤\ufe0f\u200d🔥"):
+        text = SEED_PAGE.replace("🛠️ 客服", f"{emoji} 客服", 1)
+        _issue, problems = parse_issue(text, PAGE_PATH, seed_vocabulary())
+        assert problems == [], emoji
+    for stray in ("客\u200d服", "\u200d🛠️ 客服", "🛠️\u200d 客服"):
+        text = SEED_PAGE.replace("🛠️ 客服", stray, 1)
+        _issue, problems = parse_issue(text, PAGE_PATH, seed_vocabulary())
+        assert invisible_lines(problems) == [HEADING_LINE], stray
+
+
+@settings(max_examples=examples(200), deadline=None)
+@given(char=st.sampled_from(FORMAT_CHARACTERS), at=st.integers(0, 10))
+def test_every_format_character_anywhere_in_a_title_is_refused(char: str, at: int) -> None:
+    title = "让 AI 造一个客服，难在代码之外"
+    text = SEED_PAGE.replace(title, title[:at] + char + title[at:], 1)
+    _issue, problems = parse_issue(text, PAGE_PATH, seed_vocabulary())
+    assert invisible_lines(problems) == [3]
+    assert invisible_character(title[:at] + char + title[at:]) == char
+
+
+EXPORT_CASES = [
+    ("title", "让 AI", "\u200b"),
+    ("item heading", "客服能跑起来", "\u2060"),
+    ("topic", "Agen", "\u200b"),
+    ("tag", "Coding Agent", "\ufeff"),
+    ("source label", "论文与完整", "\U000e0020"),
+]
+
+
+@pytest.mark.parametrize(("name", "where", "char"), EXPORT_CASES)
+def test_an_export_is_refused_with_the_line_of_its_invisible_character(name, where, char) -> None:
+    text, line = slipped(EXPORT, where, char)
+    issue, problems = parse_export(text, "export.txt", seed_vocabulary())
+    assert issue is None
+    found = [p for p in problems if p.code == "invisible-character"]
+    assert len(found) == 1, [p.format() for p in problems]
+    assert found[0].line == line or f"line {line}:" in found[0].message
+
+
+BIB = """@misc{first2026,
+  title = {First},
+  url = {https://example.org/first},
+}
+
+@inproceedings{probe2026,
+  title = {Probe},
+  booktitle = {Proceedings},
+  radarlabel = {论文},
+  year = 2026,
+  doi = {10.1234/probe},
+}
+"""
+BIB_CASES = [("{probe2026", 6), ("{Probe}", 7), ("{Proceedings}", 8), ("{论文}", 9)]
+
+
+@pytest.mark.parametrize(("where", "line"), BIB_CASES)
+def test_a_bib_key_or_title_is_refused_at_its_line(where: str, line: int) -> None:
+    text = BIB.replace(where, where[:3] + "\u200b" + where[3:])
+    problems = check_bib_text(text, "references.bib")
+    assert invisible_lines(problems) == [line], [p.format() for p in problems]
+    assert check_bib_segments(text, "references.bib", {}).problems == problems
+    assert check_bib_text(BIB, "references.bib") == []
