@@ -215,3 +215,29 @@ def test_the_register_shows_each_gain_as_recorded(tmp_path):
     assert register_gains(10, record) == {
         "search-merge": "clean +25%, add an issue -1% (median of 2 run(s))"
     }
+
+
+def test_the_documented_gains_are_the_records_and_written_from_it(tmp_path):
+    """The documentation reads bench/accel_gains.json (make docs runs no bench code): it
+    is what the committed record gives, and write_gains writes what register_gains says."""
+    import json
+
+    from accel_gains import ALL_ON, GAINS, record_run, register_gains, write_gains
+
+    assert json.loads(GAINS.read_text(encoding="utf-8")) == register_gains()
+    record, written = tmp_path / "gains.jsonl", tmp_path / "gains.json"
+    record_run(
+        record, 3650, 40, ALL_ON, Run(90, 90, 1, 1, 1, 0, 0, 1.0), Run(9, 9, 1, 1, 1, 0, 0, 1.0)
+    )
+    record_run(
+        record,
+        3650,
+        40,
+        "without search-merge",
+        Run(100, 100, 1, 1, 1, 0, 0, 1.0),
+        Run(9, 9, 1, 1, 1, 0, 0, 1.0),
+    )
+    write_gains(record, written)
+    assert json.loads(written.read_text(encoding="utf-8")) == {
+        "search-merge": "clean +10%, add an issue +0% (median of 1 run(s))"
+    }
