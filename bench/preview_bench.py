@@ -58,7 +58,7 @@ def preview_seconds(srcdir: Path) -> dict[str, float]:
             for run in ("first_edit_s", "second_edit_s"):
                 edited = f"{sentence.removesuffix('。')}（预览基准 {run} {time.time_ns()}）。"
                 saved = replace_once(issue, current, edited)
-                seconds[run] = preview.seconds_until_shown(page, edited, SHOWN_WITHIN, saved)
+                seconds[run] = preview.seconds_until_shown(page, edited, saved, SHOWN_WITHIN)
                 current = edited
     finally:
         issue.write_text(original, encoding="utf-8")
