@@ -419,11 +419,18 @@ def browser() -> Iterator[Any]:
     from playwright import sync_api  # the test extra's, which make test installs
 
     with sync_api.sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        for opener in ("new_context", "new_page"):
-            setattr(chromium, opener, waiting_at_most(getattr(chromium, opener)))
+        chromium = launched_chromium(playwright)
         yield chromium
         chromium.close()
+
+
+def launched_chromium(playwright: Any) -> Any:
+    """Debian's headless Chromium, launched by ``playwright`` (the tests' and the
+    benchmarks'), its contexts and tabs waiting ``BROWSER_WAIT_MS`` at most."""
+    chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+    for opener in ("new_context", "new_page"):
+        setattr(chromium, opener, waiting_at_most(getattr(chromium, opener)))
+    return chromium
 
 
 def waiting_at_most(open_: Callable[..., Any]) -> Callable[..., Any]:
