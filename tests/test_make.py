@@ -127,9 +127,9 @@ def fresh_clone(dest: Path) -> Path:
 )
 def test_each_readme_command_works_on_a_fresh_clone_in_either_order(tmp_path, order):
     """Each order on a fresh clone of HEAD: its first command makes the .venv with only
-    what building needs (no test extra: the docs must build without pytest). About 1.5
-    minutes an order on 2 cores: pip installs from the local wheels, the seed site's
-    build and the documentation's."""
+    what building needs (no test extra: the docs must build without pytest). About a
+    minute an order on 2 cores (3 to 4 under a load of 10): pip installs from the local
+    wheels, the seed site's build and the documentation's."""
     clone = fresh_clone(tmp_path / "clone")
     env = {name: value for name, value in outside_make().items() if name != "PYTHONPATH"}
     for target in order:

@@ -4,7 +4,9 @@
 ``setup(app)`` is called from ``extension.setup_extension`` after the configuration
 values are declared. Feeds and the export are written by every build (with relative
 links while the site's address is unknown); the sitemap, ``robots.txt`` and social meta
-need the address, and the build says in one info line when they are left out.
+need the address, and the build says in one line when they are left out (an info line
+of Sphinx's log, and a line of the quiet ``make html``'s summary; never a warning, which
+``-W`` would make an error).
 """
 
 from __future__ import annotations
