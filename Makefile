@@ -84,10 +84,13 @@ lint: $(TEST_STAMP)
 	$(BIN)/ruff check juju_radar tests bench tools
 	$(BIN)/mypy
 
-bench: $(TEST_STAMP)
+# The timings, which the tests leave out (their verdict would be the machine's load):
+# build, search, the editors' tools, and Lighthouse's performance score.
+bench: $(TEST_STAMP) $(LIGHTHOUSE_STAMP)
 	$(BIN)/python bench/build_bench.py
 	$(BIN)/python bench/search_bench.py
 	$(BIN)/python bench/editors_bench.py
+	$(BIN)/python bench/lighthouse_bench.py
 
 # The documentation (docs/, MyST Markdown): not the archive, which leaves docs/ out. Its
 # tables of codes are generated from juju_radar/model/codes.py; warnings are errors.

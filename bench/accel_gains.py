@@ -17,8 +17,10 @@ marks runs made while something else ran. A configuration's gain is the median o
 runs' paired shares; the table gives its median times too, with the run count. A share
 near the run-to-run spread of the same configuration is not a gain.
 
-The table goes between the markers of the "Acceleration gains" section of BENCHMARKS.md
-(``--no-write`` only prints it).
+The table goes between the markers of the "Acceleration gains" section of BENCHMARKS.md,
+and each acceleration's gain into ``bench/accel_gains.json``, which the documentation's
+register reads (``make docs`` installs only the build's packages: it runs no bench code);
+``--no-write`` only prints the table.
 """
 
 from __future__ import annotations
@@ -55,6 +57,9 @@ from juju_radar.sphinx_ext.config import ACCEL_ENV, ACCEL_OFF_ENV  # noqa: E402
 ALL_ON = "every acceleration"
 NONE = f"none ({ACCEL_ENV}=0)"
 RECORD = ROOT / "bench" / "accel_gains.jsonl"
+# What the register's table in the documentation shows (docs/_ext/radar_accelerations.py).
+GAINS = ROOT / "bench" / "accel_gains.json"
+GAINS_ISSUES = 3650
 
 
 def speed_rows() -> list[str]:
@@ -194,9 +199,9 @@ def median_runs(measured: list[Recorded]) -> tuple[float, float, float]:
     )
 
 
-def register_gains(issues: int = 3650, record: Path = RECORD) -> dict[str, str]:
+def register_gains(issues: int = GAINS_ISSUES, record: Path = RECORD) -> dict[str, str]:
     """What each acceleration saves at ``issues`` issues, by register name, from the
-    record: the register's table (``docs/_ext/radar_accelerations.py``) shows it."""
+    record: ``write_gains`` keeps it for the register's table in the documentation."""
     labels = [label for label, _ in configurations(speed_rows())]
     runs = recorded_runs(record, issues, labels)
     if ALL_ON not in runs:
@@ -208,6 +213,12 @@ def register_gains(issues: int = 3650, record: Path = RECORD) -> dict[str, str]:
                 f"clean {clean}, add an issue {added} (median of {len(runs[label])} run(s))"
             )
     return gains
+
+
+def write_gains(record: Path = RECORD, path: Path = GAINS) -> None:
+    """``register_gains`` at ``GAINS_ISSUES`` issues as JSON, for the documentation."""
+    gains = register_gains(GAINS_ISSUES, record)
+    path.write_text(json.dumps(gains, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
 
 
 def measure_rounds(
@@ -316,6 +327,7 @@ def main(argv: list[str] | None = None) -> int:
     print(table)
     if not args.no_write:
         write_section("accel-gains", "Acceleration gains", table)
+        write_gains(args.record)
     return 0
 
 

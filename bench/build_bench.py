@@ -62,7 +62,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT / "tests"), str(ROOT / "tests" / "browser"), str(ROOT / "bench")]
 
 from bench_report import measure_table, write_section  # noqa: E402
-from conftest import CHROMIUM_ARGS, SEED_SITE  # noqa: E402
+from conftest import SEED_SITE, launched_chromium  # noqa: E402
 from search_bench import (  # noqa: E402
     DEFAULT_RANKING,
     SEARCH_INDEX_LINE,
@@ -448,9 +448,7 @@ def browse(outdir: Path, rows: tuple[str, ...]) -> dict[str, Any]:
     outdir = outdir.resolve()
     result: dict[str, Any] = {}
     with serve(outdir) as base, sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS
-        )
+        browser = launched_chromium(playwright)
         if "output" in rows:
             issue_page = sorted((outdir / "issues").rglob("20*.html"))[-1].relative_to(outdir)
             result["first_visit"] = first_visit(browser, base, outdir, issue_page.as_posix())

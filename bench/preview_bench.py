@@ -22,7 +22,6 @@ from live_preview import radar_serve, replace_once  # noqa: E402
 
 from juju_radar.model.issue_records import is_issue_path  # noqa: E402
 
-SHOWN_WITHIN = 120  # seconds before a run counts as failed
 # A sentence of an issue's body: Chinese text ending with 。 on a line of its own text.
 SENTENCE_RE = re.compile(r"^[^:%#\-\s`>][^\n]*?。", re.MULTILINE)
 
@@ -58,7 +57,8 @@ def preview_seconds(srcdir: Path) -> dict[str, float]:
             for run in ("first_edit_s", "second_edit_s"):
                 edited = f"{sentence.removesuffix('。')}（预览基准 {run} {time.time_ns()}）。"
                 saved = replace_once(issue, current, edited)
-                seconds[run] = preview.seconds_until_shown(page, edited, SHOWN_WITHIN, saved)
+                # live_preview's hang guard (its tests and the bench's smoke run share it)
+                seconds[run] = preview.seconds_until_shown(page, edited, saved)
                 current = edited
     finally:
         issue.write_text(original, encoding="utf-8")

@@ -26,7 +26,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT / "tests"), str(ROOT / "tests" / "browser")]
 
-from conftest import CHROMIUM_ARGS, copy_site, open_filters  # noqa: E402
+from conftest import copy_site, launched_chromium, open_filters  # noqa: E402
 from site_server import serve  # noqa: E402
 
 QUERY_SET = json.loads((ROOT / "tests" / "search_queries.json").read_text(encoding="utf-8"))
@@ -252,9 +252,7 @@ def main() -> int:
             "bundle_bytes": bundle_size(outdir),
         }
         with serve(outdir) as base, sync_playwright() as playwright:
-            browser = playwright.chromium.launch(
-                executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS
-            )
+            browser = launched_chromium(playwright)
             report["cold"] = cold_query(browser, base, outdir)
             report["cold_typed_ms"] = cold_typed_query(browser, base)
             page = browser.new_page()

@@ -71,7 +71,8 @@ class FakeServices:
             "RADAR_CONTACT_EMAIL": "editors@example.org",
             "RADAR_HTTP_RETRIES": "1",
             "RADAR_HTTP_BACKOFF": "0.01",
-            "RADAR_HTTP_TIMEOUT": "5",
+            # A hang guard: the fakes answer at once, however loaded the machine.
+            "RADAR_HTTP_TIMEOUT": "120",
             **TRUSTED,
         }
 

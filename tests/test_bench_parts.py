@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from conftest import ROOT, SEED_SITE
 
-sys.path[:0] = [str(ROOT / "bench")]
+sys.path[:0] = [str(ROOT / "bench"), str(ROOT / "tests" / "browser")]
 
 from build_bench import (  # noqa: E402
     IMPORTED_TITLE,
@@ -28,16 +28,18 @@ from build_bench import (  # noqa: E402
 )
 from tree_memory import TreeMemory  # noqa: E402
 
-# A parent holding 60 MiB forks two children that each allocate 60 MiB more of their own.
+# A parent holding 60 MiB forks two children that each allocate 60 MiB more of their own,
+# say so, and hold it until their input closes (whatever the machine's speed).
 FORKING = """
-import os, time
+import os, sys
 held = bytearray(60 * 2**20)
 children = []
 for _ in range(2):
     pid = os.fork()
     if pid == 0:
         own = bytearray(60 * 2**20)
-        time.sleep(1.5)
+        os.write(1, b"ready\\n")
+        sys.stdin.read()
         os._exit(0)
     children.append(pid)
 for pid in children:
@@ -47,8 +49,15 @@ for pid in children:
 
 @pytest.mark.site
 def test_peak_memory_counts_forked_children():
-    process = subprocess.Popen([sys.executable, "-c", FORKING])
-    with TreeMemory(process.pid, interval=0.1) as peak:
+    process = subprocess.Popen(
+        [sys.executable, "-c", FORKING], stdin=subprocess.PIPE, stdout=subprocess.PIPE
+    )
+    assert process.stdin is not None and process.stdout is not None
+    memory = TreeMemory(process.pid, interval=0.1)
+    with memory as peak:
+        assert [process.stdout.readline() for _ in range(2)] == [b"ready\n"] * 2
+        memory.sample()  # the tree at its largest, both children holding their memory
+        process.stdin.close()
         process.wait()
     assert peak.processes == 3
     # Pss: 60 MiB (shared by three) + 2 x 60 MiB own; the largest single process has 120.
@@ -215,3 +224,52 @@ def test_the_register_shows_each_gain_as_recorded(tmp_path):
     assert register_gains(10, record) == {
         "search-merge": "clean +25%, add an issue -1% (median of 2 run(s))"
     }
+
+
+def test_the_documented_gains_are_the_records_and_written_from_it(tmp_path):
+    """The documentation reads bench/accel_gains.json (make docs runs no bench code): it
+    is what the committed record gives, and write_gains writes what register_gains says."""
+    import json
+
+    from accel_gains import ALL_ON, GAINS, record_run, register_gains, write_gains
+
+    assert json.loads(GAINS.read_text(encoding="utf-8")) == register_gains()
+    record, written = tmp_path / "gains.jsonl", tmp_path / "gains.json"
+    record_run(
+        record, 3650, 40, ALL_ON, Run(90, 90, 1, 1, 1, 0, 0, 1.0), Run(9, 9, 1, 1, 1, 0, 0, 1.0)
+    )
+    record_run(
+        record,
+        3650,
+        40,
+        "without search-merge",
+        Run(100, 100, 1, 1, 1, 0, 0, 1.0),
+        Run(9, 9, 1, 1, 1, 0, 0, 1.0),
+    )
+    write_gains(record, written)
+    assert json.loads(written.read_text(encoding="utf-8")) == {
+        "search-merge": "clean +10%, add an issue +0% (median of 1 run(s))"
+    }
+
+
+def test_lighthouse_s_table_gives_each_page_s_median_against_the_target():
+    """bench/lighthouse_bench.py: the performance score is measured there, not tested."""
+    from lighthouse_bench import page_row
+
+    def report(score: float, blocking: float) -> dict:
+        audit = {"score": 0.5, "displayValue": f"{blocking:.0f} ms"}
+        return {
+            "categories": {
+                "performance": {
+                    "score": score,
+                    "auditRefs": [{"id": "total-blocking-time", "weight": 30}],
+                }
+            },
+            "audits": {"total-blocking-time": {**audit, "numericValue": blocking}},
+        }
+
+    slow = [report(0.73, 1780), report(0.74, 1500), report(0.99, 90)]
+    assert page_row("stats.html", slow) == (
+        "| `stats.html` | 74 (under the target) | 73, 74, 99 | 1500 | total-blocking-time |"
+    )
+    assert page_row("index.html", [report(0.98, 10)]).startswith("| `index.html` | 98 | 98 |")

@@ -17,7 +17,8 @@ def tiny_run(script: str, *options: str) -> list[dict]:
     """``bench/<script>`` on an archive of 3 issues, once: the JSON report it prints."""
     command = [sys.executable, str(ROOT / "bench" / script), "--sizes", "3", "--runs", "1"]
     command += options
-    result = subprocess.run([*command, "--no-write"], capture_output=True, text=True, timeout=600)
+    # A hang guard: about a minute on a quiet machine.
+    result = subprocess.run([*command, "--no-write"], capture_output=True, text=True, timeout=1800)
     assert result.returncode == 0, result.stderr[-3000:]
     report: list[dict] = json.loads(result.stdout[result.stdout.index("[") :])
     return report

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from conftest import deprecations_fail
-from publishing_site import published_sources
+from publishing_site import WITH_SITE_URL, published_sources
 from site_builds import EPOCH
 
 NOISE = (
@@ -22,6 +22,10 @@ NOISE = (
     "MdParserConfig",
     "Writing evaluated template result",
     "build_info mismatch",
+)
+NO_SITE_URL = (
+    "the site's address is not set (RADAR_SITE_URL or radar_site_url): no sitemap, "
+    "robots.txt or social meta tags; feeds and the export use relative links"
 )
 
 
@@ -89,6 +93,23 @@ def test_verbose_gives_sphinx_s_whole_log(builds):
     lines = [re.sub(r"\x1b\[[0-9;]*m", "", line) for line in make_html(srcdir, "-v")]
     assert any(line.startswith("Running Sphinx") for line in lines)
     assert not any(line.startswith("Nothing changed") for line in lines)
+    assert lines.count(NO_SITE_URL) == 1, "said once, in Sphinx's log"
+
+
+def test_a_build_without_the_site_address_says_so_in_one_line_and_succeeds(builds):
+    """A quiet make html (-W: warnings are errors) says what it leaves out, every time."""
+    _, outputs = builds
+    for lines in outputs:
+        assert lines.count(NO_SITE_URL) == 1, lines
+        assert lines[-2] == NO_SITE_URL
+
+
+@pytest.mark.site
+def test_a_build_with_the_site_address_says_nothing_of_it(builds):
+    srcdir, _ = builds
+    lines = make_html(srcdir, *WITH_SITE_URL)
+    assert not [line for line in lines if "address" in line], lines
+    assert lines[-1] == f"site built in {srcdir / '_build' / 'html'}"
 
 
 @pytest.mark.site

@@ -19,7 +19,7 @@ import pytest
 from bs4 import BeautifulSoup
 from conftest import SEED_EXPORT, SEED_SITE, copy_site, sphinx_build
 from conftest import page_text as article_text
-from live_preview import free_port, radar_serve, serving
+from live_preview import HANG_GUARD, STOP_TIMEOUT, free_port, radar_serve, serving
 
 from juju_radar.editors import cli
 from juju_radar.editors.export_category import CATEGORY_RE
@@ -507,13 +507,13 @@ def test_serve_stopped_by_sigterm_stops_its_preview_server(tmp_path):
         start_new_session=True,  # as a service manager starts it: no terminal's Ctrl-C
     )
     try:
-        deadline = time.monotonic() + 120
+        deadline = time.monotonic() + HANG_GUARD
         while not serving(port):
             assert serve.poll() is None and time.monotonic() < deadline, "the preview never served"
             time.sleep(0.5)
         serve.send_signal(signal.SIGTERM)
-        assert serve.wait(timeout=30) == 0
-        deadline = time.monotonic() + 30
+        assert serve.wait(timeout=STOP_TIMEOUT) == 0
+        deadline = time.monotonic() + HANG_GUARD
         while serving(port) and time.monotonic() < deadline:
             time.sleep(0.5)
         assert not serving(port), "the preview server outlived radar serve"
@@ -525,7 +525,7 @@ def test_serve_stopped_by_sigterm_stops_its_preview_server(tmp_path):
 @pytest.mark.site
 def test_serve_answers_only_local_host_names(tmp_path):
     src = copy_site(tmp_path / "src")
-    with radar_serve(src, start_timeout=120) as preview:
+    with radar_serve(src) as preview:
         port = preview.port
         for host in (f"127.0.0.1:{port}", f"localhost:{port}", f"[::1]:{port}", "localhost"):
             assert status_with_host(port, host) == 200, host
@@ -541,7 +541,7 @@ def test_serve_answers_only_local_host_names(tmp_path):
 def websocket_status(port: int, origin: str | None) -> int:
     import http.client
 
-    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=HANG_GUARD)
     try:
         headers = {
             "Upgrade": "websocket",
@@ -560,7 +560,7 @@ def websocket_status(port: int, origin: str | None) -> int:
 def status_with_host(port: int, host: str) -> int:
     import http.client
 
-    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=HANG_GUARD)
     try:
         connection.putrequest("GET", "/", skip_host=True)
         if host:

@@ -226,7 +226,7 @@ def check_and_build(pages: list, probe: ThreadingHTTPServer, base: Path, bib: st
         [sys.executable, "-m", "juju_radar", "check", "--format", "json", "--root", str(srcdir)],
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=600,  # a hang guard
     )
     assert checked.stdout.startswith("["), (checked.returncode, checked.stderr[-3000:])
     errors: dict[str, list[dict]] = {}

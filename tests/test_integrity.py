@@ -11,7 +11,15 @@ from pathlib import Path
 
 import pytest
 from bs4 import BeautifulSoup
-from conftest import ROOTS, copy_site, page_text, site_with_root, sphinx_build, watch_errors
+from conftest import (
+    BROWSER_WAIT_MS,
+    ROOTS,
+    copy_site,
+    page_text,
+    site_with_root,
+    sphinx_build,
+    watch_errors,
+)
 from site_builds import EPOCH_ENV, clean_build, differences
 
 from juju_radar.editors.site_links import broken_links
@@ -273,7 +281,7 @@ def test_hostile_strings_stay_text_in_search_results(hostile_site, browser):
         errors = watch_errors(page)
         page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
         page.goto(f"{base}search.html?q=正文一段")
-        page.wait_for_selector(".radar-search-page .radar-search-result", timeout=10_000)
+        page.wait_for_selector(".radar-search-page .radar-search-result", timeout=BROWSER_WAIT_MS)
         titles = page.eval_on_selector_all(
             ".radar-search-page a.radar-search-result-title",
             "links => links.map(a => a.textContent)",

@@ -97,11 +97,13 @@ def test_make_html_ends_with_its_summary_in_chinese(tmp_path):
         env=env,
     )
     assert result.returncode == 0, result.stdout + result.stderr
-    read, *rest = result.stdout.splitlines()[-4:]
+    read, *rest = result.stdout.splitlines()[-5:]
     assert re.fullmatch(r"读入 \d+ 页：新增 1 期。", read)
     assert rest == [
         "网站收录：已发布 1 期，条目 5 条，文献 8 条。",
         "references.bib：8 条文献尚无 DOI、URL、arXiv 编号或 ISBN（`radar refs missing` 会列出）。",
+        "未设置网站地址（RADAR_SITE_URL 或 radar_site_url）：不生成 sitemap、robots.txt 和社交媒体 "
+        "meta 标签；订阅源和数据导出使用相对链接",
         f"网站已构建于 {srcdir / '_build' / 'html'}",
     ]
 
@@ -112,10 +114,11 @@ def test_the_summary_lines_in_chinese():
     issues = {"issues/2026/2026-09-08", "issues/2026/2026-09-15"}
     setattr(app, summary.CHANGES, (issues, {"index"}, {"issues/2026/2026-09-01"}))
     setattr(app, summary.BARE_ENTRIES, {"references.bib": 8})
-    assert summary.summary_lines(app, "网站收录：……") == [
+    assert summary.summary_lines(app, "网站收录：……", ["未设置网站地址……"]) == [
         "读入 3 页：新增 2 期，删除 1 期。",
         "网站收录：……",
         "references.bib：8 条文献尚无 DOI、URL、arXiv 编号或 ISBN（`radar refs missing` 会列出）。",
+        "未设置网站地址……",
     ]
     setattr(app, summary.CHANGES, (set(), set(), set()))
     assert summary.changes_line(app) == "自上次构建以来没有变化。"

@@ -74,7 +74,7 @@ def test_a_second_build_says_another_build_is_running(tmp_path):
             cwd=tmp_path,
             capture_output=True,
             text=True,
-            timeout=60,
+            timeout=600,  # a hang guard: Python starts and finds the lock taken
         )
     finally:
         os.close(lock)

@@ -303,7 +303,7 @@ def test_retries_back_off_and_arxiv_gets_one_request_every_three_seconds():
             slept.append(seconds)
             now[0] += seconds
 
-        settings = Settings(retries=2, backoff=0.5, timeout=5, network=fake.network_rule())
+        settings = Settings(retries=2, backoff=0.5, timeout=120, network=fake.network_rule())
         with Client(settings, sleep=sleep, clock=lambda: now[0]) as client:
             with pytest.raises(ServiceError, match=r"^Crossref answered HTTP 503 \("):
                 client.get("Crossref", f"{fake.base}/busy")

@@ -200,8 +200,7 @@ def test_the_bundle_does_not_depend_on_the_order_the_file_system_lists(
 ) -> None:
     """On tmpfs a folder lists files newest first, so the creation order is the listing
     order: Pagefind alone numbers pages by it; the merged bundle does not."""
-    if not TMPFS.is_dir():
-        pytest.skip("no tmpfs at /dev/shm to vary the listing order")
+    assert TMPFS.is_dir(), "no tmpfs at /dev/shm to vary the listing order: mount one"
     base = built_seed_site.parent / "html.doctrees" / "radar-search-records" / "stories-2026-09"
     records = sorted(path for path in base.rglob("*") if path.is_file())
     with tempfile.TemporaryDirectory(dir=TMPFS) as work:

@@ -1,11 +1,12 @@
 """The register of accelerations, generated from ``juju_radar.accel.register`` at build
 time: ``{radar-accelerations}`` writes one row per acceleration, with its gain as
-``bench/accel_gains.py`` recorded it (``bench/accel_gains.jsonl``)."""
+``bench/accel_gains.py`` measured it (``bench/accel_gains.json``, written from the record
+``bench/accel_gains.jsonl``). Data, not the bench's code: ``make docs`` installs only the
+build's packages, and the bench imports the tests' helpers (pytest)."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
+import json
 from pathlib import Path
 from typing import Any
 
@@ -27,14 +28,13 @@ COLUMNS = (
 )
 
 
+GAINS = Path(__file__).resolve().parents[2] / "bench" / "accel_gains.json"
+
+
 def measured_gains() -> dict[str, str]:
-    """``bench/accel_gains.py``'s ``register_gains``: the bench is a script, not a package."""
-    script = Path(__file__).resolve().parents[2] / "bench" / "accel_gains.py"
-    spec = importlib.util.spec_from_file_location("accel_gains", script)
-    assert spec is not None and spec.loader is not None
-    module = sys.modules.setdefault("accel_gains", importlib.util.module_from_spec(spec))
-    spec.loader.exec_module(module)  # in sys.modules: its dataclasses look their module up
-    return module.register_gains()
+    """Each acceleration's gain by register name, as the bench last wrote it."""
+    gains: dict[str, str] = json.loads(GAINS.read_text(encoding="utf-8"))
+    return gains
 
 
 def _cell(text: str) -> str:

@@ -1,5 +1,6 @@
 """What a quiet ``make html`` says once the site is built: what changed, what the site
-holds, and what editors still have to complete. Sphinx's own progress is for ``-v``
+holds, what editors still have to complete, and what the build left out (the outputs that
+need the site's address, when it has none). Sphinx's own progress is for ``-v``
 (``RADAR_VERBOSE=1``); warnings and errors are always printed, with their file and line.
 
 The build writes these lines to ``SUMMARY`` in its doctree folder; the staged build
@@ -84,7 +85,7 @@ def issue_changes(added: int, changed: int, removed: int) -> str:
     return said
 
 
-def summary_lines(app: Sphinx, holdings: str) -> list[str]:
+def summary_lines(app: Sphinx, holdings: str, left_out: list[str]) -> list[str]:
     lines = [changes_line(app), holdings]
     for name, count in sorted(getattr(app, BARE_ENTRIES, {}).items()):
         said = ngettext(
@@ -95,9 +96,9 @@ def summary_lines(app: Sphinx, holdings: str) -> list[str]:
             count,
         )
         lines.append(said.format(name=name, count=count))
-    return lines
+    return lines + left_out
 
 
-def write_summary(app: Sphinx, holdings: str) -> None:
-    lines = summary_lines(app, holdings)
+def write_summary(app: Sphinx, holdings: str, left_out: list[str]) -> None:
+    lines = summary_lines(app, holdings, left_out)
     Path(app.doctreedir, SUMMARY).write_text("\n".join(lines) + "\n", encoding="utf-8")

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from conftest import BROWSER_WAIT_MS
+
 from .conftest import load_queries
 
 QUERY_SET = load_queries()
@@ -36,7 +38,7 @@ STORIES = {
         "建议阅读原文",
     ),
 }
-TIMEOUT_MS = 20_000  # generous: CI machines have two busy cores
+TIMEOUT_MS = BROWSER_WAIT_MS  # a hang guard (tests/conftest.py)
 
 
 def wait_for_results(page: Any, scope: str, query: str) -> None:

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import copy_site, watch_errors
+from conftest import BROWSER_WAIT_MS, copy_site, watch_errors
 from live_preview import radar_serve, replace_once
 
 from .site_server import serve
@@ -19,7 +19,7 @@ from .site_server import serve
 pytestmark = pytest.mark.browser
 
 ISSUE_PAGE = "issues/2026/2026-09-08.html"
-TIMEOUT_MS = 20_000
+TIMEOUT_MS = BROWSER_WAIT_MS  # a hang guard (tests/conftest.py)
 # Served at the site's root, its files named from there ("/_static/…"): under this
 # server's sub-path they are not found, so only its policy is checked.
 NOT_FOUND = "404.html"
@@ -193,15 +193,28 @@ def test_the_preview_reloads_a_saved_page_under_the_policy(tab: Any, tmp_path: P
     """``radar serve`` tells open pages to reload after a build, by a script the policy
     allows (a file of the preview, not sphinx-autobuild's inline one)."""
     src = copy_site(tmp_path / "src")
+    tab.add_init_script(NOTE_SOCKET_OPEN)
     with radar_serve(src) as preview:
         visit(tab, preview.url(ISSUE_PAGE))
         assert tab.locator('script[src="/_radar/reload.js"]').count() == 1
-        tab.wait_for_timeout(500)  # the WebSocket opens
-        with tab.expect_navigation(timeout=60_000):
+        tab.wait_for_function("() => window.__radarSocketOpen === true")  # before the save
+        with tab.expect_navigation():
             replace_once(
                 src / "issues/2026/2026-09-08.md",
                 "部署还有预算限制。",
                 "部署还有预算限制。重新载入。",
             )
-        tab.wait_for_selector("text=重新载入", timeout=60_000)
+        tab.wait_for_selector("text=重新载入")
         assert violations(tab) == []
+
+
+# The page's WebSockets note when they open (an init script, which the policy does not
+# govern): the reload script's must be open before the save it is to hear of.
+NOTE_SOCKET_OPEN = """
+window.WebSocket = class extends window.WebSocket {
+  constructor(...args) {
+    super(...args);
+    this.addEventListener("open", () => { window.__radarSocketOpen = true; });
+  }
+};
+"""

@@ -27,7 +27,7 @@ from typing import Any
 from urllib.parse import quote
 
 import pytest
-from conftest import ROOT, watch_errors
+from conftest import BROWSER_WAIT_MS, ROOT, watch_errors
 
 from .conftest import kept_context, sized_tab
 
@@ -39,7 +39,7 @@ ISSUE_PAGE = "issues/2026/2026-09-08.html"
 STORY = "tau-bench-customer-service"
 REFERENCE = "cite-rise2026paper"
 AXE = ROOT / "tests" / "browser" / "axe" / "node_modules" / "axe-core" / "axe.min.js"
-TIMEOUT_MS = 20_000
+TIMEOUT_MS = BROWSER_WAIT_MS  # a hang guard (tests/conftest.py)
 FIRST_VISIT_LIMIT = 90 * 1024
 BROAD_QUERIES = ["模型", "arXiv", "治理", "Agent", "训练"]
 AXE_PAGES = [

@@ -265,8 +265,7 @@ def test_code_and_citations_wrap_on_a_phone(tabs: Any, archive: str) -> None:
 def test_back_to_top_sits_in_the_header_over_no_text(tabs: Any, archive: str, width: int) -> None:
     with opened(tabs, archive + ISSUE_PAGE, width) as tab:
         tab.mouse.move(width * 3 / 4, 450)  # over the story, not the sidebar
-        tab.mouse.wheel(0, 3000)
-        tab.wait_for_timeout(300)
+        wheel_to_rest(tab, 3000)
         tab.mouse.wheel(0, -300)  # the theme shows the button while the reader scrolls up
         button = tab.locator("#pst-back-to-top")
         button.wait_for(state="visible")
@@ -283,6 +282,17 @@ def test_back_to_top_sits_in_the_header_over_no_text(tabs: Any, archive: str, wi
         ]
     assert header["y"] <= box["y"] and box["y"] + box["height"] <= header["y"] + header["height"]
     assert all(not overlaps(box, other) for other in others)
+
+
+def wheel_to_rest(tab: Any, pixels: int) -> None:
+    """Scroll by ``pixels`` with the mouse wheel and wait for the scroll to end (its
+    ``scrollend`` event), however long the machine takes."""
+    tab.evaluate(
+        "() => { window.__radarScrolled = new Promise("
+        "done => addEventListener('scrollend', done, { once: true })); }"
+    )
+    tab.mouse.wheel(0, pixels)
+    tab.evaluate("() => window.__radarScrolled.then(() => true)")
 
 
 def overlaps(first: dict[str, float], second: dict[str, float]) -> bool:

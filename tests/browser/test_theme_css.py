@@ -96,7 +96,10 @@ def styles_drawn(tab: Any, then: Callable[[Any], None]) -> dict[str, str]:
     """Every element's computed style on the tab's page, after ``then`` has acted on it."""
     tab.wait_for_load_state("networkidle")
     then(tab)
-    tab.wait_for_timeout(100)
+    # Two frames drawn after the action: its styles applied, however slow the machine.
+    tab.evaluate(
+        "() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))"
+    )
     return tab.evaluate(STYLES_JS)
 
 

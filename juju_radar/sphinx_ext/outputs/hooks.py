@@ -4,7 +4,9 @@
 ``setup(app)`` is called from ``extension.setup_extension`` after the configuration
 values are declared. Feeds and the export are written by every build (with relative
 links while the site's address is unknown); the sitemap, ``robots.txt`` and social meta
-need the address, and the build says in one info line when they are left out.
+need the address, and the build says in one line when they are left out (an info line
+of Sphinx's log, and a line of the quiet ``make html``'s summary; never a warning, which
+``-W`` would make an error).
 """
 
 from __future__ import annotations
@@ -44,15 +46,24 @@ def citation_identifiers(app: Sphinx) -> dict[str, dict[str, str]]:
     return load_bibliography(app.env).identifiers
 
 
-def say_without_site_url(app: Sphinx) -> None:
-    if not SiteUrl.from_config(app.config):
-        logger.info(
-            _(
-                "the site's address is not set (RADAR_SITE_URL or radar_site_url): no "
-                "sitemap, robots.txt or social meta tags; feeds and the export use relative "
-                "links"
-            )
+def without_site_url(app: Sphinx) -> list[str]:
+    """The line saying what a build without the site's address leaves out, if it has none."""
+    if SiteUrl.from_config(app.config):
+        return []
+    return [
+        _(
+            "the site's address is not set (RADAR_SITE_URL or radar_site_url): no "
+            "sitemap, robots.txt or social meta tags; feeds and the export use relative "
+            "links"
         )
+    ]
+
+
+def say_without_site_url(app: Sphinx) -> None:
+    """In Sphinx's log (a verbose build); a quiet one has it in its summary, not as a
+    warning, which -W would make an error."""
+    for line in without_site_url(app):
+        logger.info(line)
 
 
 def remove_url_outputs(outdir: Path) -> None:
@@ -96,7 +107,7 @@ def say_holdings(app: Sphinx, exception: BaseException | None) -> None:
         held = holdings(app)
         said = (str(type(app.builder).epilog or ""), held)
         app.builder.epilog = " ".join(part for part in said if part)  # type: ignore[misc]
-        summary.write_summary(app, held)
+        summary.write_summary(app, held, without_site_url(app))
 
 
 EXPORTS = "data-export"
