@@ -45,6 +45,7 @@ WELL_FORMED = [
     "@misc{tau, title = {τ^τ_x}, url = {https://t.example}}",
     "@misc{dupf, title = {a}, title = {b}}",
     "@misc{js, title = {J}, url = {javascript:alert(1)}}",
+    "@misc{esc, title = {E}, url = {https://e.example/a\\_b?c=1\\&d}, doi = {10.1/x\\%y}}",
     "@misc{people, author = {Doe, John and Roe, R.}, title = {P}}",
     "@misc{badname, author = {a, b, c, d}, title = {N}}",
     "x @misc{inline, title = {I}} @misc{inline2, title = {J \\footnote}}",

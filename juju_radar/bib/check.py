@@ -28,10 +28,12 @@ from juju_radar.bib import (
     entry_records,
     entry_rules,
     file_entries,
+    identifiers,
     latex_conversion,
     pybtex_parser,
     reader,
     size_limits,
+    typesetting,
 )
 from juju_radar.bib.cross_entry_rules import (
     anchor_clash_problems,
@@ -63,6 +65,8 @@ CHECKER_MODULES: tuple[ModuleType, ...] = (
     reader,
     entry_records,
     file_entries,
+    identifiers,
+    typesetting,
 )
 """The code of the .bib check and of the reader it reads with: what is kept of a file's
 check or reading is kept under a digest of their sources."""

@@ -18,7 +18,7 @@ from pylatexenc.latex2text import LatexNodes2Text, MacroTextSpec, get_default_la
 
 from juju_radar.bib.entry_records import BibField
 from juju_radar.bib.file_entries import scan_entries
-from juju_radar.bib.identifiers import ARXIV_ABS, EDITORS_FIELDS
+from juju_radar.bib.identifiers import EDITORS_FIELDS, arxiv_url, url_identifiers
 from juju_radar.bib.typesetting import VERBATIM_FIELDS, typesettable
 
 # The files written beside an issue page: what it cites, in three formats.
@@ -226,7 +226,8 @@ def csl_record(key: str, entry: Entry) -> dict[str, Any]:
     if arxiv:
         record["archive"] = "arXiv"
         record["number"] = f"arXiv:{arxiv}"
-        record.setdefault("URL", f"{ARXIV_ABS}{arxiv}")  # the id's own address
+        if "eprint" in url_identifiers(record.get("URL", "")) or "URL" not in record:
+            record["URL"] = arxiv_url(arxiv)  # the id's abstract page, not its PDF
     if entry.fields.get("note"):
         record["note"] = _field(entry, "note")
     return record
@@ -277,10 +278,18 @@ def ris_record(record: dict[str, Any]) -> dict[str, Any]:
     if "accessed" in record:
         ris["access_date"] = _ris_date(record["accessed"]["date-parts"][0])
     if "URL" in record:
-        ris["urls"] = [record["URL"]]
+        ris["urls"] = [ris_url(record["URL"])]
+    if "language" in record:
+        ris["language"] = record["language"]
     if "note" in record:
         ris["notes"] = [record["note"]]
     return ris
+
+
+def ris_url(url: str) -> str:
+    """An address in RIS's ``UR``, which readers (rispy) split at ``;``: its own ``;``
+    percent-encoded (``%3B``)."""
+    return url.replace(";", "%3B")
 
 
 class RisWriter(rispy.RisWriter):

@@ -47,6 +47,7 @@ from juju_radar.bib.cross_entry_rules import (
     crossref_problems,
     duplicate_key_problems,
 )
+from juju_radar.bib.entry_rules import PER_ENTRY_RULES
 from juju_radar.bib.file_entries import entry_keys, parse_bib_keys, remember_entries
 from juju_radar.bib.latex_conversion import conversion_problem, entries_to_convert, unconverted_keys
 from juju_radar.bib.pybtex_parser import PybtexComplaint, PybtexReading, pybtex_parse
@@ -158,15 +159,9 @@ def assembled_check(
     problems = [  # in the reference's order: problems on one line keep it once sorted
         *duplicate_key_problems(citable, path),
         *anchor_clash_problems(citable, path, anchor_of=lambda entry: entry.anchor),
-        *own[0],
-        *own[1],
-        *own[2],
-        *own[3],
-        *own[4],
-        *own[5],
+        *(problem for rule in own[: len(PER_ENTRY_RULES)] for problem in rule),
         *crossrefs,
-        *own[6],
-        *own[7],
+        *(problem for rule in own[len(PER_ENTRY_RULES) :] for problem in rule),
         *bib_syntax_problems(text, entries, complaints, path),
     ]
     skipped = unconverted_keys(citable, limits.max_field_chars, bool(crossrefs))

@@ -168,6 +168,7 @@ OWN_RULES = (
     "repeated fields",
     "missing title or identifier",
     "unsafe URLs",
+    "escaped addresses",
     "fields too long",
     "control characters",
 )
