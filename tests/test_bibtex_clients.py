@@ -23,6 +23,7 @@ from juju_radar.sphinx_ext.cite_as import ACCESS_DATE_FALLBACK
 SITE = COMPLETED_SITE_URL
 ISSUE_KEY = "jujuradar-2026-09-08"
 TEXT_FIELDS = ("title", "howpublished", "note", "organization", "journal")
+WITHOUT_SCRIPT = "-without-script"  # the cite-as text as a page read without scripts shows it
 TEX_PACKAGES = "biber texlive-bibtex-extra texlive-xetex texlive-lang-chinese"
 
 
@@ -42,8 +43,11 @@ def offered_bibtex(outdir: Path) -> dict[str, str]:
     for page in sorted((outdir / "issues").rglob("*.html")):
         soup = BeautifulSoup(page.read_text(encoding="utf-8"), "html.parser")
         for number, block in enumerate(soup.select(".radar-cite-bibtex .radar-copyable")):
-            text = block.get_text().replace(ACCESS_DATE_FALLBACK, today)
-            texts[f"{page.relative_to(outdir)}#cite-{number}"] = text
+            where = f"{page.relative_to(outdir)}#cite-{number}"
+            texts[f"{where}{WITHOUT_SCRIPT}"] = block.get_text()
+            for field in block.select(".radar-access-date-field"):  # as radar.js fills it
+                field.string = f"  urldate      = {{{today}}},\n"
+            texts[where] = block.get_text().replace(ACCESS_DATE_FALLBACK, today)
     return texts
 
 
@@ -52,9 +56,22 @@ def issue_cite_as(offered: dict[str, str]) -> str:
     (text,) = [
         text
         for where, text in offered.items()
-        if "#cite-" in where and f"@misc{{{ISSUE_KEY}," in text
+        if "#cite-" in where and not where.endswith(WITHOUT_SCRIPT)
+        if f"@misc{{{ISSUE_KEY}," in text
     ]
     return text
+
+
+def test_the_cite_as_bibtex_has_a_valid_urldate_or_none(offered):
+    """biber refused the placeholder ``urldate = {引用日期}`` of a page read without
+    scripts: that entry now has no urldate, and radar.js gives it the reader's day."""
+    today = dt.date.today().isoformat()
+    for where, text in offered.items():
+        if "#cite-" not in where:
+            continue
+        entries = parse_string(text, "bibtex").entries
+        dates = {entry.fields.get("urldate") for entry in entries.values()}
+        assert dates == ({None} if where.endswith(WITHOUT_SCRIPT) else {today}), where
 
 
 def test_the_site_offers_the_downloads_and_the_cite_as_blocks(offered):
@@ -162,3 +179,20 @@ def test_plainnat_prints_the_year_and_keeps_the_capitals(offered, tmp_path):
     assert "2026" in issue
     assert "让 AI 造一个客服" in issue  # not "ai": the title is protected
     assert "RISE 论文" in bbl and "WorldSculpt 论文" in bbl  # the references' titles too
+
+
+@pytest.mark.clients
+@pytest.mark.parametrize("without_script", [True, False])
+def test_biber_reads_the_cite_as_bibtex_with_and_without_scripts(offered, tmp_path, without_script):
+    """Each key once per reading of the page: its text without scripts (no urldate) and
+    with them (the reader's day), each read by biber without a warning."""
+    texts = {
+        where: text
+        for where, text in offered.items()
+        if "#cite-" in where and where.endswith(WITHOUT_SCRIPT) == without_script
+    }
+    (tmp_path / "offered.bib").write_text(unique_entries(texts), encoding="utf-8")
+    (tmp_path / "offered.tex").write_text(BIBLATEX_DOCUMENT, encoding="utf-8")
+    run_tex(tmp_path, XELATEX, ["biber", "offered"], XELATEX)
+    log = (tmp_path / "offered.blg").read_text(encoding="utf-8", errors="replace")
+    assert "WARN" not in log and "ERROR" not in log, log
