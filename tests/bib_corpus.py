@@ -48,6 +48,7 @@ WELL_FORMED = [
     "@misc{js, title = {J}, url = {javascript:alert(1)}}",
     "@misc{jsnote, title = {N}, note = {see \\url{JaVa&#x09;Script:alert(1)}}}",
     "@misc{zw\u200bkey, title = {Z\u2060W}, howpublished = {\\href{//evil.example}{x}}}",
+    "@misc{esc, title = {E}, url = {https://e.example/a\\_b?c=1\\&d}, doi = {10.1/x\\%y}}",
     "@misc{people, author = {Doe, John and Roe, R.}, title = {P}}",
     "@misc{badname, author = {a, b, c, d}, title = {N}}",
     "x @misc{inline, title = {I}} @misc{inline2, title = {J \\footnote}}",

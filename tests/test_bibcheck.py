@@ -180,6 +180,25 @@ def test_percent_in_howpublished_is_fine_inside_url_only() -> None:
     assert "field 'howpublished'" in problems[0].message
 
 
+def test_an_address_written_with_latex_escapes_is_an_error_at_its_line() -> None:
+    """``radar refs archive`` once stored ``user\\_guide?lang=zh\\&v=2\\#install``: every
+    address field is read verbatim, so the backslashes reach the page's links."""
+    text = (
+        "@misc{k,\n"
+        "  title = {T},\n"
+        "  url = {https://example.org/user_guide?lang=zh&v=2&p=50%25#install},\n"
+        "  archiveurl = {https://web.archive.org/web/1/https://example.org/user\\_guide"
+        "?lang=zh\\&v=2\\#install},\n"
+        "  doi = {10.1/a\\%b},\n"
+        "  eprint = {2601.00001},\n"
+        "}\n"
+    )
+    problems = check_bib_text(text, PATH)
+    assert codes_and_lines(problems) == [("escaped-url", 4), ("escaped-url", 5)]
+    assert "field 'archiveurl'" in problems[0].message and "\\_ \\& \\#" in problems[0].message
+    assert "field 'doi'" in problems[1].message
+
+
 def test_double_backslash_before_percent_does_not_escape_it() -> None:
     text = "@misc{k,\n  title = {Line\\\\% gone},\n  doi = {10.1/x},\n}\n"
     assert codes_and_lines(check_bib_text(text, PATH)) == [("unescaped-percent", 2)]

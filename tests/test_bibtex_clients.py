@@ -6,6 +6,7 @@ here; biber with biblatex and plain BibTeX with plainnat in ``make test-clients`
 from __future__ import annotations
 
 import datetime as dt
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -16,13 +17,14 @@ from bs4 import BeautifulSoup
 from conftest import COMPLETED_SITE_URL
 from pybtex.database import parse_string
 
-from juju_radar.bib.exchange import latex_text
+from juju_radar.bib.exchange import latex_text, plain_bibtex_fields
 from juju_radar.bib.typesetting import bare_specials
 from juju_radar.sphinx_ext.cite_as import ACCESS_DATE_FALLBACK
 
 SITE = COMPLETED_SITE_URL
 ISSUE_KEY = "jujuradar-2026-09-08"
 TEXT_FIELDS = ("title", "howpublished", "note", "organization", "journal")
+WITHOUT_SCRIPT = "-without-script"  # the cite-as text as a page read without scripts shows it
 TEX_PACKAGES = "biber texlive-bibtex-extra texlive-xetex texlive-lang-chinese"
 
 
@@ -42,8 +44,11 @@ def offered_bibtex(outdir: Path) -> dict[str, str]:
     for page in sorted((outdir / "issues").rglob("*.html")):
         soup = BeautifulSoup(page.read_text(encoding="utf-8"), "html.parser")
         for number, block in enumerate(soup.select(".radar-cite-bibtex .radar-copyable")):
-            text = block.get_text().replace(ACCESS_DATE_FALLBACK, today)
-            texts[f"{page.relative_to(outdir)}#cite-{number}"] = text
+            where = f"{page.relative_to(outdir)}#cite-{number}"
+            texts[f"{where}{WITHOUT_SCRIPT}"] = block.get_text()
+            for field in block.select(".radar-access-date-field"):  # as radar.js fills it
+                field.string = f"  urldate      = {{{today}}},\n"
+            texts[where] = block.get_text().replace(ACCESS_DATE_FALLBACK, today)
     return texts
 
 
@@ -52,9 +57,22 @@ def issue_cite_as(offered: dict[str, str]) -> str:
     (text,) = [
         text
         for where, text in offered.items()
-        if "#cite-" in where and f"@misc{{{ISSUE_KEY}," in text
+        if "#cite-" in where and not where.endswith(WITHOUT_SCRIPT)
+        if f"@misc{{{ISSUE_KEY}," in text
     ]
     return text
+
+
+def test_the_cite_as_bibtex_has_a_valid_urldate_or_none(offered):
+    """biber refused the placeholder ``urldate = {引用日期}`` of a page read without
+    scripts: that entry now has no urldate, and radar.js gives it the reader's day."""
+    today = dt.date.today().isoformat()
+    for where, text in offered.items():
+        if "#cite-" not in where:
+            continue
+        entries = parse_string(text, "bibtex").entries
+        dates = {entry.fields.get("urldate") for entry in entries.values()}
+        assert dates == ({None} if where.endswith(WITHOUT_SCRIPT) else {today}), where
 
 
 def test_the_site_offers_the_downloads_and_the_cite_as_blocks(offered):
@@ -86,6 +104,41 @@ def test_pybtex_reads_every_entry_and_no_text_field_needs_math(offered):
     title = issue[ISSUE_KEY].fields["title"]
     assert title.startswith("{") and title.endswith("}")  # protected from lower-casing
     assert latex_text(title) == "让 AI 造一个客服，难在代码之外"
+
+
+def test_every_downloaded_entry_names_its_author_or_key_and_a_stated_year(offered):
+    """plainnat warned "need author or key" for every entry without an author and "empty
+    year" where the entry states its date otherwise: the downloads give ``key`` (the
+    organisation, else the title) and ``year`` (from ``date`` or the arXiv id), and invent
+    neither an author nor a year."""
+    for where, text in offered.items():
+        if "#cite-" in where or where.endswith(".cite.bib"):
+            continue
+        for key, entry in parse_string(text, "bibtex").entries.items():
+            named = entry.persons.get("author") or entry.persons.get("editor")
+            assert named or entry.fields.get("key"), (where, key)
+            assert "author" not in entry.fields or entry.persons.get("author")
+            if entry.fields.get("date"):
+                assert entry.fields["year"] == entry.fields["date"][:4], (where, key)
+
+
+@pytest.mark.parametrize(
+    ("fields", "added"),
+    [
+        ({"title": "RISE 论文", "url": "https://a.example"}, {"key": "RISE 论文"}),
+        ({"title": "T", "organization": "Sierra"}, {"key": "Sierra"}),
+        ({"title": "τ^τ", "year": "2026"}, {"key": "τ\\textasciicircum{}τ"}),
+        ({"title": "T", "author": "Doe, J.", "date": "2025-03-01"}, {"year": "2025"}),
+        (
+            {"title": "T", "key": "K", "eprint": "2609.01234v2", "archiveprefix": "arXiv"},
+            {"year": "2026"},
+        ),
+        ({"title": "T", "key": "K", "eprint": "2609.01234"}, {}),  # not said to be arXiv
+        ({"title": "T", "author": "Doe, J.", "urldate": "2026-09-08"}, {}),  # no year stated
+    ],
+)
+def test_plain_bibtex_fields_come_from_what_the_entry_states(fields, added):
+    assert plain_bibtex_fields(fields) == added
 
 
 # --- The TeX tools (make test-clients) ---------------------------------------------------
@@ -162,3 +215,36 @@ def test_plainnat_prints_the_year_and_keeps_the_capitals(offered, tmp_path):
     assert "2026" in issue
     assert "让 AI 造一个客服" in issue  # not "ai": the title is protected
     assert "RISE 论文" in bbl and "WorldSculpt 论文" in bbl  # the references' titles too
+
+
+@pytest.mark.clients
+@pytest.mark.parametrize("without_script", [True, False])
+def test_biber_reads_the_cite_as_bibtex_with_and_without_scripts(offered, tmp_path, without_script):
+    """Each key once per reading of the page: its text without scripts (no urldate) and
+    with them (the reader's day), each read by biber without a warning."""
+    texts = {
+        where: text
+        for where, text in offered.items()
+        if "#cite-" in where and where.endswith(WITHOUT_SCRIPT) == without_script
+    }
+    (tmp_path / "offered.bib").write_text(unique_entries(texts), encoding="utf-8")
+    (tmp_path / "offered.tex").write_text(BIBLATEX_DOCUMENT, encoding="utf-8")
+    run_tex(tmp_path, XELATEX, ["biber", "offered"], XELATEX)
+    log = (tmp_path / "offered.blg").read_text(encoding="utf-8", errors="replace")
+    assert "WARN" not in log and "ERROR" not in log, log
+
+
+@pytest.mark.clients
+def test_plainnat_asks_for_no_key_and_a_year_only_where_no_date_is_stated(offered, tmp_path):
+    (tmp_path / "offered.bib").write_text(unique_entries(offered), encoding="utf-8")
+    (tmp_path / "offered.tex").write_text(PLAINNAT_DOCUMENT, encoding="utf-8")
+    run_tex(tmp_path, XELATEX, ["bibtex", "offered"], XELATEX)
+    log = (tmp_path / "offered.blg").read_text(encoding="utf-8", errors="replace")
+    assert "need key" not in log and "need author or key" not in log, log
+    undated = {
+        key
+        for key, entry in parse_string(unique_entries(offered), "bibtex").entries.items()
+        if not entry.fields.get("year")
+    }
+    warned = set(re.findall(r"empty year in (\S+)", log))
+    assert warned <= undated, log

@@ -13,13 +13,18 @@ from pathlib import Path
 import jsonschema
 import pytest
 import rispy
+from ada_url import URL
 from bs4 import BeautifulSoup
 from conftest import COMPLETED_SITE_URL, sphinx_build
 from pybtex.database import parse_string
 
-from juju_radar.bib.exchange import csl_record, latex_text, ris_record
+from juju_radar.bib.exchange import csl_record, latex_text, ris_record, ris_text
 from juju_radar.bib.typesetting import bare_specials
-from juju_radar.sphinx_ext.outputs.citation_meta import reference_content, script_json
+from juju_radar.sphinx_ext.outputs.citation_meta import (
+    reference_content,
+    schema_work,
+    script_json,
+)
 from juju_radar.sphinx_ext.safety import check_page_html
 
 SITE = COMPLETED_SITE_URL
@@ -203,7 +208,14 @@ def test_the_issue_cite_section_gives_the_page_url(completed_site):
     )
     bibtex = cite_text(section.select_one(".radar-cite-bibtex"))
     assert f"url          = {{{PAGE_URL}}}" in bibtex
-    assert "urldate      = {引用日期}" in bibtex  # filled with the reading day by radar.js
+    # Without scripts no urldate (biber refuses a placeholder) and a note asks for one;
+    # radar.js writes the field where the empty span stands and removes the note.
+    assert "urldate" not in bibtex and bibtex.endswith(",\n}")
+    box = section.select_one(".radar-cite-bibtex")
+    assert box.select_one(".radar-access-date-field").get_text() == ""
+    assert "urldate = {YYYY-MM-DD}" in box.select_one(".radar-without-script").get_text()
+    entry = parse_string(bibtex, "bibtex").entries["jujuradar-2026-09-08"]
+    assert "urldate" not in entry.fields and entry.fields["url"] == PAGE_URL
     assert section.select_one(".radar-cite-no-url") is None
 
 
@@ -301,6 +313,31 @@ def test_an_arxiv_entry_links_its_abstract_page_in_csl_and_ris():
     assert ris["type_of_reference"] == "MANSCPT"
 
 
+def test_an_arxiv_pdf_address_becomes_its_abstract_page_in_csl_and_ris():
+    """As documented: an arXiv entry carries its abs address, not the PDF it was cited by
+    (``radar import`` keeps the address the editors gave, ``…/pdf/ID`` with its version)."""
+    entry = parse_string(
+        "@misc{k, title={T}, url={https://arxiv.org/pdf/2609.01234v2},"
+        " eprint={2609.01234v2}, archiveprefix={arXiv}}",
+        "bibtex",
+    ).entries["k"]
+    record = csl_record("k", entry)
+    assert record["URL"] == "https://arxiv.org/abs/2609.01234v2"
+    (ris,) = rispy.loads(ris_text([record]))
+    assert ris["urls"] == ["https://arxiv.org/abs/2609.01234v2"]
+
+
+def test_json_ld_same_as_holds_valid_addresses():
+    """A DOI's ``<`` and ``>`` percent-encoded in ``sameAs``: each is the address a
+    browser's URL parser (WHATWG) writes back unchanged."""
+    doi = "10.1002/(SICI)1097-4636(199706)35:4<461::AID-JBM6>3.0.CO;2-X"
+    work = schema_work({"type": "article-journal", "title": "T", "DOI": doi})
+    assert work["sameAs"] == [
+        "https://doi.org/10.1002/(SICI)1097-4636(199706)35:4%3C461::AID-JBM6%3E3.0.CO;2-X"
+    ]
+    assert all(URL(link).href == link for link in work["sameAs"])
+
+
 def test_citation_reference_carries_a_doi_with_a_semicolon_unaltered():
     doi = "10.1002/(SICI)1097-4636(199706)35:4<461::AID-JBM6>3.0.CO;2-X"
     url = "https://example.org/a;b?c=1;d=2"
@@ -348,6 +385,7 @@ def test_the_issue_and_its_items_can_be_cited_from_downloads(completed_site):
     ris = rispy.loads((folder / "2026-09-08.cite.ris").read_text(encoding="utf-8"))
     assert [record["id"] for record in ris] == [record["id"] for record in records]
     assert ris[0]["authors"] == ["Juju Radar"] and ris[0]["urls"] == [PAGE_URL]
+    assert {record["language"] for record in ris} == {"zh-CN"}  # LA, as the CSL-JSON says
     entries = parse_string((folder / "2026-09-08.cite.bib").read_text("utf-8"), "bibtex").entries
     assert list(entries) == [record["id"] for record in records]
     page_bibtex = cite_text(section.select_one(".radar-cite-bibtex"))

@@ -14,7 +14,7 @@ from conftest import copy_site
 from fake_services import FAKES_HOST, Reply, closed_port, fake_services
 
 from juju_radar.bib.check import check_bib_text
-from juju_radar.bib.edit import EditError, find_entry
+from juju_radar.bib.edit import EditError, find_entry, set_fields
 from juju_radar.bib.size_limits import BibLimits, read_bib_limits
 from juju_radar.editors import cli
 from juju_radar.editors.archive_sources import ArchiveError, entries_to_archive
@@ -164,6 +164,15 @@ def test_a_lookup_shows_its_candidates_and_asks_in_chinese(site, capsys, monkeyp
         assert "   标题：      WorldSculpt: Object-Level" in out
         assert "   标识符：    DOI 10.5555/worldsculpt.2026; arXiv 2609.01234" in out
         assert "   理由：      标题含条目 " in out
+        assert "候选 1 没有与条目相同的标识符，题名只共有 1 个词：须至少共有 3 个" in out
+        english = "WorldSculpt: Object-Level Multi-View 3D Scene Generation"
+        bib = site / BIB
+        bib.write_text(
+            set_fields(bib.read_text(encoding="utf-8"), "worldsculpt2026paper", {"title": english}),
+            encoding="utf-8",
+        )
+        assert radar(site, "refs", "lookup", "worldsculpt2026paper") == 0
+        out = capsys.readouterr().out
         assert "最佳匹配：候选 1 得分 " in out
         assert "；运行 `radar refs accept worldsculpt2026paper 1` 即可写入" in out
 
@@ -216,14 +225,14 @@ def test_a_capture_that_fails_keeps_its_line_and_code(site, capsys, monkeypatch)
 
 def test_the_reasons_of_a_ranking_are_in_chinese():
     use_language("zh")
-    facts = EntryFacts(key="k", title="Sculpting Worlds", year="2020", authors=("Lin Zhou",))
+    facts = EntryFacts(key="k", title="Sculpting Worlds Again", year="2020", authors=("Lin Zhou",))
     found = [
-        Candidate("Crossref", "r1", "Sculpting Worlds", ("Zhou, Lin",), "2019"),
+        Candidate("Crossref", "r1", "Sculpting Worlds Again", ("Zhou, Lin",), "2019"),
         Candidate("Crossref", "r2", "Other Things", ("Chen, Mei",), "2020"),
     ]
     ranking = rank(facts, found)
     assert ranking.candidates[0].reason == (
-        "标题含条目 2 个词中的 2 个（sculpting, worlds）；年份 2019，条目写的是 2020；"
+        "标题含条目 3 个词中的 3 个（again, sculpting, worlds）；年份 2019，条目写的是 2020；"
         "作者 zhou 与条目相同"
     )
     assert ranking.candidates[1].reason.endswith("与条目没有共同作者")

@@ -16,7 +16,7 @@ from conftest import copy_site, sphinx_build
 from fake_services import FakeServices, Reply, closed_port, fake_services
 from pybtex.database import parse_file, parse_string
 
-from juju_radar.bib.edit import find_entry
+from juju_radar.bib.edit import find_entry, set_fields
 from juju_radar.bib.file_entries import scan_entries
 from juju_radar.editors import cli
 from juju_radar.editors.lookup.client import ARXIV_INTERVAL, Client, ServiceError, Settings
@@ -26,6 +26,7 @@ PAGE = "issues/2026/2026-09-08.html"
 DOI = "10.5555/worldsculpt.2026"
 TITLE = "WorldSculpt: Object-Level Multi-View 3D Scene Generation with Pixal3D"
 LABEL = "WorldSculpt 论文"
+ENGLISH = "WorldSculpt: Object-Level Multi-View 3D Scene Generation"
 
 
 def radar(root: Path, *args: str) -> int:
@@ -100,7 +101,9 @@ def test_missing_lookup_accept_then_the_page_links_the_doi(
     assert radar(site, "refs", "lookup", "worldsculpt2026paper", "--format", "json") == 0
     found = json.loads(capsys.readouterr().out)
     assert bib_path.read_text(encoding="utf-8") == before, "a lookup writes nothing"
-    assert found["conclusive"] is True
+    # The best by far, but on one name ("WorldSculpt") and no identifier: not conclusive.
+    assert found["conclusive"] is False
+    assert found["why"].startswith("candidate 1 has no identifier of the entry's and shares 1 ")
     best = found["candidates"][0]
     assert best["number"] == 1 and best["source"] == "Crossref"
     assert best["title"] == "WorldSculpt: Object-Level Multi-View 3D Scene Generation with Pixal3D"
@@ -416,7 +419,13 @@ def test_complete_accepts_a_conclusive_match_without_asking(
         "/crossref/works": Reply(fixture="crossref-worldsculpt.json"),
         "/arxiv/api/query": Reply(fixture="arxiv-worldsculpt.atom"),
     }
-    before = (site / "references.bib").read_text(encoding="utf-8")
+    # A title of enough words to match on (the editors' "WorldSculpt 论文" is one name).
+    bib = site / "references.bib"
+    bib.write_text(
+        set_fields(bib.read_text(encoding="utf-8"), "worldsculpt2026paper", {"title": ENGLISH}),
+        encoding="utf-8",
+    )
+    before = bib.read_text(encoding="utf-8")
     answer(monkeypatch)  # nothing to read: the end of the input stops the walk
     keys = ("worldsculpt2026paper", "rise2026paper", "spc2026release")
     assert radar(site, "refs", "complete", *keys, "--yes-conclusive") == 0
@@ -431,7 +440,7 @@ def test_complete_accepts_a_conclusive_match_without_asking(
     after = (site / "references.bib").read_text(encoding="utf-8")
     assert_only_entry_changed(before, after, "worldsculpt2026paper")
     entry = bib_fields(site)["worldsculpt2026paper"]
-    assert (entry["title"], entry["radarlabel"]) == (TITLE, LABEL)
+    assert (entry["title"], entry["radarlabel"]) == (TITLE, ENGLISH)
     assert (entry["doi"], entry["eprint"], entry["type"]) == (DOI, "2609.01234", "article")
 
 

@@ -17,6 +17,7 @@ from conftest import copy_site, sphinx_build
 from fake_services import FAKES_HOST, fake_names, serving
 from pybtex.database import parse_string
 
+from juju_radar.bib.check import check_bib_text
 from juju_radar.bib.edit import set_fields
 from juju_radar.editors import cli
 
@@ -150,6 +151,23 @@ def test_a_refused_capture_is_reported_at_its_line_and_writes_nothing(
     assert (src / "references.bib").read_text(encoding="utf-8") == before
 
 
+def test_archive_stores_the_snapshot_address_as_written(tmp_path, archive, monkeypatch):
+    """An address with ``_ & # %``: stored raw, never LaTeX-escaped (``user\\_guide``),
+    and the check finds nothing to say of it."""
+    src = copy_site(tmp_path / "src")
+    url = "https://example.org/user_guide?lang=zh&v=2&p=50%25#install"
+    with_urls(src, {"rise2026paper": url})
+    archive_env(monkeypatch, archive)
+    assert cli.main(["--root", str(src), "refs", "archive", "rise2026paper"]) == 0
+    text = (src / "references.bib").read_text(encoding="utf-8")
+    copy = f"{archive.base}/web/{TIMESTAMP}/{url}"
+    assert f"{{{copy}}}" in text and "\\" not in text.split("@misc{rise2026paper", 1)[1]
+    assert entries(src)["rise2026paper"].fields["archiveurl"] == copy
+    problems = check_bib_text(text, "references.bib")
+    assert [p for p in problems if p.severity != "note"] == []
+    assert "rise2026paper" not in str(problems)
+
+
 def test_archive_needs_keys_or_all(tmp_path, capsys):
     src = copy_site(tmp_path / "src")
     assert cli.main(["--root", str(src), "refs", "archive"]) == 2
@@ -179,6 +197,7 @@ def test_the_page_gives_robust_links_and_the_archived_copy(tmp_path):
     assert "radar-archived" in archived["class"]
     assert (archived.get_text(), archived["href"]) == ("存档", copy)
     assert archived["data-versiondate"] == "2026-12-03"
+    assert archived["data-originalurl"] == "https://example.org/rise"  # what it is a copy of
     plain = soup.select_one('a.radar-source-link[href="https://example.org/ws"]')
     assert plain["data-versiondate"] == "2026-09-08"
     assert not plain.has_attr("data-versionurl")

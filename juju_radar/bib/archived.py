@@ -1,5 +1,6 @@
 """An archived copy of a source, as ``radar refs archive`` records it in the entry:
-``archiveurl`` (the snapshot's address) and ``archivedate`` (its day, YYYY-MM-DD)."""
+``archiveurl`` (the snapshot's address) and ``archivedate`` (its day, YYYY-MM-DD), a copy
+of the entry's ``url``."""
 
 from __future__ import annotations
 
@@ -7,9 +8,8 @@ import datetime as dt
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from juju_radar.bib.identifiers import web_url
+from juju_radar.bib.identifiers import ARCHIVE_URL_FIELD, web_url
 
-ARCHIVE_URL_FIELD = "archiveurl"
 ARCHIVE_DATE_FIELD = "archivedate"
 ARCHIVE_FIELDS = (ARCHIVE_URL_FIELD, ARCHIVE_DATE_FIELD)
 
@@ -18,6 +18,7 @@ ARCHIVE_FIELDS = (ARCHIVE_URL_FIELD, ARCHIVE_DATE_FIELD)
 class ArchivedCopy:
     url: str
     date: str  # YYYY-MM-DD, or "" when the entry does not say
+    original: str = ""  # the address archived (the entry's url), or "" without one
 
 
 def archived_copy(fields: Mapping[str, str]) -> ArchivedCopy | None:
@@ -31,4 +32,5 @@ def archived_copy(fields: Mapping[str, str]) -> ArchivedCopy | None:
         dt.date.fromisoformat(date)
     except ValueError:
         date = ""
-    return ArchivedCopy(url, date if len(date) == 10 else "")
+    original = web_url(fields.get("url", "")) or ""
+    return ArchivedCopy(url, date if len(date) == 10 else "", original)

@@ -33,6 +33,7 @@ from juju_radar.bib import (
     pybtex_parser,
     reader,
     size_limits,
+    typesetting,
 )
 from juju_radar.bib.cross_entry_rules import (
     anchor_clash_problems,
@@ -67,6 +68,7 @@ CHECKER_MODULES: tuple[ModuleType, ...] = (
     file_entries,
     public_address,
     identifiers,
+    typesetting,
     urls,
 )
 """The code of the .bib check and of the reader it reads with: what is kept of a file's

@@ -12,12 +12,9 @@ from collections.abc import Mapping
 
 from juju_radar.bib.entry_records import BibEntry
 from juju_radar.bib.file_entries import citable_entries
+from juju_radar.bib.identifiers import URL_FIELDS
 from juju_radar.bib.reader import braces_balance
 from juju_radar.model.messages import _
-
-RAW_FIELDS = frozenset({"doi", "url", "eprint", "urldate"})
-"""Fields styles print as written (not LaTeX): only ``%`` is escaped in them, and not in
-``url``, which BibTeX and pybtex read verbatim."""
 
 _LATEX_SPECIAL = re.compile(r"(?<!\\)([%&#$_])")
 
@@ -48,14 +45,15 @@ def find_entry(text: str, key: str) -> BibEntry:
 
 
 def bib_value(name: str, value: str) -> str:
-    """``value`` as the content of a braced BibTeX value of field ``name``."""
+    """``value`` as the content of a braced BibTeX value of field ``name``: an address
+    (:data:`~juju_radar.bib.identifiers.URL_FIELDS`) as written, any other text with
+    LaTeX's special characters escaped."""
     text = " ".join(value.split())
+    if name in URL_FIELDS:
+        # A brace that would end the value early is percent-encoded, as browsers read it.
+        return text if braces_balance(text) else text.replace("{", "%7B").replace("}", "%7D")
     if not braces_balance(text):
         text = text.replace("{", "｛").replace("}", "｝")
-    if name == "url":
-        return text
-    if name in RAW_FIELDS:
-        return re.sub(r"(?<!\\)%", r"\\%", text)
     return _LATEX_SPECIAL.sub(r"\\\1", text)
 
 

@@ -3,6 +3,7 @@ repeated or missing fields, addresses that are not web addresses."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Iterator
 
 from juju_radar.bib.archived import ARCHIVE_URL_FIELD
@@ -13,7 +14,13 @@ from juju_radar.bib.entry_records import (
     EntryRecord,
     normalize_whitespace,
 )
-from juju_radar.bib.identifiers import LABEL_FIELD, field_link, linked_addresses, web_url
+from juju_radar.bib.identifiers import (
+    LABEL_FIELD,
+    URL_FIELDS,
+    field_link,
+    linked_addresses,
+    web_url,
+)
 from juju_radar.bib.typesetting import TEXT_ESCAPES, VERBATIM_FIELDS, bare_specials
 from juju_radar.model.messages import _, current_language
 from juju_radar.model.page import invisible_character_problem
@@ -197,6 +204,37 @@ def private_address_problems(entry: BibEntry, bib_field: BibField, path: str) ->
             yield Problem(path, bib_field.line, "error", "private-address", message)
 
 
+LATEX_ESCAPED = re.compile(r"\\[_&#%$]")
+"""A LaTeX escape (``\\_``, ``\\&``, ``\\#``, ``\\%``, ``\\$``): in an address, a
+backslash browsers read as a ``/``."""
+
+
+def escaped_url_problems(entries: list[BibEntry], path: str) -> Iterator[Problem]:
+    """An address (:data:`~juju_radar.bib.identifiers.URL_FIELDS`) written with LaTeX
+    escapes: BibTeX, biblatex and the pages read it verbatim, backslashes included."""
+    for entry in entries:
+        if not entry.is_citable:
+            continue
+        for bib_field in entry.fields:
+            found = LATEX_ESCAPED.findall(bib_field.value)
+            if bib_field.name in URL_FIELDS and found:
+                yield Problem(
+                    path,
+                    bib_field.line,
+                    "error",
+                    "escaped-url",
+                    _(
+                        "field '{name}' of {entry} is an address written with LaTeX escapes "
+                        "({escapes}): it is read as written, backslashes included; write it "
+                        "without them"
+                    ).format(
+                        name=bib_field.name,
+                        entry=entry_label(entry),
+                        escapes=" ".join(dict.fromkeys(found)),
+                    ),
+                )
+
+
 PER_ENTRY_RULES = (
     unbalanced_brace_problems,
     unescaped_percent_problems,
@@ -205,6 +243,7 @@ PER_ENTRY_RULES = (
     missing_field_problems,
     unsafe_url_problems,
     invisible_character_problems,
+    escaped_url_problems,
 )
 """The rules above, in the order the whole-file check and the check by segment report
 them (a segment keeps its problems by rule, and places them in this order)."""

@@ -7,6 +7,7 @@ entry states is carried: no identifier, author or date is added.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 from functools import lru_cache
@@ -16,9 +17,10 @@ import rispy
 from pybtex.database import Entry, Person
 from pylatexenc.latex2text import LatexNodes2Text, MacroTextSpec, get_default_latex_context_db
 
+from juju_radar.bib.edit import EditError, set_fields
 from juju_radar.bib.entry_records import BibField
 from juju_radar.bib.file_entries import scan_entries
-from juju_radar.bib.identifiers import ARXIV_ABS, EDITORS_FIELDS
+from juju_radar.bib.identifiers import EDITORS_FIELDS, arxiv_url, url_identifiers
 from juju_radar.bib.typesetting import VERBATIM_FIELDS, typesettable
 
 # The files written beside an issue page: what it cites, in three formats.
@@ -226,7 +228,8 @@ def csl_record(key: str, entry: Entry) -> dict[str, Any]:
     if arxiv:
         record["archive"] = "arXiv"
         record["number"] = f"arXiv:{arxiv}"
-        record.setdefault("URL", f"{ARXIV_ABS}{arxiv}")  # the id's own address
+        if "eprint" in url_identifiers(record.get("URL", "")) or "URL" not in record:
+            record["URL"] = arxiv_url(arxiv)  # the id's abstract page, not its PDF
     if entry.fields.get("note"):
         record["note"] = _field(entry, "note")
     return record
@@ -277,10 +280,18 @@ def ris_record(record: dict[str, Any]) -> dict[str, Any]:
     if "accessed" in record:
         ris["access_date"] = _ris_date(record["accessed"]["date-parts"][0])
     if "URL" in record:
-        ris["urls"] = [record["URL"]]
+        ris["urls"] = [ris_url(record["URL"])]
+    if "language" in record:
+        ris["language"] = record["language"]
     if "note" in record:
         ris["notes"] = [record["note"]]
     return ris
+
+
+def ris_url(url: str) -> str:
+    """An address in RIS's ``UR``, which readers (rispy) split at ``;``: its own ``;``
+    percent-encoded (``%3B``)."""
+    return url.replace(";", "%3B")
 
 
 class RisWriter(rispy.RisWriter):
@@ -318,7 +329,41 @@ def published_entry_text(entry_text: str) -> str:
                 kept += [entry_text[position : start + 1], value]
                 position = end - 1
     kept.append(entry_text[position:])
-    return "".join(kept)
+    published = "".join(kept)
+    added = plain_bibtex_fields({bib_field.name: bib_field.value for bib_field in entry.fields})
+    if added and entry.key:
+        # An entry BibTeX cannot read is offered as it is: the check says why.
+        with contextlib.suppress(EditError):
+            published = set_fields(published, entry.key, added)
+    return published
+
+
+ARXIV_MONTH_ID = re.compile(r"^(\d{2})(\d{2})\.\d{4,5}(?:v\d+)?$")
+"""An arXiv id since April 2007: ``YYMM.NNNNN``, the year and month of its first version."""
+NAMED_BY = ("author", "editor", "key")
+ORGANISATION_FIELDS = ("organization", "institution", "publisher")
+
+
+def plain_bibtex_fields(fields: dict[str, str]) -> dict[str, str]:
+    """What plain BibTeX styles (plainnat) need of an entry that biblatex does without,
+    from what the entry states: ``year`` from its ``date`` or its arXiv id (arXiv's own
+    BibTeX gives that year), and ``key`` (the name a citation shows and sorts by when no
+    author is given) from its organisation, else its title. Never invented: an entry that
+    states no date keeps no year."""
+    added: dict[str, str] = {}
+    if not any(fields.get(name, "").strip() for name in NAMED_BY):
+        named = next((fields[n] for n in ORGANISATION_FIELDS if fields.get(n, "").strip()), "")
+        if named or fields.get("title", "").strip():
+            added["key"] = published_value("key", named or fields["title"])
+    if not fields.get("year", "").strip():
+        stated = ISO_DATE.match(fields.get("date", "").strip())
+        prefix = fields.get("archiveprefix") or fields.get("eprinttype") or ""
+        arxiv = ARXIV_MONTH_ID.match(fields.get("eprint", "").strip())
+        if stated:
+            added["year"] = stated.group(1)
+        elif arxiv and prefix.strip("{} ").lower() == ARXIV:
+            added["year"] = f"20{arxiv.group(1)}"
+    return added
 
 
 def published_value(name: str, value: str) -> str:

@@ -28,6 +28,14 @@ LABEL_FIELD = "radarlabel"
 """The title the editors gave an entry (their link label and the item's headline), kept
 by ``radar refs accept`` when it writes the work's own title."""
 
+ARCHIVE_URL_FIELD = "archiveurl"
+"""The address of an archived copy of the source (``radar refs archive``)."""
+
+URL_FIELDS = frozenset({"url", "doi", "eprint", ARCHIVE_URL_FIELD})
+"""Fields that hold an address, or an identifier that is part of one: stored as written
+(never LaTeX-escaped: BibTeX, biblatex and pybtex read them verbatim), read as written by
+every output. The one list: the edits, the check, the typesetting and the readers use it."""
+
 EDITORS_FIELDS = frozenset({EDITORS_NOTE_FIELD, SOURCE_FIELD, LABEL_FIELD})
 """The editors' bookkeeping: kept in the .bib file, never shown on a page, left out of
 the downloads."""

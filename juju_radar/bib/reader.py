@@ -52,6 +52,7 @@ from juju_radar.bib.entry_records import (
     BibReading,
     Macro,
 )
+from juju_radar.bib.identifiers import URL_FIELDS
 
 EXPANSION_ALLOWANCE = 1_000_000
 """The file's values may hold, after expansion, twice the file's length plus this many
@@ -122,10 +123,11 @@ def offsets_inside_url_commands(value: str) -> set[int]:
 def unescaped_percent_offsets(value: str, field_name: str) -> list[int]:
     """Offsets in ``value`` of each ``%`` that would start a LaTeX comment.
 
-    ``url`` is never read as LaTeX; in ``howpublished`` a ``%`` inside
+    An address (:data:`~juju_radar.bib.identifiers.URL_FIELDS`) is never read as LaTeX;
+    in ``howpublished`` a ``%`` inside
     ``\\url{...}`` is part of the address.
     """
-    if field_name == "url" or "%" not in value:
+    if field_name in URL_FIELDS or "%" not in value:
         return []
     exempt = offsets_inside_url_commands(value) if field_name == "howpublished" else set()
     return [

@@ -169,6 +169,7 @@ OWN_RULES = (
     "missing title or identifier",
     "unsafe URLs",
     "invisible characters",
+    "escaped addresses",
     "fields too long",
     "control characters",
 )

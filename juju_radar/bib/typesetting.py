@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from juju_radar.bib.archived import ARCHIVE_FIELDS
-from juju_radar.bib.identifiers import EDITORS_FIELDS
+from juju_radar.bib.archived import ARCHIVE_DATE_FIELD
+from juju_radar.bib.identifiers import EDITORS_FIELDS, URL_FIELDS
 
 TEXT_ESCAPES = {
     "^": "\\textasciicircum{}",
@@ -23,9 +23,9 @@ TEXT_ESCAPES = {
 """Each character that needs math or a command, and the command that prints it."""
 
 VERBATIM_FIELDS = (
-    frozenset({"url", "doi", "eprint", "archiveprefix", "eprinttype", "crossref"})
+    URL_FIELDS
+    | frozenset({"archiveprefix", "eprinttype", "crossref", ARCHIVE_DATE_FIELD})
     | EDITORS_FIELDS
-    | frozenset(ARCHIVE_FIELDS)
 )
 """Fields the build shows as written or not at all: never converted from LaTeX."""
 

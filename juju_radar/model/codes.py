@@ -278,6 +278,13 @@ _BIB: list[Code] = [
     *_row(
         "bib",
         "error",
+        "escaped-url",
+        "an address (`url`, `archiveurl`, `doi`, `eprint`) written with a LaTeX escape "
+        "(`\\_`, `\\&`, `\\#`, `\\%`, `\\$`): it is read verbatim, backslashes included",
+    ),
+    *_row(
+        "bib",
+        "error",
         "crossref-loop",
         "a `crossref` leading back to its own entry (A → B → A, or A → A)",
     ),

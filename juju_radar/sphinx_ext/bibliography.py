@@ -51,6 +51,7 @@ SCANNER_DIGEST = source_digest(*CHECKER_MODULES)
 # source, and the archived copy of it. The translator writes them as data- attributes.
 ROBUST_DATE = "versiondate"
 ROBUST_COPY = "versionurl"
+ROBUST_ORIGINAL = "originalurl"  # on the link to the copy: the address it is a copy of
 
 
 @dataclass(frozen=True, eq=False)  # hashed by identity: one object per file version
@@ -306,6 +307,8 @@ def source_link(
             link[ROBUST_COPY] = copy.url
             archived = nodes.reference("", "存档", refuri=copy.url, classes=["radar-archived"])
             archived[ROBUST_DATE] = copy.date or version_date
+            if copy.original:
+                archived[ROBUST_ORIGINAL] = copy.original
             return [link, nodes.Text(" "), archived]
     return [nodes.reference("", label, refid=citation_id(keys[0]), classes=["radar-source-entry"])]
 

@@ -13,7 +13,7 @@ from typing import Any
 from docutils import nodes
 from sphinx.writers.html5 import HTML5Translator
 
-from juju_radar.sphinx_ext.bibliography import ROBUST_COPY, ROBUST_DATE
+from juju_radar.sphinx_ext.bibliography import ROBUST_COPY, ROBUST_DATE, ROBUST_ORIGINAL
 from juju_radar.sphinx_ext.collector import radar_data
 from juju_radar.sphinx_ext.item_lines import ENGLISH_LABEL_CLASS
 
@@ -81,7 +81,7 @@ class RadarHTMLTranslator(HTML5Translator):
             attributes[PAGEFIND_IGNORE] = ""
         if ENGLISH_LABEL_CLASS in node.get("classes", []):
             attributes["lang"] = "en"  # read aloud as English on a Chinese page
-        for name in (ROBUST_DATE, ROBUST_COPY):
+        for name in (ROBUST_DATE, ROBUST_COPY, ROBUST_ORIGINAL):
             if node.get(name):
                 attributes[f"data-{name}"] = node[name]
         return super().starttag(node, tagname, suffix, empty, **attributes)

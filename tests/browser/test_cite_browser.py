@@ -5,10 +5,14 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 from conftest import watch_errors
+from pybtex.database import parse_string
+
+from .site_server import serve
 
 pytestmark = pytest.mark.browser
 
@@ -53,3 +57,39 @@ def test_opening_the_cite_control_and_copying_a_citation(clipboard_page: Any, si
     bibtex = details.locator(".radar-cite-bibtex")
     assert "date         = {2026-09-08}" in bibtex.inner_text()
     assert page.script_errors == []
+
+
+@pytest.fixture(scope="module")
+def completed_site_url(completed_site: Path) -> Iterator[str]:
+    """The site built for its own address: its cite-as BibTeX has a url, so a urldate."""
+    with serve(completed_site) as base:
+        yield base
+
+
+@pytest.mark.parametrize("scripts", [True, False])
+def test_the_cite_as_bibtex_gets_the_reader_s_day_or_no_urldate(
+    browser: Any, completed_site_url: str, scripts: bool
+):
+    """biber refused ``urldate = {引用日期}``: read without scripts, the entry has no
+    urldate and a note asks for one; with them, radar.js writes the reader's day."""
+    context = browser.new_context(java_script_enabled=scripts, timezone_id="Asia/Shanghai")
+    try:
+        page = context.new_page()
+        errors = watch_errors(page)
+        page.goto(f"{completed_site_url}{ISSUE_PAGE}")
+        box = page.locator("#cite-this .radar-cite-bibtex")
+        text = box.locator("pre").evaluate("pre => pre.textContent")
+        entry = parse_string(text, "bibtex").entries["jujuradar-2026-09-08"]
+        if scripts:
+            today = page.evaluate(
+                "(() => { const d = new Date(); return [d.getFullYear(), d.getMonth() + 1, "
+                "d.getDate()]; })()"
+            )
+            assert entry.fields["urldate"] == dt.date(*today).isoformat()
+            assert box.locator(".radar-without-script").count() == 0
+        else:
+            assert "urldate" not in entry.fields
+            assert "urldate = {YYYY-MM-DD}" in box.locator(".radar-without-script").inner_text()
+        assert errors == []
+    finally:
+        context.close()

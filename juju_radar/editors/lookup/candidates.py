@@ -1,7 +1,10 @@
 """Candidates for a reference, as a service states them, and how well each matches.
 
 A candidate holds only what the service's record says; :func:`rank` scores each against
-the entry the editors wrote (title words, year, authors) and says why.
+the entry the editors wrote (title words, year, authors) and says why. A lookup never
+guesses: a match is conclusive only through the entry's own DOI or arXiv id, or through
+a title sharing at least :data:`MIN_TITLE_WORDS` distinct words, most of each title's
+(:func:`title_evidence`); an acronym or a name alone ("RISE") never is.
 """
 
 from __future__ import annotations
@@ -22,6 +25,14 @@ CLOSE_MARGIN = 0.15
 """Top two candidates scoring closer than this make the lookup inconclusive."""
 GOOD_ENOUGH = 0.5
 """A best candidate scoring below this makes the lookup inconclusive."""
+MIN_TITLE_WORDS = 3
+"""A title match is evidence only over at least this many distinct shared words..."""
+MOST_OF_ENTRY_TITLE = 2 / 3
+"""...covering at least this share of the entry's title words..."""
+MOST_OF_CANDIDATE_TITLE = 1 / 2
+"""...and at least this share of the candidate's."""
+IDENTIFIER = "identifier"
+TITLE = "title"
 
 
 @dataclass(frozen=True)
@@ -40,6 +51,7 @@ class Candidate:
     url: str | None = None
     score: float = 0.0
     reason: str = ""
+    evidence: str = ""  # IDENTIFIER, TITLE (enough title words), or "" (a likeness only)
 
     @property
     def identifier(self) -> str:
@@ -64,6 +76,7 @@ class Candidate:
             "url": self.url,
             "score": round(self.score, 2),
             "reason": self.reason,
+            "evidence": self.evidence,
         }
 
     @classmethod
@@ -85,6 +98,7 @@ class Candidate:
             url=text("url"),
             score=float(data.get("score") or 0.0),  # type: ignore[arg-type]
             reason=str(data.get("reason") or ""),
+            evidence=str(data.get("evidence") or ""),
         )
 
 
@@ -118,16 +132,36 @@ def family_names(authors: Sequence[str]) -> set[str]:
     return names
 
 
-def match(entry: EntryFacts, candidate: Candidate) -> Candidate:
-    """The candidate with its score (0–1) and the reason for it."""
-    reasons: list[str] = []
-    if entry.doi and candidate.doi and normalize_doi(entry.doi).lower() == candidate.doi.lower():
-        return replace(candidate, score=1.0, reason=_("the record of the entry's own DOI"))
-    if entry.eprint and candidate.eprint and _same_arxiv(entry.eprint, candidate.eprint):
-        return replace(candidate, score=1.0, reason=_("the record of the entry's own arXiv id"))
+def title_words(entry: EntryFacts, candidate: Candidate) -> tuple[set[str], set[str]]:
+    """The entry's title words and the candidate's (:func:`words`); the entry's Chinese
+    words only when the candidate's title has Chinese too."""
     wanted, offered = words(entry.title), words(candidate.title)
     if not CJK.search(candidate.title):  # Chinese words cannot match an English title
         wanted = {word for word in wanted if not CJK.match(word)}
+    return wanted, offered
+
+
+def title_evidence(wanted: set[str], offered: set[str]) -> bool:
+    """Whether two titles' words make them the same work's: at least
+    :data:`MIN_TITLE_WORDS` distinct words shared, most of each title's."""
+    shared = len(wanted & offered)
+    return (
+        shared >= MIN_TITLE_WORDS
+        and shared >= MOST_OF_ENTRY_TITLE * len(wanted)
+        and shared >= MOST_OF_CANDIDATE_TITLE * len(offered)
+    )
+
+
+def match(entry: EntryFacts, candidate: Candidate) -> Candidate:
+    """The candidate with its score (0–1), the reason for it and its evidence."""
+    reasons: list[str] = []
+    if entry.doi and candidate.doi and normalize_doi(entry.doi).lower() == candidate.doi.lower():
+        reason = _("the record of the entry's own DOI")
+        return replace(candidate, score=1.0, reason=reason, evidence=IDENTIFIER)
+    if entry.eprint and candidate.eprint and _same_arxiv(entry.eprint, candidate.eprint):
+        reason = _("the record of the entry's own arXiv id")
+        return replace(candidate, score=1.0, reason=reason, evidence=IDENTIFIER)
+    wanted, offered = title_words(entry, candidate)
     shared = wanted & offered
     if not wanted or not offered:
         score = 0.0
@@ -162,7 +196,12 @@ def match(entry: EntryFacts, candidate: Candidate) -> Candidate:
             score -= 0.2
             reasons.append(_("no author in common with the entry"))
     separator = "；" if current_language() == "zh" else "; "
-    return replace(candidate, score=max(0.0, min(1.0, score)), reason=separator.join(reasons))
+    return replace(
+        candidate,
+        score=max(0.0, min(1.0, score)),
+        reason=separator.join(reasons),
+        evidence=TITLE if title_evidence(wanted, offered) else "",
+    )
 
 
 def _same_arxiv(left: str, right: str) -> bool:
@@ -217,6 +256,12 @@ def rank(entry: EntryFacts, found: Sequence[Candidate]) -> Ranking:
         why = _("candidates 1 and 2 score {best:.2f} and {second:.2f}: too close").format(
             best=best.score, second=scored[1].score
         )
+        return Ranking(tuple(scored), False, why)
+    if not best.evidence:
+        why = _(
+            "candidate 1 has no identifier of the entry's and shares {shared} title words: "
+            "a match takes at least {needed}, most of both titles"
+        ).format(shared=len(set.intersection(*title_words(entry, best))), needed=MIN_TITLE_WORDS)
         return Ranking(tuple(scored), False, why)
     return Ranking(
         tuple(scored), True, _("candidate 1 scores {score:.2f}").format(score=best.score)

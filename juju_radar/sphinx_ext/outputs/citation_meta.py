@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 from markupsafe import Markup
 
 from juju_radar.bib.cite_this import PUBLISHER
-from juju_radar.bib.identifiers import ARXIV_ABS, DOI_RESOLVER
+from juju_radar.bib.identifiers import arxiv_url, doi_url
 from juju_radar.model.issue_records import Issue
 from juju_radar.outputs.siteurl import SiteUrl
 from juju_radar.sphinx_ext.collector import radar_data
@@ -145,9 +145,9 @@ def schema_work(record: dict[str, Any]) -> dict[str, Any]:
     ]
     if identifiers:
         work["identifier"] = identifiers
-    same_as = [
-        f"{DOI_RESOLVER}{record['DOI']}" if "DOI" in record else "",
-        f"{ARXIV_ABS}{_arxiv(record)}" if _arxiv(record) else "",
+    same_as = [  # the resolvers' addresses, with what a URL cannot hold percent-encoded
+        doi_url(record["DOI"]) if "DOI" in record else "",
+        arxiv_url(_arxiv(record)) if _arxiv(record) else "",
     ]
     if any(same_as):
         work["sameAs"] = [link for link in same_as if link]

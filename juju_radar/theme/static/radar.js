@@ -30,6 +30,12 @@ document.addEventListener("DOMContentLoaded", () => {
   for (const date of document.querySelectorAll(".radar-access-date")) {
     date.textContent = today;
   }
+  // BibTeX has no placeholder for it: the entry gets its urldate field here, laid out as
+  // juju_radar.bib.cite_this.bibtex lays out its fields, and the note asking for one goes.
+  for (const field of document.querySelectorAll(".radar-access-date-field")) {
+    field.textContent = `  urldate      = {${today}},\n`;
+  }
+  for (const note of document.querySelectorAll(".radar-without-script")) note.remove();
   for (const block of document.querySelectorAll(".radar-copyable")) {
     const button = document.createElement("button");
     button.type = "button";
