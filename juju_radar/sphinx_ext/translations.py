@@ -5,9 +5,9 @@ folder, never the source tree, and Sphinx reads only what it compiled.
 Sphinx loads the catalogues of ``locale_dirs`` when the application starts, before any
 extension runs, and would compile a ``.po`` there into a ``.mo`` beside it. So the site's
 ``conf.py`` names no ``locale_dirs`` (``[]``); at ``config-inited`` this module checks and
-compiles the site's catalogues, points ``locale_dirs`` at the compiled folder only, and
-puts the compiled translations first among the interface's, where Sphinx puts those of
-``locale_dirs``. A problem stops the build before anything is read, at its file and line,
+compiles the site's catalogues into the doctree folder and puts the compiled translations
+first among the interface's, where Sphinx puts those of ``locale_dirs`` (which stays
+empty). A problem stops the build before anything is read, at its file and line,
 as ``radar check`` reports it.
 """
 
@@ -47,9 +47,10 @@ def compile_translations(app: Sphinx, config: Config) -> None:
         raise SystemExit(EXIT_REFUSED)
     folder = Path(app.doctreedir) / COMPILED
     write_compiled(folder, compiled)
-    # Relative to the source folder, as locale_dirs are, so that where the repository is
-    # cloned does not change the configuration the environment keeps.
-    config.locale_dirs = [os.path.relpath(folder, root)]
+    # locale_dirs stays empty: the compiled catalogues are the interface's (loaded below),
+    # never a page's translations, and a folder named there would enter the configuration
+    # the environment keeps (a copy of the doctrees elsewhere, as the staged publish and
+    # the benchmark make, would read every page again).
     # An html config value: when a translation changes, every page is written again.
     config.radar_interface_digest = digest(
         *(part for catalogue in compiled for part in (catalogue.target, catalogue.data))
