@@ -11,6 +11,7 @@ from typing import Literal, TextIO
 from juju_radar.editors.check_cache import CheckCache
 from juju_radar.editors.exit_status import EXIT_OK, EXIT_PROBLEMS
 from juju_radar.editors.site_files import Site, read_utf8
+from juju_radar.model import codes
 from juju_radar.model.archive_rules import archive_problems
 from juju_radar.model.issue_records import Issue, misplaced_issue
 from juju_radar.model.messages import N_, _, ngettext
@@ -27,7 +28,7 @@ DEFAULT_NOTE_HINT = N_("`radar check --verbose` lists them")
 
 @dataclass(frozen=True)
 class CheckOptions:
-    strict: bool = False  # fail on warnings too
+    strict: bool = False  # kept for scripts: warnings fail anyway, as in make html
     format: Literal["text", "json"] = "text"
     verbosity: int = 0  # -1 errors only, 0 notes summed up by kind, 1 every note
     changed: bool = False  # read again only the files changed since the last run
@@ -44,15 +45,14 @@ def check_archive(site: Site, options: CheckOptions, out: TextIO, err: TextIO) -
     else:
         for line in check_report(problems, options.verbosity):
             print(line, file=out)
-    errors = sum(problem.severity == "error" for problem in problems)
-    warnings = sum(problem.severity == "warning" for problem in problems)
     if options.verbosity >= 0:
         summary = check_summary(problems, len(site.issue_files()))
         if options.changed:
             rechecked = _(" ({count} changed file(s) checked)")
             summary += rechecked.format(count=len(cache.rechecked))
         print(summary, file=err)
-    failing = errors or (options.strict and warnings)
+    # What fails make html fails the check: the registry's severities, as the build's.
+    failing = any(codes.fails(problem.code, problem.severity) for problem in problems)
     return EXIT_PROBLEMS if failing else EXIT_OK
 
 
@@ -96,7 +96,7 @@ def check_site(site: Site, cache: CheckCache | None = None, changed: bool = Fals
         locale_dirs = site.config.get("locale_dirs", DEFAULT_LOCALE_DIRS)
         problems += check_translations(site.root, locale_dirs, str(language))  # type: ignore[arg-type]
     cache.save(complete=True)
-    return sorted(problems)
+    return sorted(codes.graded(problem) for problem in problems)
 
 
 def check_report(problems: list[Problem], verbosity: int) -> list[str]:

@@ -95,7 +95,11 @@ def build_parser() -> argparse.ArgumentParser:
     check = commands.add_parser(
         "check", parents=[common], help="check every issue and references.bib"
     )
-    check.add_argument("--strict", action="store_true", help="fail on warnings too")
+    check.add_argument(
+        "--strict",
+        action="store_true",
+        help="kept for scripts: warnings fail without it, as make html fails on them",
+    )
     check.add_argument("--format", choices=("text", "json"), default="text")
     loudness = check.add_mutually_exclusive_group()
     loudness.add_argument(

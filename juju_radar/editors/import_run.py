@@ -213,7 +213,7 @@ def prepare_import(
     keys, new_entries = assign_citation_keys(export, ids, references)
     issue = to_issue(export, ids, keys, relative, status="draft" if draft else "published")
     page = render_page(issue)
-    if invalid := validation_problems(page, relative, issue, site, display):
+    if invalid := validation_problems(page, relative, issue, site, display, export.length_line):
         return Outcome("failed", invalid), None
     archive_ids.replace(relative, ids)
     for key, entry, note in new_entries:
@@ -225,12 +225,18 @@ def prepare_import(
 
 
 def validation_problems(
-    page: str, relative: str, issue: Issue, site: Site, display: str
+    page: str, relative: str, issue: Issue, site: Site, display: str, length_line: int = 1
 ) -> list[Problem]:
-    """What would be wrong with the written files; normally nothing."""
+    """What would be wrong with the written files: a length line far from the text's
+    length (the export's fault, at its length line), else normally nothing."""
     parsed, page_problems = parse_issue(page, relative, site.vocabulary, site.date_span)
     invalid = _("the generated page would be invalid at its line {line}: {message}")
     problems = [
+        Problem(display, length_line, "error", "length-mismatch", p.message)
+        for p in page_problems
+        if p.code == "length-mismatch"
+    ]
+    problems += [
         Problem(
             display,
             1,
@@ -239,7 +245,7 @@ def validation_problems(
             invalid.format(line=p.line, message=p.message) + f" [{p.code}]",
         )
         for p in page_problems
-        if p.severity == "error"
+        if p.severity == "error" and p.code != "length-mismatch"
     ]
     if parsed is None or len(parsed.items) != len(issue.items):
         problems.append(

@@ -103,7 +103,7 @@ def parse_issue(
             len(lines), "missing-closing", _("the issue has no closing section (今天的主线)")
         )
     if not items and not swallowed:
-        report.warning(body_start + 1, "no-items", _("the issue has no items"))
+        report.error(body_start + 1, "no-items", _("the issue has no items"))
     if meta is None or page.character_problems:
         return None, report.problems
     if meta["status"] == "published":
@@ -183,7 +183,7 @@ def _check_stated_length(issue: Issue, line: int, report: Reporter) -> None:
     counted = issue.stats.words
     if stated is None or abs(stated - counted) * 2 <= counted:
         return
-    report.warning(
+    report.error(
         line,
         "length-mismatch",
         _(
@@ -254,7 +254,7 @@ def _read_front_matter(front: FrontMatter, report: Reporter) -> dict | None:
         ok = False
     # YAML reads a key such as 2026 or yes as a number or a boolean.
     for unknown in sorted(map(str, set(data) - ISSUE_FIELDS)):
-        report.warning(
+        report.error(
             key_lines.get(unknown, 1),
             "unknown-field",
             _("unknown front matter field '{name}'").format(name=unknown),
