@@ -83,9 +83,7 @@ def test_radar_check_fails_at_the_length_line_naming_both_numbers(site, capsys):
     code, problems = run_check(site, capsys)
     assert code == 1  # an error, as the build makes it
     found = [p for p in problems if p["code"] == "length-mismatch"]
-    assert [(p["path"], p["line"], p["severity"]) for p in found] == [
-        (ISSUE, LENGTH_LINE, "error")
-    ]
+    assert [(p["path"], p["line"], p["severity"]) for p in found] == [(ISSUE, LENGTH_LINE, "error")]
     assert found[0]["message"] == (
         f"the stated length (1,600 字) differs from the counted one ({counted():,} 字) "
         "by more than half: correct the `length` line"

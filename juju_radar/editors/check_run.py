@@ -10,11 +10,12 @@ from typing import Literal, TextIO
 
 from juju_radar.editors.check_cache import CheckCache
 from juju_radar.editors.exit_status import EXIT_OK, EXIT_PROBLEMS
-from juju_radar.editors.site_files import Site, read_utf8
+from juju_radar.editors.site_files import Site
 from juju_radar.model import codes
 from juju_radar.model.archive_rules import archive_problems
 from juju_radar.model.issue_records import Issue, misplaced_issue
 from juju_radar.model.messages import N_, _, ngettext
+from juju_radar.model.page_files import read_utf8
 from juju_radar.model.problems import Problem
 from juju_radar.model.site_layout import outside_symlinks, refused_code_files, site_files
 from juju_radar.model.translations import check_translations
@@ -24,6 +25,7 @@ DEFAULT_LOCALE_DIRS = ["locales"]  # Sphinx's default locale_dirs
 # What to run to see the notes of a kind, when they are summed up.
 NOTE_HINTS = {"missing-identifier": N_("`radar refs missing` lists them with what to look up")}
 DEFAULT_NOTE_HINT = N_("`radar check --verbose` lists them")
+UNREAD = frozenset({"encoding", "unreadable"})  # a file's problems before any reading
 
 
 @dataclass(frozen=True)
@@ -66,11 +68,15 @@ def check_site(site: Site, cache: CheckCache | None = None, changed: bool = Fals
     in_site = set(site_files(site.root, ".md"))
     for path in site.issue_files():
         relative = site.relative(path)
-        if (misplaced := misplaced_issue(relative)) is not None:
-            problems.append(misplaced)
         facts = cache.page(path, relative, trust_stat=changed)
-        problems += facts.problems
         problems += facts.content_problems if path in in_site else ()
+        if (misplaced := misplaced_issue(relative)) is not None:
+            # As the build: a page not named by its date is no issue; its path is its
+            # problem (once renamed, it is read as one).
+            problems.append(misplaced)
+            problems += [p for p in facts.problems if p.code in UNREAD]
+            continue
+        problems += facts.problems
         if facts.issue is not None:
             issues.append(facts.issue)
     bib_keys: set[str] = set()

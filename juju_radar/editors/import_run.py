@@ -39,10 +39,11 @@ from juju_radar.editors.import_ids import (
     chosen_id_problems,
 )
 from juju_radar.editors.page_writer import render_page, to_issue
-from juju_radar.editors.site_files import Site, atomic_write, decode_utf8, read_utf8
+from juju_radar.editors.site_files import Site, atomic_write
 from juju_radar.model.issue_reader import parse_issue
 from juju_radar.model.issue_records import Issue, date_outside_span
 from juju_radar.model.messages import _
+from juju_radar.model.page_files import decode_utf8, read_utf8
 from juju_radar.model.problems import Problem
 
 Status = Literal["imported", "skipped", "failed"]
