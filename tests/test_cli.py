@@ -24,6 +24,7 @@ from live_preview import free_port, radar_serve, serving
 from juju_radar.editors import cli
 from juju_radar.editors.export_category import CATEGORY_RE
 from juju_radar.editors.page_writer import unescape
+from juju_radar.model.archive_rules import nearest_keys
 
 FIXTURES = Path(__file__).parent / "fixtures" / "export"
 SEED_PAGE = "issues/2026/2026-09-08.md"
@@ -318,6 +319,30 @@ def test_check_reports_ids_reused_across_issues_and_unknown_keys(tmp_path, capsy
     ) in out
 
 
+def test_a_mistyped_citation_key_names_the_nearest_keys(tmp_path, capsys):
+    """Issue 52: a key one letter off the real one says which it may be; one far from
+    every key says nothing more."""
+    src = copy_site(tmp_path / "src")
+    page = src / SEED_PAGE
+    text = page.read_text(encoding="utf-8")
+    typo = text.replace("<taubench2026paper>", "<taubench2026papr>", 1)
+    page.write_text(typo.replace("<rise2026paper>", "<zzz>", 1), encoding="utf-8")
+    assert radar(src, "check") == 1
+    out = capsys.readouterr().out
+    assert (
+        "error: citation key 'taubench2026papr' is not in references.bib (did you mean "
+        "'taubench2026paper'?) [missing-citation]"
+    ) in out
+    assert "error: citation key 'zzz' is not in references.bib [missing-citation]" in out
+    keys = ["rise2026paper", "rise2026papers", "worldsculpt2026code"]
+    assert nearest_keys("rise2026papr", keys) == (
+        " (did you mean one of 'rise2026paper', 'rise2026papers'?)"
+    )
+    assert radar(src, "--lang", "zh", "check") == 1
+    said = capsys.readouterr().out
+    assert "引用键“taubench2026papr”不在 references.bib 中（是否想写“taubench2026paper”？）" in said
+
+
 @pytest.mark.site
 def test_check_and_build_refuse_misplaced_pages_alike(tmp_path, capsys):
     src = copy_site(tmp_path / "src")
@@ -369,6 +394,27 @@ def test_an_unclosed_code_fence_is_reported_where_it_opens_and_alone(
     assert problems == [
         f"issues/2026/2026-09-08.md:{line}: error: this code fence ({fence}) is never closed: "
         "the rest of the page reads as code [unclosed-fence]"
+    ]
+
+
+def test_a_missing_closing_colons_is_reported_where_its_block_opens(tmp_path, capsys):
+    """Issue 52: the ':::' closing the first item is deleted; the problem is said at the
+    line that opens the item (and names where the next block opens), not as a nested
+    block at the next one."""
+    src = copy_site(tmp_path / "src")
+    page = src / SEED_PAGE
+    lines = page.read_text(encoding="utf-8").splitlines(keepends=True)
+    opens = [n for n, line in enumerate(lines, 1) if line.startswith(":::{radar-item}")]
+    first_close = next(n for n, line in enumerate(lines, 1) if n > opens[0] and line == ":::\n")
+    del lines[first_close - 1]
+    page.write_text("".join(lines), encoding="utf-8")
+    assert radar(src, "check") == 1
+    problems = [
+        line for line in capsys.readouterr().out.splitlines() if "issues/2026/2026-09-08.md" in line
+    ]
+    assert problems == [
+        f"issues/2026/2026-09-08.md:{opens[0]}: error: block '{{radar-item}}' is not closed by "
+        f"':::' before the next block opens at line {opens[1] - 1} [unclosed-block]"
     ]
 
 

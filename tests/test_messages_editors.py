@@ -50,10 +50,7 @@ def test_check_speaks_the_language_of_conf_py(mistyped_topic, no_locale, capsys)
     assert (
         "references.bib: 2 条提示 [latex-special]: 运行 `radar check --verbose` 逐条查看" in lines
     )
-    assert err == (
-        f"1 个错误，0 个警告，10 条提示，分布在 {SEED_ISSUE}（1 条）、references.bib（10 条）；"
-        "共检查 1 期\n"
-    )
+    assert err == (f"1 个错误，分布在 {SEED_ISSUE}（1 条）；0 个警告，10 条提示；共检查 1 期\n")
 
 
 def test_check_with_lang_en_speaks_english_whatever_conf_py_says(mistyped_topic, no_locale, capsys):
@@ -63,10 +60,7 @@ def test_check_with_lang_en_speaks_english_whatever_conf_py_says(mistyped_topic,
         f"{SEED_ISSUE}:14: error: unknown topic '智能题' (did you mean '智能体'?) [unknown-topic]"
     ) in out.splitlines()
     assert "references.bib: 2 notes [latex-special]: `radar check --verbose` lists them" in out
-    assert err == (
-        f"1 error, 0 warnings, 10 notes: in {SEED_ISSUE} (1), references.bib (10); "
-        "1 issue checked\n"
-    )
+    assert err == (f"1 error: in {SEED_ISSUE} (1); 0 warnings, 10 notes; 1 issue checked\n")
     assert not any("\u4e00" <= char <= "\u9fff" for char in err)
 
 
@@ -80,6 +74,25 @@ def test_the_summary_names_five_files_and_counts_the_rest():
         "0 个错误，7 个警告，0 条提示，分布在 issues/2026/2026-09-01.md（1 条）、"
     )
     assert summary.endswith("issues/2026/2026-09-05.md（1 条） 以及另外 2 个文件；共检查 7 期")
+
+
+def test_the_summary_says_the_errors_first_and_the_files_they_are_in():
+    """Issue 52: the errors' count and files come first; notes elsewhere are counted."""
+    problems = [
+        Problem("references.bib", 4, "note", "missing-identifier", "m"),
+        Problem("issues/2026/2026-09-02.md", 9, "error", "bad-score", "m"),
+        Problem("issues/2026/2026-09-02.md", 12, "error", "bad-id", "m"),
+        Problem("conf.py", 3, "error", "missing-topic-page", "m"),
+    ]
+    assert check_summary(problems, 2) == (
+        "3 errors: in conf.py (1), issues/2026/2026-09-02.md (2); 0 warnings, 1 note; "
+        "2 issues checked"
+    )
+    use_language("zh")
+    assert check_summary(problems, 2) == (
+        "3 个错误，分布在 conf.py（1 条）、issues/2026/2026-09-02.md（2 条）；0 个警告，"
+        "1 条提示；共检查 2 期"
+    )
 
 
 def bad_export(tmp_path: Path, old: str, new: str) -> Path:

@@ -73,6 +73,8 @@ def sub(old: str, new: str) -> Callable[[str], str]:
 
 NOV_9 = "issues/2026/2026-11-09.md"
 ITEM_OPTIONS = ":topic: agent\n:score: 5\n:verdict: read-original\n"
+# An item opened with more colons than the one inside it: nesting meant (and refused).
+NESTED = "::::{radar-item} 🧪 外层\n:id: outer\n" + ITEM_OPTIONS + "\n外文。\n\n:::{radar-item}"
 ITEM = ":::{{radar-item}} 🧪 另一条{n}\n:id: other-{n}\n" + ITEM_OPTIONS + "\n正文{n}。\n:::\n\n"
 EXTRA_ITEMS = "".join(ITEM.format(n=n) for n in range(3)).replace("{{", "{").replace("}}", "}")
 
@@ -131,15 +133,7 @@ CASES: dict[tuple[codes.Scope, str], Case] = {
     ("issue", "no-items"): Case(
         page(15, lambda t: re.sub(r":::\{radar-item\}.*?\n:::\n", "", t, flags=re.S))
     ),
-    ("issue", "nested-block"): Case(
-        page(
-            16,
-            sub(
-                "正文。\n",
-                "正文。\n\n:::{radar-item} 🧪 嵌套\n:id: nested\n" + ITEM_OPTIONS + "\n内文。\n",
-            ),
-        )
-    ),
+    ("issue", "nested-block"): Case(page(16, lambda t: NESTED.join(t.split(":::{radar-item}", 1)))),
     ("issue", "stray-close"): Case(page(17, sub("导语。", "导语。\n\n:::"))),
     ("issue", "unclosed-block"): Case(page(18, sub("收尾。\n:::\n", "收尾。\n"))),
     ("issue", "unclosed-fence"): Case(page(19, sub("收尾。", "收尾。\n\n```\n代码"))),

@@ -126,8 +126,29 @@ def check_report(problems: list[Problem], verbosity: int) -> list[str]:
 
 
 def check_summary(problems: list[Problem], issues: int) -> str:
-    """The counts, and the files the problems are in."""
+    """The counts, and the files the problems are in: the errors first, and the files
+    they are in, when there are any (the rest is then counted only)."""
     by_severity = Counter(problem.severity for problem in problems)
+    errors = [problem for problem in problems if problem.severity == "error"]
+    if errors:
+        return _("{errors}{found}; {warnings}, {notes}; {issues} checked").format(
+            errors=counted(by_severity["error"], "error"),
+            found=_places(errors),
+            warnings=counted(by_severity["warning"], "warning"),
+            notes=counted(by_severity["note"], "note"),
+            issues=counted(issues, "issue"),
+        )
+    return _("{errors}, {warnings}, {notes}{found}; {issues} checked").format(
+        errors=counted(0, "error"),
+        warnings=counted(by_severity["warning"], "warning"),
+        notes=counted(by_severity["note"], "note"),
+        found=_places(problems),
+        issues=counted(issues, "issue"),
+    )
+
+
+def _places(problems: list[Problem]) -> str:
+    """``: in a.md (2), b.bib (1)``, five files at most and how many more."""
     where = sorted(Counter(problem.path for problem in problems).items())
     places = "".join(
         (_("{path} ({count})") if number == 0 else _(", {path} ({count})")).format(
@@ -136,18 +157,8 @@ def check_summary(problems: list[Problem], issues: int) -> str:
         for number, (path, count) in enumerate(where[:5])
     )
     if len(where) > 5:
-        found = _(": in {places} and {count} more files").format(
-            places=places, count=len(where) - 5
-        )
-    else:
-        found = _(": in {places}").format(places=places) if where else ""
-    return _("{errors}, {warnings}, {notes}{found}; {issues} checked").format(
-        errors=counted(by_severity["error"], "error"),
-        warnings=counted(by_severity["warning"], "warning"),
-        notes=counted(by_severity["note"], "note"),
-        found=found,
-        issues=counted(issues, "issue"),
-    )
+        return _(": in {places} and {count} more files").format(places=places, count=len(where) - 5)
+    return _(": in {places}").format(places=places) if where else ""
 
 
 def counted(number: int, noun: Literal["error", "warning", "note", "issue"]) -> str:
