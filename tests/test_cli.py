@@ -369,6 +369,14 @@ def test_check_and_build_refuse_misplaced_pages_alike(tmp_path, capsys):
     assert "[radar.duplicate-date]" not in build.stderr
 
 
+def seed_page_problems(tmp_path: Path, page: str, capsys) -> list[str]:
+    """What ``radar check`` (exiting 1) says of the seed issue written as ``page``."""
+    src = copy_site(tmp_path / "src")
+    (src / SEED_PAGE).write_text(page, encoding="utf-8")
+    assert radar(src, "check") == 1
+    return [line for line in capsys.readouterr().out.splitlines() if SEED_PAGE in line]
+
+
 @pytest.mark.parametrize(
     "inserted, line, fence",
     [
@@ -381,17 +389,10 @@ def test_check_and_build_refuse_misplaced_pages_alike(tmp_path, capsys):
 def test_an_unclosed_code_fence_is_reported_where_it_opens_and_alone(
     tmp_path, capsys, inserted, line, fence
 ):
-    src = copy_site(tmp_path / "src")
-    page = src / SEED_PAGE
-    lines = page.read_text(encoding="utf-8").splitlines(keepends=True)
+    lines = (SEED_SITE / SEED_PAGE).read_text(encoding="utf-8").splitlines(keepends=True)
     for index in sorted(inserted, reverse=True):
         lines.insert(index, inserted[index])
-    page.write_text("".join(lines), encoding="utf-8")
-    assert radar(src, "check") == 1
-    problems = [
-        line for line in capsys.readouterr().out.splitlines() if "issues/2026/2026-09-08.md" in line
-    ]
-    assert problems == [
+    assert seed_page_problems(tmp_path, "".join(lines), capsys) == [
         f"issues/2026/2026-09-08.md:{line}: error: this code fence ({fence}) is never closed: "
         "the rest of the page reads as code [unclosed-fence]"
     ]
@@ -401,18 +402,11 @@ def test_a_missing_closing_colons_is_reported_where_its_block_opens(tmp_path, ca
     """Issue 52: the ':::' closing the first item is deleted; the problem is said at the
     line that opens the item (and names where the next block opens), not as a nested
     block at the next one."""
-    src = copy_site(tmp_path / "src")
-    page = src / SEED_PAGE
-    lines = page.read_text(encoding="utf-8").splitlines(keepends=True)
+    lines = (SEED_SITE / SEED_PAGE).read_text(encoding="utf-8").splitlines(keepends=True)
     opens = [n for n, line in enumerate(lines, 1) if line.startswith(":::{radar-item}")]
     first_close = next(n for n, line in enumerate(lines, 1) if n > opens[0] and line == ":::\n")
     del lines[first_close - 1]
-    page.write_text("".join(lines), encoding="utf-8")
-    assert radar(src, "check") == 1
-    problems = [
-        line for line in capsys.readouterr().out.splitlines() if "issues/2026/2026-09-08.md" in line
-    ]
-    assert problems == [
+    assert seed_page_problems(tmp_path, "".join(lines), capsys) == [
         f"issues/2026/2026-09-08.md:{opens[0]}: error: block '{{radar-item}}' is not closed by "
         f"':::' before the next block opens at line {opens[1] - 1} [unclosed-block]"
     ]
