@@ -144,7 +144,7 @@ def test_import_and_new_say_what_they_did_in_chinese(tmp_path, capsys):
     assert cli.main(["--root", str(src), "--lang", "zh", "import", str(SEED_EXPORT)]) == 0
     assert capsys.readouterr().err.splitlines() == [
         f"{SEED_EXPORT}:3: 警告: 2026-09-08 这一期已存在（{SEED_ISSUE}）：加 --force 可替换 [exists]",
-        "导入 0 个，跳过 1 个，失败 0 个",
+        "导入 0 个，跳过 1 个（归档中已有：--force 可替换），失败 0 个",
     ]
     assert cli.main(["--root", str(src), "--lang", "zh", "new", "2027-13-45"]) == 2
     assert capsys.readouterr().err == "radar：错误：“2027-13-45”不是日期（应为 YYYY-MM-DD）\n"

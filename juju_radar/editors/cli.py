@@ -80,6 +80,12 @@ def build_parser() -> argparse.ArgumentParser:
     importing.add_argument("files", nargs="+", metavar="FILE")
     importing.add_argument("--force", action="store_true", help="replace existing issues")
     importing.add_argument(
+        "--discard-edits",
+        action="store_true",
+        help="with --force: replace a page edited since radar wrote it too (its text is "
+        "kept under _build/replaced/)",
+    )
+    importing.add_argument(
         "--draft", action="store_true", help="import as status: draft, for review before publishing"
     )
     importing.add_argument(
@@ -90,6 +96,12 @@ def build_parser() -> argparse.ArgumentParser:
     new = commands.add_parser("new", parents=[common], help="scaffold a draft issue")
     new.add_argument("date", nargs="?", help="YYYY-MM-DD (default: today in Asia/Shanghai)")
     new.add_argument("--force", action="store_true", help="replace an existing issue")
+    new.add_argument(
+        "--discard-edits",
+        action="store_true",
+        help="with --force: replace a page edited since radar wrote it too (its text is "
+        "kept under _build/replaced/)",
+    )
     new.set_defaults(run=run_new)
 
     check = commands.add_parser(
@@ -190,12 +202,17 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def run_import(args: argparse.Namespace) -> int:
-    options = ImportOptions(force=args.force, draft=args.draft, strict=args.strict)
+    options = ImportOptions(
+        force=args.force, draft=args.draft, strict=args.strict, discard_edits=args.discard_edits
+    )
     return import_exports(open_site(args.root), args.files, options, sys.stdout, sys.stderr)
 
 
 def run_new(args: argparse.Namespace) -> int:
-    return write_new_issue(open_site(args.root), args.date, args.force, sys.stdout, sys.stderr)
+    site = open_site(args.root)
+    return write_new_issue(
+        site, args.date, args.force, sys.stdout, sys.stderr, discard_edits=args.discard_edits
+    )
 
 
 def run_check(args: argparse.Namespace) -> int:

@@ -457,6 +457,14 @@ _IMPORT: list[Code] = [
     *_row(
         "import",
         "error",
+        "edited",
+        "with `--force`: the page differs from what radar wrote there (edited by hand, or "
+        "written before radar kept a note, `_build/radar-written.json`); `--discard-edits` "
+        "replaces it, keeping its text under `_build/replaced/`",
+    ),
+    *_row(
+        "import",
+        "error",
         "unwritable",
         "naming the file; also when the page or `references.bib` would be written through "
         "a symbolic link leaving the repository: nothing is written; when a page cannot be "
