@@ -256,9 +256,7 @@ def test_an_entry_with_a_doi_is_fetched_from_doi_org_as_csl_json(site, services,
     assert candidate["type"] == "article-journal" and candidate["url"] is None
 
 
-def test_a_rewrite_of_references_bib_keeps_the_former_file_and_shows_the_difference(
-    site, capsys
-):
+def test_a_rewrite_of_references_bib_keeps_the_former_file_and_shows_the_difference(site, capsys):
     """Issue 52: nothing an editor wrote is lost, references.bib included."""
     before = (site / "references.bib").read_text(encoding="utf-8")
     capsys.readouterr()
