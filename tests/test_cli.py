@@ -196,7 +196,9 @@ def test_a_backlog_gets_a_summary_and_distinct_ids(tmp_path, capsys):
     exports = [*sorted(FIXTURES.glob("*.txt")), SEED_EXPORT]
     assert radar(src, "import", *map(str, exports)) == 0  # the seed's day is skipped
     captured = capsys.readouterr()
-    assert captured.err.rstrip().endswith("2 imported, 1 skipped, 0 failed")
+    assert captured.err.rstrip().endswith(
+        "2 imported, 1 skipped (already in the archive: --force replaces them), 0 failed"
+    )
     assert "issues/2026/2026-09-09.md" in captured.out
     ids = re.findall(
         r"^:id: (.+)$",

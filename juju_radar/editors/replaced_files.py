@@ -68,10 +68,10 @@ class Replacements:
 
     def edited(self, target: Path) -> bool:
         """Whether the file at ``target`` holds text radar did not write there last."""
+        if not target.exists():
+            return False
         try:
             data = target.read_bytes()
-        except FileNotFoundError:
-            return False
         except OSError:
             return True
         return self.written.get(self.site.relative(target)) != text_digest(data)
