@@ -26,6 +26,7 @@ from juju_radar.sphinx_ext import (
     sidebar,
     theme_sections,
     translations,
+    unreadable_pages,
 )
 from juju_radar.sphinx_ext.collector import SHARE_PAGE_DIGESTS, RadarCollector, init_env
 from juju_radar.sphinx_ext.directives import (
@@ -123,6 +124,7 @@ def setup_extension(app: Sphinx) -> None:
     app.add_post_transform(safety.UnsafeLinkTransform)
     app.connect("builder-inited", checks.refuse_unreadable_bib, priority=400)
     app.connect("env-check-consistency", checks.check_archive_consistency)
+    app.connect("env-get-outdated", unreadable_pages.leave_out_unreadable, priority=300)
     app.connect("env-get-outdated", drafts.leave_out_drafts, priority=400)
     app.connect("env-get-outdated", integrity.note_removed_docs)
     app.connect("env-get-outdated", saved_during_read.read_saved_again, priority=550)

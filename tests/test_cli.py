@@ -24,6 +24,7 @@ from live_preview import HANG_GUARD, STOP_TIMEOUT, free_port, radar_serve, servi
 from juju_radar.editors import cli
 from juju_radar.editors.export_category import CATEGORY_RE
 from juju_radar.editors.page_writer import unescape
+from juju_radar.model.archive_rules import nearest_keys
 
 FIXTURES = Path(__file__).parent / "fixtures" / "export"
 SEED_PAGE = "issues/2026/2026-09-08.md"
@@ -97,7 +98,10 @@ def test_every_sentence_is_on_the_page_and_the_built_page(request, export, date)
     built = page_text(html / f"issues/2026/{date}.html")
     expected = sentences(export.read_text(encoding="utf-8"))
     assert len(expected) > 20
-    assert [s for s in expected if s not in built] == []
+    # The length line is the editors' (front matter): readers see the counted length only.
+    stated = export.read_text(encoding="utf-8").split("\n\n")[2].strip()
+    assert stated.startswith("约 ") and stated not in built
+    assert [s for s in expected if s not in built and s != stated] == []
     # In the page source, the date line is front matter and labels are each beside their key.
     page_source = normalized(unescape(source))
     in_source = [
@@ -192,7 +196,9 @@ def test_a_backlog_gets_a_summary_and_distinct_ids(tmp_path, capsys):
     exports = [*sorted(FIXTURES.glob("*.txt")), SEED_EXPORT]
     assert radar(src, "import", *map(str, exports)) == 0  # the seed's day is skipped
     captured = capsys.readouterr()
-    assert captured.err.rstrip().endswith("2 imported, 1 skipped, 0 failed")
+    assert captured.err.rstrip().endswith(
+        "2 imported, 1 skipped (already in the archive: --force replaces them), 0 failed"
+    )
     assert "issues/2026/2026-09-09.md" in captured.out
     ids = re.findall(
         r"^:id: (.+)$",
@@ -247,8 +253,10 @@ def test_check_quiet_prints_only_errors(tmp_path, capsys):
     assert radar(src, "check", "--quiet") == 1
     out, err = capsys.readouterr()
     assert err == ""
-    assert [line.split(": ")[1] for line in out.splitlines()] == ["error"]
-    assert "[unknown-topic]" in out
+    # The unknown field is an error as the build makes it (issue 52); the notes of
+    # references.bib and the summary are left out.
+    assert [line.split(": ")[1] for line in out.splitlines()] == ["error", "error"]
+    assert "[unknown-topic]" in out and "[unknown-field]" in out
 
 
 def test_check_as_json(fixture_site, capsys):
@@ -313,8 +321,32 @@ def test_check_reports_ids_reused_across_issues_and_unknown_keys(tmp_path, capsy
     ) in out
 
 
+def test_a_mistyped_citation_key_names_the_nearest_keys(tmp_path, capsys):
+    """Issue 52: a key one letter off the real one says which it may be; one far from
+    every key says nothing more."""
+    src = copy_site(tmp_path / "src")
+    page = src / SEED_PAGE
+    text = page.read_text(encoding="utf-8")
+    typo = text.replace("<taubench2026paper>", "<taubench2026papr>", 1)
+    page.write_text(typo.replace("<rise2026paper>", "<zzz>", 1), encoding="utf-8")
+    assert radar(src, "check") == 1
+    out = capsys.readouterr().out
+    assert (
+        "error: citation key 'taubench2026papr' is not in references.bib (did you mean "
+        "'taubench2026paper'?) [missing-citation]"
+    ) in out
+    assert "error: citation key 'zzz' is not in references.bib [missing-citation]" in out
+    keys = ["rise2026paper", "rise2026papers", "worldsculpt2026code"]
+    assert nearest_keys("rise2026papr", keys) == (
+        " (did you mean one of 'rise2026paper', 'rise2026papers'?)"
+    )
+    assert radar(src, "--lang", "zh", "check") == 1
+    said = capsys.readouterr().out
+    assert "引用键“taubench2026papr”不在 references.bib 中（是否想写“taubench2026paper”？）" in said
+
+
 @pytest.mark.site
-def test_check_and_build_refuse_misplaced_pages_and_a_date_used_twice(tmp_path, capsys):
+def test_check_and_build_refuse_misplaced_pages_alike(tmp_path, capsys):
     src = copy_site(tmp_path / "src")
     text = (src / SEED_PAGE).read_text(encoding="utf-8")
     (src / "issues/2026/notes.md").write_text(text, encoding="utf-8")
@@ -329,14 +361,22 @@ def test_check_and_build_refuse_misplaced_pages_and_a_date_used_twice(tmp_path, 
     )
     assert f"issues/2026/notes.md:1: {misplaced}" in errors
     assert f"issues/2027/2026-09-09.md:1: {misplaced}" in errors
-    assert (
-        "issues/2026/notes.md:2: error: issues/2026/2026-09-08.md is already the issue of "
-        "2026-09-08 [duplicate-date]"
-    ) in errors
+    # A misplaced page is no issue, for the check as for the build (issue 52): its path
+    # is its one problem until it is renamed, so no duplicate date or id is reported.
+    assert not [line for line in errors if "[bad-path]" not in line]
     build = sphinx_build(src, tmp_path / "html", check=False)
     assert build.returncode != 0
     assert "issues/2026/notes.md:1: ERROR: an issue page must be" in build.stderr
     assert "issues/2027/2026-09-09.md:1: ERROR: an issue page must be" in build.stderr
+    assert "[radar.duplicate-date]" not in build.stderr
+
+
+def seed_page_problems(tmp_path: Path, page: str, capsys) -> list[str]:
+    """What ``radar check`` (exiting 1) says of the seed issue written as ``page``."""
+    src = copy_site(tmp_path / "src")
+    (src / SEED_PAGE).write_text(page, encoding="utf-8")
+    assert radar(src, "check") == 1
+    return [line for line in capsys.readouterr().out.splitlines() if SEED_PAGE in line]
 
 
 @pytest.mark.parametrize(
@@ -351,19 +391,26 @@ def test_check_and_build_refuse_misplaced_pages_and_a_date_used_twice(tmp_path, 
 def test_an_unclosed_code_fence_is_reported_where_it_opens_and_alone(
     tmp_path, capsys, inserted, line, fence
 ):
-    src = copy_site(tmp_path / "src")
-    page = src / SEED_PAGE
-    lines = page.read_text(encoding="utf-8").splitlines(keepends=True)
+    lines = (SEED_SITE / SEED_PAGE).read_text(encoding="utf-8").splitlines(keepends=True)
     for index in sorted(inserted, reverse=True):
         lines.insert(index, inserted[index])
-    page.write_text("".join(lines), encoding="utf-8")
-    assert radar(src, "check") == 1
-    problems = [
-        line for line in capsys.readouterr().out.splitlines() if "issues/2026/2026-09-08.md" in line
-    ]
-    assert problems == [
+    assert seed_page_problems(tmp_path, "".join(lines), capsys) == [
         f"issues/2026/2026-09-08.md:{line}: error: this code fence ({fence}) is never closed: "
         "the rest of the page reads as code [unclosed-fence]"
+    ]
+
+
+def test_a_missing_closing_colons_is_reported_where_its_block_opens(tmp_path, capsys):
+    """Issue 52: the ':::' closing the first item is deleted; the problem is said at the
+    line that opens the item (and names where the next block opens), not as a nested
+    block at the next one."""
+    lines = (SEED_SITE / SEED_PAGE).read_text(encoding="utf-8").splitlines(keepends=True)
+    opens = [n for n, line in enumerate(lines, 1) if line.startswith(":::{radar-item}")]
+    first_close = next(n for n, line in enumerate(lines, 1) if n > opens[0] and line == ":::\n")
+    del lines[first_close - 1]
+    assert seed_page_problems(tmp_path, "".join(lines), capsys) == [
+        f"issues/2026/2026-09-08.md:{opens[0]}: error: block '{{radar-item}}' is not closed by "
+        f"':::' before the next block opens at line {opens[1] - 1} [unclosed-block]"
     ]
 
 

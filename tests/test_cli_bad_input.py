@@ -226,11 +226,17 @@ def test_a_date_already_in_the_archive_is_skipped(site_copy, tmp_path, capsys):
         f"{SEED_EXPORT}:3: warning: issue 2026-09-08 already exists as issues/2026/2026-09-08.md: "
         "pass --force to replace it [exists]"
     ) in err
-    assert err.rstrip().endswith("0 imported, 1 skipped, 0 failed")
+    assert err.rstrip().endswith(
+        "0 imported, 1 skipped (already in the archive: --force replaces them), 0 failed"
+    )
     assert site_files(site_copy) == before
     # With --strict a skipped file fails the command, and nothing is written either.
     assert cli.main(["--root", str(site_copy), "import", "--strict", str(SEED_EXPORT)]) == 1
-    assert capsys.readouterr().err.rstrip().endswith("0 imported, 1 skipped, 0 failed")
+    assert (
+        capsys.readouterr()
+        .err.rstrip()
+        .endswith("0 imported, 1 skipped (already in the archive: --force replaces them), 0 failed")
+    )
     assert site_files(site_copy) == before
 
 

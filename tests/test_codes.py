@@ -532,3 +532,19 @@ def test_each_code_is_listed_once_in_a_scope_with_a_meaning():
         assert (code.scope, code.code) not in seen, f"{code.code} twice in {code.scope}"
         seen.add((code.scope, code.code))
     assert {code.scope for code in codes.CODES} == set(codes.SCOPES)
+
+
+def test_a_code_has_one_severity_where_the_check_and_the_build_report_it():
+    """Issue 52: one severity table. In the scopes both report, a code means one severity
+    (codes.severity reads it), and none is a warning: make html (-W) fails on a warning
+    as on an error, so the check calls it an error."""
+    seen: dict[str, set[str]] = defaultdict(set)
+    for code in codes.CODES:
+        if code.scope in codes.CHECKED:
+            seen[code.code].add(code.severity)
+    assert {name: found for name, found in seen.items() if len(found) > 1} == {}
+    shared = {"issue", "page", "bib", "conf"}
+    warnings = [c.code for c in codes.CODES if c.scope in shared and c.severity == "warning"]
+    assert warnings == []
+    assert codes.severity("length-mismatch", "note") == "error"
+    assert codes.severity("not-a-code", "note") == "note"

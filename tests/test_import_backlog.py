@@ -88,7 +88,9 @@ def test_the_same_date_twice_in_a_backlog_is_skipped_the_second_time(tmp_path, c
     assert radar(src, "import", files[0], again) == 0
     err = capsys.readouterr().err
     assert f"{again}:3: warning: issue 2027-01-01 already exists" in err
-    assert err.rstrip().endswith("1 imported, 1 skipped, 0 failed")
+    assert err.rstrip().endswith(
+        "1 imported, 1 skipped (already in the archive: --force replaces them), 0 failed"
+    )
 
 
 @pytest.mark.parametrize("force", [False, True])

@@ -1,5 +1,6 @@
 """``length-mismatch``: an issue whose ``length`` states a number of 字 off the counted one
-by more than half of it is warned about at its ``length`` line (issue 31, point 7a)."""
+by more than half of it is an error at its ``length`` line (issue 31, point 7a), in
+``radar check`` as in the build (issue 52: one severity table)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from conftest import SEED_SITE, copy_site
+from import_cases import GOOD, run_import, site_files
 
 from juju_radar.editors import cli
 from juju_radar.editors.site_files import open_site
@@ -76,14 +78,12 @@ def test_the_page_counts_about_600():
     assert 550 <= counted() <= 650
 
 
-def test_radar_check_warns_at_the_length_line_naming_both_numbers(site, capsys):
+def test_radar_check_fails_at_the_length_line_naming_both_numbers(site, capsys):
     (site / ISSUE).write_text(issue_page("约 1,600 字 · 阅读约 5 分钟"), encoding="utf-8")
     code, problems = run_check(site, capsys)
-    assert code == 0  # a warning: only --strict fails on it
+    assert code == 1  # an error, as the build makes it
     found = [p for p in problems if p["code"] == "length-mismatch"]
-    assert [(p["path"], p["line"], p["severity"]) for p in found] == [
-        (ISSUE, LENGTH_LINE, "warning")
-    ]
+    assert [(p["path"], p["line"], p["severity"]) for p in found] == [(ISSUE, LENGTH_LINE, "error")]
     assert found[0]["message"] == (
         f"the stated length (1,600 字) differs from the counted one ({counted():,} 字) "
         "by more than half: correct the `length` line"
@@ -92,7 +92,7 @@ def test_radar_check_warns_at_the_length_line_naming_both_numbers(site, capsys):
     assert [p for p in problems if p["path"] != ISSUE] == []
 
 
-def test_radar_check_strict_fails_on_it(site, capsys):
+def test_radar_check_strict_fails_on_it_too(site, capsys):
     (site / ISSUE).write_text(issue_page("约 1,600 字 · 阅读约 5 分钟"), encoding="utf-8")
     code, problems = run_check(site, capsys, "--strict")
     assert code == 1
@@ -148,3 +148,16 @@ def test_a_page_with_errors_is_not_checked():
     text = issue_page("约 1,600 字").replace(":score: 8", ":score: 11")
     _, problems = parse_issue(text, ISSUE, open_site(SEED_SITE).vocabulary)
     assert [p.code for p in problems] == ["bad-score", "no-items"]
+
+
+def test_radar_import_refuses_an_export_stating_far_more_than_it_holds(site, tmp_path, capsys):
+    """Issue 52: 约 1,900 字 stated, a few dozen counted: a truncated export. The import
+    refuses it at the export's length line and writes nothing, instead of importing a
+    page that ``radar check`` and the build then refuse."""
+    before = site_files(site)
+    export = GOOD.replace("约 40 字 · 阅读约 1 分钟", "约 1,900 字 · 阅读约 5 分钟")
+    assert run_import(site, tmp_path, export.encode()) == 1
+    err = capsys.readouterr().err
+    assert "export.txt:5: error: the stated length (1,900 字) differs" in err
+    assert err.count("[length-mismatch]") == 1 and "[invalid-page]" not in err
+    assert site_files(site) == before

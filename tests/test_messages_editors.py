@@ -50,10 +50,7 @@ def test_check_speaks_the_language_of_conf_py(mistyped_topic, no_locale, capsys)
     assert (
         "references.bib: 2 条提示 [latex-special]: 运行 `radar check --verbose` 逐条查看" in lines
     )
-    assert err == (
-        f"1 个错误，0 个警告，10 条提示，分布在 {SEED_ISSUE}（1 条）、references.bib（10 条）；"
-        "共检查 1 期\n"
-    )
+    assert err == (f"1 个错误，分布在 {SEED_ISSUE}（1 条）；0 个警告，10 条提示；共检查 1 期\n")
 
 
 def test_check_with_lang_en_speaks_english_whatever_conf_py_says(mistyped_topic, no_locale, capsys):
@@ -63,10 +60,7 @@ def test_check_with_lang_en_speaks_english_whatever_conf_py_says(mistyped_topic,
         f"{SEED_ISSUE}:14: error: unknown topic '智能题' (did you mean '智能体'?) [unknown-topic]"
     ) in out.splitlines()
     assert "references.bib: 2 notes [latex-special]: `radar check --verbose` lists them" in out
-    assert err == (
-        f"1 error, 0 warnings, 10 notes: in {SEED_ISSUE} (1), references.bib (10); "
-        "1 issue checked\n"
-    )
+    assert err == (f"1 error: in {SEED_ISSUE} (1); 0 warnings, 10 notes; 1 issue checked\n")
     assert not any("\u4e00" <= char <= "\u9fff" for char in err)
 
 
@@ -80,6 +74,25 @@ def test_the_summary_names_five_files_and_counts_the_rest():
         "0 个错误，7 个警告，0 条提示，分布在 issues/2026/2026-09-01.md（1 条）、"
     )
     assert summary.endswith("issues/2026/2026-09-05.md（1 条） 以及另外 2 个文件；共检查 7 期")
+
+
+def test_the_summary_says_the_errors_first_and_the_files_they_are_in():
+    """Issue 52: the errors' count and files come first; notes elsewhere are counted."""
+    problems = [
+        Problem("references.bib", 4, "note", "missing-identifier", "m"),
+        Problem("issues/2026/2026-09-02.md", 9, "error", "bad-score", "m"),
+        Problem("issues/2026/2026-09-02.md", 12, "error", "bad-id", "m"),
+        Problem("conf.py", 3, "error", "missing-topic-page", "m"),
+    ]
+    assert check_summary(problems, 2) == (
+        "3 errors: in conf.py (1), issues/2026/2026-09-02.md (2); 0 warnings, 1 note; "
+        "2 issues checked"
+    )
+    use_language("zh")
+    assert check_summary(problems, 2) == (
+        "3 个错误，分布在 conf.py（1 条）、issues/2026/2026-09-02.md（2 条）；0 个警告，"
+        "1 条提示；共检查 2 期"
+    )
 
 
 def bad_export(tmp_path: Path, old: str, new: str) -> Path:
@@ -131,7 +144,7 @@ def test_import_and_new_say_what_they_did_in_chinese(tmp_path, capsys):
     assert cli.main(["--root", str(src), "--lang", "zh", "import", str(SEED_EXPORT)]) == 0
     assert capsys.readouterr().err.splitlines() == [
         f"{SEED_EXPORT}:3: 警告: 2026-09-08 这一期已存在（{SEED_ISSUE}）：加 --force 可替换 [exists]",
-        "导入 0 个，跳过 1 个，失败 0 个",
+        "导入 0 个，跳过 1 个（归档中已有：--force 可替换），失败 0 个",
     ]
     assert cli.main(["--root", str(src), "--lang", "zh", "new", "2027-13-45"]) == 2
     assert capsys.readouterr().err == "radar：错误：“2027-13-45”不是日期（应为 YYYY-MM-DD）\n"

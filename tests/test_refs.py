@@ -259,6 +259,18 @@ def test_an_entry_with_a_doi_is_fetched_from_doi_org_as_csl_json(site, services,
     assert candidate["type"] == "article-journal" and candidate["url"] is None
 
 
+def test_a_rewrite_of_references_bib_keeps_the_former_file_and_shows_the_difference(site, capsys):
+    """Issue 52: nothing an editor wrote is lost, references.bib included."""
+    before = (site / "references.bib").read_text(encoding="utf-8")
+    capsys.readouterr()
+    assert radar(site, "refs", "set", "worldsculpt2026paper", "--arxiv", "arXiv:2609.01234") == 0
+    out = capsys.readouterr().out
+    [kept] = (site / "_build" / "replaced").glob("*/references.bib")
+    assert kept.read_text(encoding="utf-8") == before
+    assert "references.bib: replaced; its former text is kept in _build/replaced/" in out
+    assert "+  eprint" in out or "+  archiveprefix" in out.lower(), out
+
+
 def test_an_arxiv_id_is_looked_up_in_the_arxiv_api(site, services, capsys):
     services.routes = {"/arxiv/api/query": Reply(fixture="arxiv-worldsculpt.atom")}
     assert radar(site, "refs", "set", "worldsculpt2026paper", "--arxiv", "arXiv:2609.01234") == 0

@@ -46,7 +46,8 @@ def test_every_sentence_of_the_seed_is_on_its_page(built_seed_site):
     sentences = seed_sentences()
     assert len(sentences) == 73
     missing = [sentence for sentence in sentences if sentence not in text]
-    assert missing == []
+    # The length line is the editors' (front matter): readers see the counted one only.
+    assert missing == ["约 2,500 字 · 阅读约 9 分钟"]
 
 
 def test_each_item_shows_topic_link_tags_score_and_verdict(built_seed_site):
@@ -90,11 +91,12 @@ def test_citations_link_to_the_bibliography_on_the_same_page(built_seed_site):
     assert labels[:2] == ["论文与完整实验", "代码与任务"]
 
 
-def test_issue_header_shows_stated_and_computed_length(built_seed_site):
+def test_issue_header_shows_one_length_and_one_reading_time(built_seed_site):
+    """Issue 52: the counted length only, never the editors' stated one beside it."""
     text = page_text(built_seed_site / ISSUE)
     assert "Juju Radar · 2026.09.08" in text
-    assert "约 2,500 字 · 阅读约 9 分钟" in text
-    assert re.search(r"正文实计 2,\d{3} 字，阅读约 \d+ 分钟", text)
+    assert "约 2,500 字" not in text and "编辑标注" not in text
+    assert len(re.findall(r"正文实计 2,\d{3} 字，阅读约 \d+ 分钟", text)) == 1
 
 
 def test_references_index_links_one_page_per_month_of_first_citation(built_seed_site):

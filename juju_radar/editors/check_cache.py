@@ -36,7 +36,7 @@ from juju_radar.editors import (
     site_files,
 )
 from juju_radar.editors.page_writer import FORMER_NOTE_SUFFIX
-from juju_radar.editors.site_files import Site, decode_utf8, item_ids_in
+from juju_radar.editors.site_files import Site, item_ids_in
 from juju_radar.model import (
     anchors,
     archive_rules,
@@ -54,6 +54,7 @@ from juju_radar.model.issue_reader import parse_issue
 from juju_radar.model.issue_records import Issue
 from juju_radar.model.messages import _
 from juju_radar.model.page import Page
+from juju_radar.model.page_files import decode_utf8
 from juju_radar.model.problems import Problem
 from juju_radar.store.cache import SETTLED_NS, BuildCache, digest, source_digest
 

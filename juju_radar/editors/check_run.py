@@ -10,10 +10,12 @@ from typing import Literal, TextIO
 
 from juju_radar.editors.check_cache import CheckCache
 from juju_radar.editors.exit_status import EXIT_OK, EXIT_PROBLEMS
-from juju_radar.editors.site_files import Site, read_utf8
+from juju_radar.editors.site_files import Site
+from juju_radar.model import codes
 from juju_radar.model.archive_rules import archive_problems
 from juju_radar.model.issue_records import Issue, misplaced_issue
 from juju_radar.model.messages import N_, _, ngettext
+from juju_radar.model.page_files import read_utf8
 from juju_radar.model.problems import Problem
 from juju_radar.model.site_layout import outside_symlinks, refused_code_files, site_files
 from juju_radar.model.translations import check_translations
@@ -23,11 +25,12 @@ DEFAULT_LOCALE_DIRS = ["locales"]  # Sphinx's default locale_dirs
 # What to run to see the notes of a kind, when they are summed up.
 NOTE_HINTS = {"missing-identifier": N_("`radar refs missing` lists them with what to look up")}
 DEFAULT_NOTE_HINT = N_("`radar check --verbose` lists them")
+UNREAD = frozenset({"encoding", "unreadable"})  # a file's problems before any reading
 
 
 @dataclass(frozen=True)
 class CheckOptions:
-    strict: bool = False  # fail on warnings too
+    strict: bool = False  # kept for scripts: warnings fail anyway, as in make html
     format: Literal["text", "json"] = "text"
     verbosity: int = 0  # -1 errors only, 0 notes summed up by kind, 1 every note
     changed: bool = False  # read again only the files changed since the last run
@@ -44,15 +47,14 @@ def check_archive(site: Site, options: CheckOptions, out: TextIO, err: TextIO) -
     else:
         for line in check_report(problems, options.verbosity):
             print(line, file=out)
-    errors = sum(problem.severity == "error" for problem in problems)
-    warnings = sum(problem.severity == "warning" for problem in problems)
     if options.verbosity >= 0:
         summary = check_summary(problems, len(site.issue_files()))
         if options.changed:
             rechecked = _(" ({count} changed file(s) checked)")
             summary += rechecked.format(count=len(cache.rechecked))
         print(summary, file=err)
-    failing = errors or (options.strict and warnings)
+    # What fails make html fails the check: the registry's severities, as the build's.
+    failing = any(codes.fails(problem.code, problem.severity) for problem in problems)
     return EXIT_PROBLEMS if failing else EXIT_OK
 
 
@@ -66,11 +68,15 @@ def check_site(site: Site, cache: CheckCache | None = None, changed: bool = Fals
     in_site = set(site_files(site.root, ".md"))
     for path in site.issue_files():
         relative = site.relative(path)
-        if (misplaced := misplaced_issue(relative)) is not None:
-            problems.append(misplaced)
         facts = cache.page(path, relative, trust_stat=changed)
-        problems += facts.problems
         problems += facts.content_problems if path in in_site else ()
+        if (misplaced := misplaced_issue(relative)) is not None:
+            # As the build: a page not named by its date is no issue; its path is its
+            # problem (once renamed, it is read as one).
+            problems.append(misplaced)
+            problems += [p for p in facts.problems if p.code in UNREAD]
+            continue
+        problems += facts.problems
         if facts.issue is not None:
             issues.append(facts.issue)
     bib_keys: set[str] = set()
@@ -95,7 +101,7 @@ def check_site(site: Site, cache: CheckCache | None = None, changed: bool = Fals
     locale_dirs = site.config.get("locale_dirs", DEFAULT_LOCALE_DIRS)
     problems += check_translations(site.root, list(locale_dirs))  # type: ignore[call-overload]
     cache.save(complete=True)
-    return sorted(problems)
+    return sorted(codes.graded(problem) for problem in problems)
 
 
 def check_report(problems: list[Problem], verbosity: int) -> list[str]:
@@ -119,8 +125,29 @@ def check_report(problems: list[Problem], verbosity: int) -> list[str]:
 
 
 def check_summary(problems: list[Problem], issues: int) -> str:
-    """The counts, and the files the problems are in."""
+    """The counts, and the files the problems are in: the errors first, and the files
+    they are in, when there are any (the rest is then counted only)."""
     by_severity = Counter(problem.severity for problem in problems)
+    errors = [problem for problem in problems if problem.severity == "error"]
+    if errors:
+        return _("{errors}{found}; {warnings}, {notes}; {issues} checked").format(
+            errors=counted(by_severity["error"], "error"),
+            found=_places(errors),
+            warnings=counted(by_severity["warning"], "warning"),
+            notes=counted(by_severity["note"], "note"),
+            issues=counted(issues, "issue"),
+        )
+    return _("{errors}, {warnings}, {notes}{found}; {issues} checked").format(
+        errors=counted(0, "error"),
+        warnings=counted(by_severity["warning"], "warning"),
+        notes=counted(by_severity["note"], "note"),
+        found=_places(problems),
+        issues=counted(issues, "issue"),
+    )
+
+
+def _places(problems: list[Problem]) -> str:
+    """``: in a.md (2), b.bib (1)``, five files at most and how many more."""
     where = sorted(Counter(problem.path for problem in problems).items())
     places = "".join(
         (_("{path} ({count})") if number == 0 else _(", {path} ({count})")).format(
@@ -129,18 +156,8 @@ def check_summary(problems: list[Problem], issues: int) -> str:
         for number, (path, count) in enumerate(where[:5])
     )
     if len(where) > 5:
-        found = _(": in {places} and {count} more files").format(
-            places=places, count=len(where) - 5
-        )
-    else:
-        found = _(": in {places}").format(places=places) if where else ""
-    return _("{errors}, {warnings}, {notes}{found}; {issues} checked").format(
-        errors=counted(by_severity["error"], "error"),
-        warnings=counted(by_severity["warning"], "warning"),
-        notes=counted(by_severity["note"], "note"),
-        found=found,
-        issues=counted(issues, "issue"),
-    )
+        return _(": in {places} and {count} more files").format(places=places, count=len(where) - 5)
+    return _(": in {places}").format(places=places) if where else ""
 
 
 def counted(number: int, noun: Literal["error", "warning", "note", "issue"]) -> str:

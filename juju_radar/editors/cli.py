@@ -16,6 +16,7 @@ from pathlib import Path
 
 from juju_radar.editors.check_run import CheckOptions, check_archive
 from juju_radar.editors.exit_status import EXIT_OK, EXIT_USAGE, command_error
+from juju_radar.editors.help_text import RadarParser, add_command, add_discard_edits, example
 from juju_radar.editors.import_run import ImportOptions, import_exports
 from juju_radar.editors.links_run import check_built_links, check_cited_sources
 from juju_radar.editors.new_issue import write_new_issue
@@ -31,11 +32,16 @@ from juju_radar.model.site_layout import NOT_SITE
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    # The language first, so that the help and argparse's own lines speak it too.
+    early = argparse.ArgumentParser(add_help=False)
+    early.add_argument("--root", default=".")
+    early.add_argument("--lang")
+    known, _rest = early.parse_known_args(argv)
+    flag = known.lang if known.lang in LANGUAGES else None
+    choose_language(flag, lambda: _site_language(known.root))
     parser = build_parser()
     args = parser.parse_args(argv)
     args.root = getattr(args, "root", ".")
-    flag = getattr(args, "lang", None)
-    choose_language(flag, lambda: _site_language(args.root))
     try:
         return int(args.run(args))
     except SiteError as error:
@@ -56,47 +62,88 @@ def _site_language(root: str) -> object:
 
 def build_parser() -> argparse.ArgumentParser:
     # --root is accepted before or after the command name.
-    common = argparse.ArgumentParser(add_help=False)
+    common = RadarParser(add_help=False)
     common.add_argument(
         "--root",
         default=argparse.SUPPRESS,
-        help="the site root (holding conf.py); default: current directory",
+        help=_("the site root (holding conf.py); default: current directory"),
     )
     common.add_argument(
         "--lang",
         choices=LANGUAGES,
         default=argparse.SUPPRESS,
-        help="the language of the messages (default: the locale, else conf.py's "
-        "radar_messages_language)",
+        help=_(
+            "the language of the messages (default: the locale, else conf.py's "
+            "radar_messages_language)"
+        ),
     )
-    parser = argparse.ArgumentParser(
-        prog="radar", parents=[common], description="Juju Radar archive tools for editors."
+    parser = RadarParser(
+        prog="radar",
+        parents=[common],
+        description=_("Juju Radar archive tools for editors."),
+        epilog=example("radar import 2026-09-08.txt", "radar check", "radar --lang zh new --help"),
     )
-    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    commands = parser.add_subparsers(
+        dest="command", required=True, metavar="COMMAND", title="commands"
+    )
 
-    importing = commands.add_parser(
-        "import", parents=[common], help="import export-format files into issues/"
+    importing = add_command(
+        commands,
+        common,
+        "import",
+        _("import export-format files into issues/"),
+        _(
+            "Import the editors' export files (one issue each) into issues/YYYY/ and their "
+            "sources into references.bib, checked as radar check checks them."
+        ),
+        "radar import ~/Downloads/2026-09-08.txt",
+        "radar import backlog/*.txt",
     )
-    importing.add_argument("files", nargs="+", metavar="FILE")
-    importing.add_argument("--force", action="store_true", help="replace existing issues")
+    importing.add_argument("files", nargs="+", metavar="FILE", help=_("an export file"))
+    importing.add_argument("--force", action="store_true", help=_("replace existing issues"))
+    add_discard_edits(importing)
     importing.add_argument(
-        "--draft", action="store_true", help="import as status: draft, for review before publishing"
+        "--draft",
+        action="store_true",
+        help=_("import as status: draft, for review before publishing"),
     )
     importing.add_argument(
-        "--strict", action="store_true", help="fail when a file is skipped (its day exists)"
+        "--strict", action="store_true", help=_("fail when a file is skipped (its day exists)")
     )
     importing.set_defaults(run=run_import)
 
-    new = commands.add_parser("new", parents=[common], help="scaffold a draft issue")
-    new.add_argument("date", nargs="?", help="YYYY-MM-DD (default: today in Asia/Shanghai)")
-    new.add_argument("--force", action="store_true", help="replace an existing issue")
+    new = add_command(
+        commands,
+        common,
+        "new",
+        _("scaffold a draft issue"),
+        _("Write the page of a new issue (status: draft) with placeholders to fill."),
+        "radar new",
+        "radar new 2026-09-09",
+    )
+    new.add_argument("date", nargs="?", help=_("YYYY-MM-DD (default: today in Asia/Shanghai)"))
+    new.add_argument("--force", action="store_true", help=_("replace an existing issue"))
+    add_discard_edits(new)
     new.set_defaults(run=run_new)
 
-    check = commands.add_parser(
-        "check", parents=[common], help="check every issue and references.bib"
+    check = add_command(
+        commands,
+        common,
+        "check",
+        _("check every issue and references.bib"),
+        _(
+            "Report every problem make html would report, at its file and line, without "
+            "building; exit 1 when the build would fail."
+        ),
+        "radar check",
+        "radar check --changed --quiet",
     )
-    check.add_argument("--strict", action="store_true", help="fail on warnings too")
-    check.add_argument("--format", choices=("text", "json"), default="text")
+    check.add_argument(
+        "--strict",
+        action="store_true",
+        help=_("kept for scripts: warnings fail without it, as make html fails on them"),
+    )
+    check.add_argument("--format", choices=("text", "json"), default="text", help=_("text or json"))
     loudness = check.add_mutually_exclusive_group()
     loudness.add_argument(
         "--quiet",
@@ -105,7 +152,7 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_const",
         const=-1,
         default=0,
-        help="print errors only",
+        help=_("print errors only"),
     )
     loudness.add_argument(
         "--verbose",
@@ -113,66 +160,96 @@ def build_parser() -> argparse.ArgumentParser:
         dest="verbosity",
         action="store_const",
         const=1,
-        help="list every note (by default notes are summed up by kind)",
+        help=_("list every note (by default notes are summed up by kind)"),
     )
     check.add_argument(
         "--changed",
         action="store_true",
-        help="read again only the files changed since the last run (by size and time)",
+        help=_("read again only the files changed since the last run (by size and time)"),
     )
     check.set_defaults(run=run_check)
 
-    links = commands.add_parser(
-        "links", parents=[common], help="check that every link of the built site resolves"
+    links = add_command(
+        commands,
+        common,
+        "links",
+        _("check that every link of the built site resolves"),
+        _(
+            "Check every local link, asset and anchor of the built site; with --external, "
+            "ask whether each source address still answers."
+        ),
+        "radar links",
+        "radar links --external",
     )
-    links.add_argument("outdir", nargs="?", default="_build/html", help="default: _build/html")
+    links.add_argument("outdir", nargs="?", default="_build/html", help=_("default: _build/html"))
     links.add_argument(
         "--external",
         action="store_true",
-        help="ask every source address of references.bib whether it still answers "
-        "(politely: HEAD then GET, one request a host at a time); nothing is rewritten",
+        help=_(
+            "ask every source address of references.bib whether it still answers "
+            "(politely: HEAD then GET, one request a host at a time); nothing is rewritten"
+        ),
     )
     links.add_argument(
         "--report",
         default="_build/external-links.json",
-        help="with --external: where the report goes (default: _build/external-links.json)",
+        help=_("with --external: where the report goes (default: _build/external-links.json)"),
     )
     links.add_argument(
-        "--strict", action="store_true", help="with --external: fail on a dead source"
+        "--strict", action="store_true", help=_("with --external: fail on a dead source")
     )
     links.add_argument(
         "--newer-than",
         metavar="FILE",
-        help="check only the pages written after FILE was (touched before the build)",
+        help=_("check only the pages written after FILE was (touched before the build)"),
     )
     links.set_defaults(run=run_links)
 
-    serve = commands.add_parser(
-        "serve", parents=[common], help="live preview on 127.0.0.1, rebuilt on save"
+    serve = add_command(
+        commands,
+        common,
+        "serve",
+        _("live preview on 127.0.0.1, rebuilt on save"),
+        _(
+            "Build the site into _build/preview and serve it on 127.0.0.1, building again "
+            "whenever a file is saved."
+        ),
+        "radar serve",
+        "radar serve --port 8001",
     )
-    serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument("--port", type=int, default=8000, help=_("default: 8000"))
     serve.set_defaults(run=run_serve)
 
-    synth = commands.add_parser(
+    synth = add_command(
+        commands,
+        common,
         "synth",
-        parents=[common],
-        help="write a synthetic archive (for benchmarks) into a new folder",
+        _("write a synthetic archive (for benchmarks) into a new folder"),
+        _(
+            "Write a synthetic archive of N issues (for benchmarks), or their export files, "
+            "into a folder that does not exist yet."
+        ),
+        "radar synth 300 --out /tmp/archive-300",
     )
-    synth.add_argument("issues", type=int, metavar="N", help="number of issues")
-    synth.add_argument("--out", required=True, help="a folder that does not exist yet")
-    synth.add_argument("--seed", type=int, default=8, help="random seed (same seed, same archive)")
+    synth.add_argument("issues", type=int, metavar="N", help=_("number of issues"))
+    synth.add_argument("--out", required=True, help=_("a folder that does not exist yet"))
+    synth.add_argument(
+        "--seed", type=int, default=8, help=_("random seed (same seed, same archive)")
+    )
     synth.add_argument(
         "--text",
         choices=TEXT_MODES,
         default=DEFAULT_TEXT,
-        help="zipf: words drawn by frequency from a 20,000-word vocabulary, with some of the "
-        "seed's sentences (the default, as the benchmarks use it); seed: every paragraph "
-        "sampled from the seed issue's sentences",
+        help=_(
+            "zipf: words drawn by frequency from a 20,000-word vocabulary, with some of the "
+            "seed's sentences (the default, as the benchmarks use it); seed: every paragraph "
+            "sampled from the seed issue's sentences"
+        ),
     )
     synth.add_argument(
         "--exports",
         action="store_true",
-        help="write the issues as export files (YYYY-MM-DD.txt, for radar import) instead",
+        help=_("write the issues as export files (YYYY-MM-DD.txt, for radar import) instead"),
     )
     synth.set_defaults(run=run_synth)
 
@@ -186,12 +263,17 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def run_import(args: argparse.Namespace) -> int:
-    options = ImportOptions(force=args.force, draft=args.draft, strict=args.strict)
+    options = ImportOptions(
+        force=args.force, draft=args.draft, strict=args.strict, discard_edits=args.discard_edits
+    )
     return import_exports(open_site(args.root), args.files, options, sys.stdout, sys.stderr)
 
 
 def run_new(args: argparse.Namespace) -> int:
-    return write_new_issue(open_site(args.root), args.date, args.force, sys.stdout, sys.stderr)
+    site = open_site(args.root)
+    return write_new_issue(
+        site, args.date, args.force, sys.stdout, sys.stderr, discard_edits=args.discard_edits
+    )
 
 
 def run_check(args: argparse.Namespace) -> int:

@@ -73,6 +73,7 @@ class ExportIssue:
     items: tuple[DraftItem, ...]
     closing: tuple[str, ...]
     date_line: int = 3
+    length_line: int = 5
 
 
 # --- reading ----------------------------------------------------------------------------
@@ -148,6 +149,7 @@ def parse_export(
         items=tuple(items),
         closing=tuple(block.paragraph for block in closing),
         date_line=date_line,
+        length_line=blocks[2].line,
     )
     return issue, report.problems
 

@@ -39,10 +39,12 @@ from juju_radar.editors.import_ids import (
     chosen_id_problems,
 )
 from juju_radar.editors.page_writer import render_page, to_issue
-from juju_radar.editors.site_files import Site, atomic_write, decode_utf8, read_utf8
+from juju_radar.editors.replaced_files import Replacements, edited_message
+from juju_radar.editors.site_files import Site, atomic_write
 from juju_radar.model.issue_reader import parse_issue
 from juju_radar.model.issue_records import Issue, date_outside_span
 from juju_radar.model.messages import _
+from juju_radar.model.page_files import decode_utf8, read_utf8
 from juju_radar.model.problems import Problem
 
 Status = Literal["imported", "skipped", "failed"]
@@ -60,6 +62,7 @@ class ImportOptions:
     force: bool = False  # replace existing issues
     draft: bool = False  # import as status: draft
     strict: bool = False  # fail when a file is skipped (its day exists)
+    discard_edits: bool = False  # with force: replace a page edited since radar wrote it
 
 
 @dataclass
@@ -82,7 +85,10 @@ def import_exports(
         def report(problem: Problem) -> None:
             tqdm.write(problem.format(), file=err)
 
-        outcomes = import_backlog(site, bar, options.force, options.draft, report)
+        replacements = Replacements(site)
+        outcomes = import_backlog(
+            site, bar, options.force, options.draft, report, replacements, options.discard_edits
+        )
     if outcomes is None:
         message = _(
             "{bib} has errors: fix them before importing (nothing was imported); "
@@ -97,8 +103,15 @@ def import_exports(
             else:
                 imported = _("{name}: imported as {path}")
             print(imported.format(name=name, path=outcome.written), file=out)
+    replacements.show(out)
     counts = Counter(outcome.status for outcome in outcomes)
-    summary = _("{imported} imported, {skipped} skipped, {failed} failed")
+    if counts["skipped"]:
+        summary = _(
+            "{imported} imported, {skipped} skipped (already in the archive: --force "
+            "replaces them), {failed} failed"
+        )
+    else:
+        summary = _("{imported} imported, {skipped} skipped, {failed} failed")
     print(
         summary.format(
             imported=counts["imported"], skipped=counts["skipped"], failed=counts["failed"]
@@ -116,11 +129,17 @@ def import_backlog(
     force: bool = False,
     draft: bool = False,
     report: Callable[[Problem], None] = lambda problem: None,
+    replacements: Replacements | None = None,
+    discard_edits: bool = False,
 ) -> list[Outcome] | None:
     """Import export files in one go: each is read and checked, its ids and keys given
     against sets kept current, then the new entries are checked once, ``references.bib``
     is written once and the pages after it. None (nothing written) when the .bib file has
-    errors; each problem found goes to ``report`` as it is found."""
+    errors; each problem found goes to ``report`` as it is found. A page edited since
+    radar wrote it is replaced only with ``discard_edits``; what is replaced is kept and
+    noted in ``replacements``."""
+    replacements = replacements or Replacements(site)
+    edited = replacements.edited if not discard_edits else lambda target: False
     cache = CheckCache(site)
     bib_name = site.bibfiles[0]
     try:
@@ -144,7 +163,7 @@ def import_backlog(
     for number, name in enumerate(files):
         names.append(name)
         outcome, page = prepare_import(
-            site, archive_ids, references, pending, Path(name), name, number, force, draft
+            site, archive_ids, references, pending, Path(name), name, number, force, draft, edited
         )
         outcomes.append(outcome)
         for problem in outcome.problems:
@@ -154,6 +173,8 @@ def import_backlog(
     block, added = checked_entries(references, bib_name, outcomes, names, report, site.bib_limits)
     imported = {number for number, outcome in enumerate(outcomes) if outcome.status == "imported"}
     pages = {target: page for target, page in pending.items() if page.number in imported}
+    for target, page in pages.items():
+        replacements.keep(target, page.page)
     failure = write_bib_and_pages(
         site, original, bib_text + block if block else "", {t: p.page for t, p in pages.items()}
     )
@@ -164,10 +185,15 @@ def import_backlog(
             outcomes[page.number] = Outcome("failed", [problem])
         for number in imported - {page.number for page in pages.values()}:
             outcomes[number] = Outcome("failed", outcomes[number].problems)
-    elif (
-        added is not None and (seeded := appended_facts(facts, added, site.bib_limits)) is not None
-    ):
-        cache.remember_bib(bib_name, bib_text + block, seeded)
+    else:
+        for target, page in pages.items():
+            replacements.wrote(target, page.page)
+        replacements.save()
+        if (
+            added is not None
+            and (seeded := appended_facts(facts, added, site.bib_limits)) is not None
+        ):
+            cache.remember_bib(bib_name, bib_text + block, seeded)
     cache.save(complete=False)
     return outcomes
 
@@ -182,6 +208,7 @@ def prepare_import(
     number: int,
     force: bool,
     draft: bool,
+    edited: Callable[[Path], bool] = lambda target: False,
 ) -> tuple[Outcome, PendingPage | None]:
     """Read and check one export; when it is valid, give it ids and keys (kept in
     ``archive_ids`` and ``references``) and return the page to write. Writes nothing."""
@@ -202,6 +229,9 @@ def prepare_import(
         )
         problem = Problem(display, export.date_line, "warning", "exists", message)
         return Outcome("skipped", [problem]), None
+    if edited(target):
+        message = edited_message(relative)
+        return Outcome("failed", [Problem(display, 1, "error", "edited", message)]), None
     if outside := site.outside_root(target, site.bib_path):
         message = _(
             "{path} leads outside the repository (a symbolic link): nothing was written"
@@ -213,7 +243,7 @@ def prepare_import(
     keys, new_entries = assign_citation_keys(export, ids, references)
     issue = to_issue(export, ids, keys, relative, status="draft" if draft else "published")
     page = render_page(issue)
-    if invalid := validation_problems(page, relative, issue, site, display):
+    if invalid := validation_problems(page, relative, issue, site, display, export.length_line):
         return Outcome("failed", invalid), None
     archive_ids.replace(relative, ids)
     for key, entry, note in new_entries:
@@ -225,12 +255,18 @@ def prepare_import(
 
 
 def validation_problems(
-    page: str, relative: str, issue: Issue, site: Site, display: str
+    page: str, relative: str, issue: Issue, site: Site, display: str, length_line: int = 1
 ) -> list[Problem]:
-    """What would be wrong with the written files; normally nothing."""
+    """What would be wrong with the written files: a length line far from the text's
+    length (the export's fault, at its length line), else normally nothing."""
     parsed, page_problems = parse_issue(page, relative, site.vocabulary, site.date_span)
     invalid = _("the generated page would be invalid at its line {line}: {message}")
     problems = [
+        Problem(display, length_line, "error", "length-mismatch", p.message)
+        for p in page_problems
+        if p.code == "length-mismatch"
+    ]
+    problems += [
         Problem(
             display,
             1,
@@ -239,7 +275,7 @@ def validation_problems(
             invalid.format(line=p.line, message=p.message) + f" [{p.code}]",
         )
         for p in page_problems
-        if p.severity == "error"
+        if p.severity == "error" and p.code != "length-mismatch"
     ]
     if parsed is None or len(parsed.items) != len(issue.items):
         problems.append(

@@ -8,6 +8,7 @@ from typing import TextIO
 from zoneinfo import ZoneInfo
 
 from juju_radar.editors.exit_status import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, command_error
+from juju_radar.editors.replaced_files import Replacements, edited_message
 from juju_radar.editors.site_files import Site, atomic_write
 from juju_radar.model.issue_reader import ISO_DATE_RE, parse_issue
 from juju_radar.model.issue_records import date_outside_span
@@ -18,10 +19,16 @@ NEWSROOM_TIMEZONE = ZoneInfo("Asia/Shanghai")
 
 
 def write_new_issue(
-    site: Site, date_text: str | None, force: bool, out: TextIO, err: TextIO
+    site: Site,
+    date_text: str | None,
+    force: bool,
+    out: TextIO,
+    err: TextIO,
+    discard_edits: bool = False,
 ) -> int:
     """Write the draft of the day ``date_text`` names (YYYY-MM-DD; None: today in the
-    newsroom) unless its page exists (or ``force``); the exit status."""
+    newsroom) unless its page exists (or ``force``, and the page is radar's as it wrote
+    it, or ``discard_edits``); the exit status."""
     date = parse_date_argument(date_text) if date_text else today_in_newsroom()
     if date is None:
         message = _("'{date}' is not a date (YYYY-MM-DD)").format(date=date_text)
@@ -40,12 +47,18 @@ def write_new_issue(
         message = _("{path} already exists: pass --force to replace it").format(path=relative)
         print(command_error(message), file=err)
         return EXIT_PROBLEMS
+    replacements = Replacements(site)
+    if not discard_edits and replacements.edited(target):
+        message = edited_message(relative)
+        print(command_error(message), file=err)
+        return EXIT_PROBLEMS
     page = draft_page(date, site.vocabulary)
     _parsed, problems = parse_issue(page, relative, site.vocabulary)
     if any(problem.severity == "error" for problem in problems):  # pragma: no cover - a bug
         for problem in problems:
             print(problem.format(), file=err)
         return EXIT_PROBLEMS
+    replacements.keep(target, page)
     try:
         atomic_write(target, page)
     except OSError as error:
@@ -54,6 +67,9 @@ def write_new_issue(
         )
         print(command_error(message), file=err)
         return EXIT_PROBLEMS
+    replacements.wrote(target, page)
+    replacements.save()
+    replacements.show(out)
     if date_text:
         created = _("created {path} (status: draft) for {date}")
     else:

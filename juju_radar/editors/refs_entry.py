@@ -14,6 +14,7 @@ from juju_radar.bib.check import check_bib_text
 from juju_radar.bib.edit import EditError, find_entry, set_fields
 from juju_radar.bib.entry_records import IDENTIFIER_FIELDS, BibEntry
 from juju_radar.editors.exit_status import EXIT_OK, EXIT_PROBLEMS
+from juju_radar.editors.replaced_files import Replacements
 from juju_radar.editors.site_files import Site, SiteError, atomic_write
 from juju_radar.model.messages import _
 
@@ -117,6 +118,8 @@ def write_entry(
         return fail(
             _("{path} leads outside the repository: nothing was written").format(path=outside)
         )
+    replacements = Replacements(site)
+    replacements.keep(site.bib_path, bom + new_text)
     try:
         atomic_write(site.bib_path, bom + new_text)
     except OSError as error:
@@ -125,5 +128,6 @@ def write_entry(
                 name=name, reason=error.strerror or error
             )
         )
+    replacements.show(sys.stdout)
     print(_("{name}: entry '{key}' updated").format(name=name, key=key))
     return EXIT_OK

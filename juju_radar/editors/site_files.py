@@ -18,7 +18,6 @@ from juju_radar.bib.size_limits import (
 from juju_radar.model.issue_records import DEFAULT_DATE_SPAN, read_date_span
 from juju_radar.model.messages import _
 from juju_radar.model.page import PageLimits
-from juju_radar.model.problems import Problem
 from juju_radar.model.site_layout import SiteConfigError, read_site_config
 from juju_radar.model.vocabulary import Vocabulary, vocabulary_from_config
 
@@ -125,29 +124,6 @@ def read_text(path: Path) -> str:
     except UnicodeDecodeError as error:
         message = _("{path}: is not valid UTF-8: {reason}")
         raise SiteError(message.format(path=path, reason=error.reason)) from error
-
-
-def decode_utf8(data: bytes, path: str) -> tuple[str | None, list[Problem]]:
-    """The text of an export or a page (UTF-8, optional BOM), or None and the problem
-    at its line."""
-    try:
-        return data.decode("utf-8-sig"), []
-    except UnicodeDecodeError as error:
-        line = data[: error.start].count(b"\n") + 1
-        byte = data[error.start : error.start + 1].hex()
-        message = _("not valid UTF-8 (byte 0x{byte}); save the file as UTF-8").format(byte=byte)
-        return None, [Problem(path, line, "error", "encoding", message)]
-
-
-def read_utf8(path: Path, shown_as: str) -> tuple[str | None, list[Problem]]:
-    """The text of the file at ``path`` (named ``shown_as`` in problems), or None and
-    the problem that it cannot be read or is not UTF-8."""
-    try:
-        data = path.read_bytes()
-    except OSError as error:
-        message = _("cannot read the file: {reason}").format(reason=error.strerror or error)
-        return None, [Problem(shown_as, 1, "error", "unreadable", message)]
-    return decode_utf8(data, shown_as)
 
 
 def item_ids_in(text: str) -> list[str]:

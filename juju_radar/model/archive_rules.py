@@ -8,6 +8,7 @@ Pure Python: no Sphinx or docutils import.
 from __future__ import annotations
 
 import datetime as dt
+import difflib
 from collections.abc import Callable, Iterable
 
 from juju_radar.model.issue_records import Issue
@@ -107,7 +108,20 @@ def check_archive(issues: Iterable[Issue], bib_keys: set[str] | None) -> list[Pr
                             item.sources_line or item.line,
                             "error",
                             "missing-citation",
-                            _("citation key '{key}' is not in references.bib").format(key=key),
+                            _("citation key '{key}' is not in references.bib").format(key=key)
+                            + nearest_keys(key, bib_keys),  # type: ignore[arg-type]
                         )
                     )
     return problems
+
+
+def nearest_keys(key: str, bib_keys: Iterable[str]) -> str:
+    """The keys of the .bib file nearest ``key`` (``taubench2026papr`` ->
+    ``taubench2026paper``), as the end of the message; "" when none is near."""
+    close = difflib.get_close_matches(key, list(bib_keys), n=3, cutoff=0.8)
+    if not close:
+        return ""
+    if len(close) == 1:
+        return _(" (did you mean '{name}'?)").format(name=close[0])
+    keys = ", ".join(f"'{name}'" for name in close)
+    return _(" (did you mean one of {keys}?)").format(keys=keys)

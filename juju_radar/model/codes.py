@@ -8,16 +8,24 @@ severity by default, and what it means; the documentation's tables of codes
 (``docs/reference/codes.md``) are generated from it, and ``tests/test_codes.py`` checks
 that it names every code the package emits, and nothing else.
 
-The emitting code does not read this registry (yet): the test keeps the two in step.
+The severity a code is reported with comes from here: ``radar check`` grades what it
+found by :func:`graded` and fails on what :func:`fails` says fails, the build logs a
+problem of the model at the level :func:`severity` gives, so the two agree on every code
+(``tests/test_severity_agreement.py`` builds an input for each one). ``make html`` runs
+sphinx-build with ``-W``, where a warning fails the build as an error does: the scopes
+both report (issue, page, bib, conf) hold errors and notes only, and a warning still
+fails ``radar check`` as it fails the build. The emitting code states a severity too, the
+registry's (``tests/test_codes.py`` keeps the two in step).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from functools import cache
 from typing import Literal
 
-from juju_radar.model.problems import Severity
+from juju_radar.model.problems import Problem, Severity
 
 Scope = Literal["issue", "page", "bib", "conf", "import", "build", "links", "refs"]
 
@@ -90,16 +98,17 @@ _ISSUE: list[Code] = [
     *_row("issue", "error", "duplicate-date", "two issue pages have the same date"),
     *_row("issue", "error", "missing-title", "the issue or an item has no title"),
     *_row("issue", "error", "unknown-status", "`status` is not `published` or `draft`"),
-    *_row("issue", "warning", "unknown-field", "an unknown front-matter field"),
+    *_row("issue", "error", "unknown-field", "an unknown front-matter field"),
     *_row(
         "issue",
-        "warning",
+        "error",
         "length-mismatch",
         "the number of 字 the `length` field states differs from the counted one (正文实计) "
-        "by more than half of the counted one (checked on a page without errors)",
+        "by more than half of the counted one (checked on a page without errors): a "
+        "truncated export, or another issue's figure (see the maintainers' decisions)",
     ),
     *_row("issue", "error", "missing-closing", "no `{radar-closing}` block"),
-    *_row("issue", "warning", "no-items", "the issue has no items"),
+    *_row("issue", "error", "no-items", "the issue has no items"),
     *_row(
         "issue",
         "error",
@@ -443,6 +452,13 @@ _IMPORT: list[Code] = [
     *_row(
         "import",
         "error",
+        "length-mismatch",
+        "the length line states more than half as many 字 again as, or less than half of, "
+        "the text the import counts: a truncated export, or another issue's figure",
+    ),
+    *_row(
+        "import",
+        "error",
         "bad-tag",
         "an empty tag, or a tag holding a `,` (tags are separated by ` / `)",
     ),
@@ -493,6 +509,14 @@ _IMPORT: list[Code] = [
         "the date is already in the archive: use `--force` (the file counts as skipped)",
     ),
     *_row("import", "error", "date-out-of-range", "outside `radar_date_span`"),
+    *_row(
+        "import",
+        "error",
+        "edited",
+        "with `--force`: the page differs from what radar wrote there (edited by hand, or "
+        "written before radar kept a note, `_build/radar-written.json`); `--discard-edits` "
+        "replaces it, keeping its text under `_build/replaced/`",
+    ),
     *_row(
         "import",
         "error",
@@ -642,6 +666,34 @@ _REFS: list[Code] = [
 ]
 
 CODES: tuple[Code, ...] = (*_ISSUE, *_PAGE, *_BIB, *_CONF, *_IMPORT, *_BUILD, *_LINKS, *_REFS)
+
+
+# The scopes ``radar check`` and ``make html`` both report: a code has one severity there.
+CHECKED: tuple[Scope, ...] = ("issue", "page", "bib", "conf", "build")
+# What fails ``radar check``, as it fails ``make html`` (sphinx-build -W): a note never.
+FAILING: frozenset[Severity] = frozenset({"error", "warning"})
+
+
+def severity(code: str, default: Severity) -> Severity:
+    """The severity ``radar check`` and the build report ``code`` with: the registry's in
+    the scopes both report; ``default`` (the emitter's) for a code the registry lacks."""
+    return _checked_severities().get(code, default)
+
+
+@cache
+def _checked_severities() -> dict[str, Severity]:
+    return {entry.code: entry.severity for entry in CODES if entry.scope in CHECKED}
+
+
+def fails(code: str, default: Severity) -> bool:
+    """Whether a problem of ``code`` fails ``radar check`` and ``make html``."""
+    return severity(code, default) in FAILING
+
+
+def graded(problem: Problem) -> Problem:
+    """``problem`` with the severity the registry gives its code."""
+    wanted = severity(problem.code, problem.severity)
+    return problem if wanted == problem.severity else replace(problem, severity=wanted)
 
 
 def in_scope(scope: Scope) -> tuple[Code, ...]:

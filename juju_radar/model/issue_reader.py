@@ -106,7 +106,7 @@ def parse_issue(
             len(lines), "missing-closing", _("the issue has no closing section (今天的主线)")
         )
     if not items and not swallowed:
-        report.warning(body_start + 1, "no-items", _("the issue has no items"))
+        report.error(body_start + 1, "no-items", _("the issue has no items"))
     if meta is None or page.character_problems:
         return None, report.problems
     if meta["status"] == "published":
@@ -186,7 +186,7 @@ def _check_stated_length(issue: Issue, line: int, report: Reporter) -> None:
     counted = issue.stats.words
     if stated is None or abs(stated - counted) * 2 <= counted:
         return
-    report.warning(
+    report.error(
         line,
         "length-mismatch",
         _(
@@ -259,7 +259,7 @@ def _read_front_matter(front: FrontMatter, report: Reporter) -> dict | None:
         ok = False
     # YAML reads a key such as 2026 or yes as a number or a boolean.
     for unknown in sorted(map(str, set(data) - ISSUE_FIELDS)):
-        report.warning(
+        report.error(
             key_lines.get(unknown, 1),
             "unknown-field",
             _("unknown front matter field '{name}'").format(name=unknown),
@@ -310,6 +310,7 @@ def _read_body(
     in_options = False
     fence, fence_line = "", 0
     seen_block = False
+    block_colons = 0  # the colons that opened ``block``
 
     def flush() -> None:
         nonlocal paragraph
@@ -333,13 +334,18 @@ def _read_body(
             flush()
             fence, fence_line = opening_fence.group(1), number
             continue
-        opening = re.match(r"^:::+\s*\{([a-z-]+)\}\s*(.*)$", stripped)
+        opening = re.match(r"^(:::+)\s*\{([a-z-]+)\}\s*(.*)$", stripped)
         if opening:
             flush()
-            if block is not None:
+            if block is not None and len(opening.group(1)) < block_colons:
                 report.error(number, "nested-block", _("a ':::' block is opened inside another"))
+            elif block is not None:
+                # As many colons as the open block's: its ':::' is missing, not nesting
+                # meant; said where the open block starts, which is where to look.
+                _unclosed(block, report, number)
             # Other names are the content check's (model.content: forbidden-directive).
-            block = _Block(opening.group(1), opening.group(2).strip(), number)
+            block = _Block(opening.group(2), opening.group(3).strip(), number)
+            block_colons = len(opening.group(1))
             blocks.append(block)
             seen_block = True
             in_options = True
@@ -376,12 +382,20 @@ def _read_body(
             ).format(fence=fence),
         )
     elif block is not None:
-        report.error(
-            block.line,
-            "unclosed-block",
-            _("block '{block}' is not closed by ':::'").format(block=f"{{{block.name}}}"),
-        )
+        _unclosed(block, report)
     return lead, blocks
+
+
+def _unclosed(block: _Block, report: Reporter, next_line: int = 0) -> None:
+    """``block`` is not closed: before the block opening at ``next_line``, or at all."""
+    name = f"{{{block.name}}}"
+    if next_line:
+        message = _(
+            "block '{block}' is not closed by ':::' before the next block opens at line {line}"
+        ).format(block=name, line=next_line)
+    else:
+        message = _("block '{block}' is not closed by ':::'").format(block=name)
+    report.error(block.line, "unclosed-block", message)
 
 
 def _closes(line: str, fence: str) -> bool:

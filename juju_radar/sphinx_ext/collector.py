@@ -13,6 +13,7 @@ from sphinx.environment.collectors import EnvironmentCollector
 from sphinx.util import logging
 from sphinx.util.parallel import parallel_available
 
+from juju_radar.model import codes
 from juju_radar.model.archive import Archive, page_signature
 from juju_radar.model.issue_records import Issue, is_issue_path, misplaced_issue
 from juju_radar.model.listing_views import LISTING_VIEWS, ViewSettings
@@ -140,9 +141,12 @@ IssueRead = tuple[Issue | None, list[Problem]]
 
 
 def warn(problem: Problem, location: object) -> None:
-    """A problem as the build reports it: with the same severity as ``radar check``."""
+    """A problem as the build reports it: with the severity ``radar check`` gives it, the
+    registry's (``model/codes.py``)."""
     log = {"error": logger.error, "warning": logger.warning, "note": logger.info}
-    log[problem.severity](problem.message, location=location, type="radar", subtype=problem.code)
+    log[codes.severity(problem.code, problem.severity)](
+        problem.message, location=location, type="radar", subtype=problem.code
+    )
 
 
 class RadarCollector(EnvironmentCollector):

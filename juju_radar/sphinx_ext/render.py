@@ -340,12 +340,9 @@ def issue_header(context: RenderContext) -> list[nodes.Node]:
         result.append(note)
     line = nodes.paragraph(classes=["radar-issue-meta"])
     line += nodes.inline("", f"Juju Radar · {issue.date:%Y.%m.%d}", classes=["radar-date"])
-    # The editors' stated length and the length the build counts differ; each says whose
-    # it is, so a reader does not take one for a typo of the other.
+    # One length and one reading time, the counted ones: the editors' stated length is
+    # theirs to check against it (length-mismatch), never shown beside it.
     line += nodes.Text(" · ")
-    if issue.stated_length:
-        line += nodes.inline("", f"编辑标注 {issue.stated_length}", classes=["radar-stated-length"])
-        line += nodes.Text("；")
     stats = issue.stats
     line += nodes.inline(
         "", f"正文实计 {stats.words:,} 字，阅读约 {stats.minutes} 分钟", classes=["radar-stats"]
