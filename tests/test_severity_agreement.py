@@ -137,6 +137,13 @@ CASES: dict[tuple[codes.Scope, str], Case] = {
     ("issue", "stray-close"): Case(page(17, sub("导语。", "导语。\n\n:::"))),
     ("issue", "unclosed-block"): Case(page(18, sub("收尾。\n:::\n", "收尾。\n"))),
     ("issue", "unclosed-fence"): Case(page(19, sub("收尾。", "收尾。\n\n```\n代码"))),
+    ("issue", "invisible-character"): Case(
+        page(
+            2,
+            lambda t: t.replace("2026-10-02", "2026-11-02").replace("第2期", "第\u200b2期"),
+            at="issues/2026/2026-11-02.md",
+        )
+    ),
     ("issue", "placeholder"): Case(page(20, sub("title: 第20期", "title: 本期标题"))),
     ("issue", "raw-html"): Case(page(21, sub("正文。", "正文 <span>。"))),
     ("issue", "manual-bibliography"): Case(
@@ -261,6 +268,15 @@ CASES: dict[tuple[codes.Scope, str], Case] = {
         group="bib-expansion",
     ),
     ("bib", "control-character"): Case(bib("b6", entry("ctl2026", "  note = {a\u202eb},\n"))),
+    ("bib", "escaped-url"): Case(
+        bib("b9", entry("esc2026", "  url = {https://a.example/user\\_guide},\n"))
+    ),
+    ("bib", "private-address"): Case(
+        bib("b10", entry("lan2026", "  url = {http://127.0.0.1:8080/internal},\n"))
+    ),
+    ("bib", "invisible-character"): Case(
+        bib("b11", "@misc{zw\u200b2026,\n  title = {A title},\n  doi = {10.1/zw},\n}\n")
+    ),
     ("bib", "missing-identifier"): Case(
         bib("b7", "@misc{bare2026,\n  title = {Bare},\n}\n"), group="notes"
     ),
