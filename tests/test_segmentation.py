@@ -1,0 +1,23 @@
+"""The site's segmentation of Chinese: jieba's words, every character kept, and the
+editors' words taken whole without changing the default segmenter."""
+
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from juju_radar.model.segmentation import words
+
+
+def test_chinese_is_cut_into_dictionary_words() -> None:
+    assert words("把3D场景拆成物体") == ["把", "3D", "场景", "拆成", "物体"]
+
+
+def test_an_extra_word_is_taken_whole_only_where_it_is_given() -> None:
+    assert words("英矽智能公司", extra_words=["英矽智能"]) == ["英矽智能", "公司"]
+    assert words("英矽智能公司") == ["英矽", "智能", "公司"]
+
+
+@given(st.text(alphabet=st.sampled_from("英矽智能公司模型 Qwen3-8B，。“”《》τ\n"), max_size=40))
+def test_every_character_is_kept(text: str) -> None:
+    assert "".join(words(text)) == text
