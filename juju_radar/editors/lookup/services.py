@@ -15,6 +15,7 @@ from urllib.parse import quote
 
 import feedparser
 import httpx
+from selectolax.lexbor import LexborHTMLParser
 
 from juju_radar.bib.identifiers import DOI_RESOLVER, normalize_arxiv, normalize_doi
 from juju_radar.editors.lookup.candidates import LATIN_WORD, STOPWORDS, Candidate
@@ -132,8 +133,8 @@ def from_csl(data: dict[str, Any], source: str, record: str) -> Candidate | None
     title = _first_text(data.get("title"))
     if not title:
         return None
-    doi = _first_text(data.get("DOI"))
-    url = _first_text(data.get("URL"))
+    doi = _first_value(data.get("DOI"))
+    url = _first_value(data.get("URL"))
     if url and (not is_web_address(url) or _is_doi_link(url)):
         url = None  # not a web address (the one URL rule), or the DOI is the link
     return Candidate(
@@ -143,7 +144,7 @@ def from_csl(data: dict[str, Any], source: str, record: str) -> Candidate | None
         authors=tuple(_csl_names(data.get("author"))),
         year=_csl_year(data.get("issued")),
         container=_first_text(data.get("container-title")),
-        kind=_first_text(data.get("type")) or "",
+        kind=_first_value(data.get("type")) or "",
         doi=normalize_doi(doi) if doi else None,
         url=url,
     )
@@ -155,12 +156,28 @@ def _is_doi_link(url: str) -> bool:
     )
 
 
-def _first_text(value: Any) -> str | None:
+def _first_value(value: Any) -> str | None:
+    """The first non-blank string of a CSL field (a string, or a list of them), as is:
+    identifiers and addresses are not markup."""
     if isinstance(value, list):
         value = next((each for each in value if isinstance(each, str) and each.strip()), None)
-    if isinstance(value, str) and value.strip():
-        return " ".join(re.sub(r"<[^>]+>", "", value).split())  # Crossref titles hold JATS tags
-    return None
+    return value.strip() if isinstance(value, str) and value.strip() else None
+
+
+def _first_text(value: Any) -> str | None:
+    """The first non-blank text of a CSL field that may hold markup (titles, names)."""
+    first = _first_value(value)
+    return " ".join(shown_text(first).split()) or None if first else None
+
+
+def shown_text(fragment: str) -> str:
+    """The text a browser shows of ``fragment``: Crossref's titles are JATS markup
+    (``<jats:italic>``, ``&amp;``), read by an HTML5 parser, so a bare ``<`` in the text
+    stays one and entities come out as the characters they name."""
+    if "<" not in fragment and "&" not in fragment:
+        return fragment
+    body = LexborHTMLParser(f"<body>{fragment}").body
+    return body.text() if body is not None else ""
 
 
 def _csl_names(value: Any) -> list[str]:
