@@ -21,7 +21,7 @@ from publishing_site import (
 
 from juju_radar.model.archive import Archive
 from juju_radar.model.listing_views import stats
-from juju_radar.sphinx_ext.outputs.stats import Chart, charts
+from juju_radar.sphinx_ext.outputs.stats import SVG_NS, Chart, charts
 
 CHARTS = ("per-month", "scores", "verdicts")
 
@@ -188,3 +188,25 @@ def test_over_a_long_span_the_per_month_axis_names_each_year(site):
     per_month, ticks = per_month_with_a_second_issue(site[0], dt.date(2029, 3, 1))
     assert len(per_month.table.rows) == 31  # 2026-09 .. 2029-03, every month in the table
     assert ticks == ["2027", "2028", "2029"]
+
+
+def test_each_chart_is_well_formed_svg_whose_references_stay_inside_it(site):
+    """The chart is rewritten as XML: every id carries the chart's key, every ``url(#…)``
+    and ``href="#…"`` names an id of the same chart, and no style survives (the page's
+    Content-Security-Policy allows none)."""
+    from lxml import etree
+
+    srcdir, _ = site
+    archive = Archive({issue.docname: issue for issue in published_issues(srcdir)})
+    for chart in charts(stats(archive), vocabulary()):
+        svg = etree.fromstring(chart.svg.encode())
+        ids = {str(element.get("id")) for element in svg.iter() if element.get("id")}
+        assert ids and all(each.startswith(f"{chart.key}-") for each in ids)
+        values = [str(value) for element in svg.iter() for value in element.attrib.values()]
+        referenced = {
+            *(ref for value in values for ref in re.findall(r"url\(#([^)]*)\)", value)),
+            *(value[1:] for value in values if value.startswith("#") and "-" in value),
+        }
+        assert referenced and referenced <= ids, chart.key
+        assert not svg.xpath("//*[@style] | //svg:style", namespaces={"svg": SVG_NS})
+        assert svg.get("stroke-linejoin") == "round"  # matplotlib's stylesheet, inherited

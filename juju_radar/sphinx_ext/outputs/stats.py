@@ -12,7 +12,6 @@ from __future__ import annotations
 import functools
 import html
 import io
-import re
 import warnings
 from collections import Counter
 from collections.abc import Sequence
@@ -27,6 +26,7 @@ from juju_radar.model.vocabulary import Vocabulary
 from juju_radar.sphinx_ext.preview import CHARTS_LEFT_OUT
 
 if TYPE_CHECKING:
+    from lxml import etree
     from matplotlib.axes import Axes
 
     from juju_radar.sphinx_ext.render import RenderContext
@@ -67,12 +67,17 @@ PRESENTATION_ATTRIBUTES = frozenset(
     | {"font-family", "font-size", "font-style", "font-weight", "font-stretch", "font-variant"}
     | {"text-anchor", "stop-color", "stop-opacity"}
 )
-QUOTE = '"'
-STYLE_ATTRIBUTE_RE = re.compile(r' style="([^"]*)"')
-SVG_STYLESHEET_RE = re.compile(
-    r'\s*<defs>\s*<style type="text/css">\*\{([^{}]*)\}</style>\s*</defs>'
-)
+# matplotlib's SVG is read and rewritten as XML by lxml (libxml2), never as text; it
+# reads no DTD and resolves no entity.
+SVG_NS = "http://www.w3.org/2000/svg"
+XLINK_HREF = "{http://www.w3.org/1999/xlink}href"
 TOTAL = "合计"
+
+
+def SVG_PARSER() -> etree.XMLParser:  # noqa: N802 (reads as the constant it stands for)
+    from lxml import etree
+
+    return etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False)
 
 
 @dataclass(frozen=True)
@@ -95,37 +100,81 @@ class Chart:
 def _svg_text(figure: Any, key: str) -> str:
     """The figure as an SVG element for inline use: no XML prolog, ids unique to
     ``key``, ink as currentColor, size from the page's CSS."""
-    buffer = io.StringIO()
+    buffer = io.BytesIO()
     figure.savefig(buffer, format="svg", metadata=SVG_METADATA, bbox_inches="tight")
-    svg = buffer.getvalue()
-    svg = svg[svg.index("<svg") :]
-    svg = re.sub(r"\s*<metadata>.*?</metadata>", "", svg, flags=re.DOTALL)
-    svg = re.sub(r'(id="|url\(#|href="#)', rf"\g<1>{key}-", svg)
-    svg = re.sub(r'<svg ([^>]*?)width="[^"]*" height="[^"]*" ', r"<svg \1", svg, count=1)
-    return _without_inline_style(svg).replace(INK, "currentColor").strip()
+    from lxml import etree
+
+    svg = etree.fromstring(buffer.getvalue(), SVG_PARSER())
+    _drop_children(svg, "metadata")
+    for attribute in ("width", "height"):
+        svg.attrib.pop(attribute, None)
+    _without_inline_style(svg)
+    for element in svg.iter():
+        _prefix_ids(element, f"{key}-")
+    return str(etree.tostring(svg, encoding="unicode")).strip()
 
 
-def _without_inline_style(svg: str) -> str:
-    """``svg`` with presentation attributes for its style attributes and stylesheet."""
-    if stylesheet := SVG_STYLESHEET_RE.search(svg):
-        svg = svg[: stylesheet.start()] + svg[stylesheet.end() :]
-        svg = svg.replace("<svg ", f"<svg{_presentation(stylesheet.group(1))} ", 1)
-    svg = STYLE_ATTRIBUTE_RE.sub(lambda match: _presentation(match.group(1)), svg)
-    if re.search(r"<style|\sstyle=", svg):
+def _svg_tag(name: str) -> str:
+    return f"{{{SVG_NS}}}{name}"
+
+
+def _drop_children(parent: etree._Element, name: str) -> None:
+    """Remove ``parent``'s children called ``name``, each with the blank that follows it
+    (the blank before it stays, so the rest keeps its indentation)."""
+    for child in parent.findall(_svg_tag(name)):
+        parent.remove(child)
+
+
+def _prefix_ids(element: etree._Element, prefix: str) -> None:
+    """``element``'s id and its references to ids (``url(#…)``, ``href="#…"``) made
+    unique to one chart, its ink made the page's text colour."""
+    for name, value in element.attrib.items():
+        if name == "id":
+            value = prefix + value
+        elif name in (XLINK_HREF, "href") and value.startswith("#"):
+            value = f"#{prefix}{value[1:]}"
+        value = value.replace("url(#", f"url(#{prefix}")
+        element.set(name, value.replace(INK, "currentColor"))
+
+
+def _without_inline_style(svg: etree._Element) -> None:
+    """Turn ``svg``'s stylesheet and style attributes into presentation attributes."""
+    inherited: dict[str, str] = {}
+    for defs in svg.findall(_svg_tag("defs")):
+        sheets = defs.findall(_svg_tag("style"))
+        if len(sheets) != 1 or len(defs) != 1:
+            continue
+        selector, _, rest = (sheets[0].text or "").partition("{")
+        if selector.strip() != "*" or not rest.rstrip().endswith("}"):
+            continue
+        inherited |= _presentation(rest.rstrip().removesuffix("}"))
+        svg.remove(defs)
+    _set_attributes(svg, inherited | dict(svg.attrib))
+    for element in svg.iter():
+        if "style" in element.attrib:
+            attributes: dict[str, str] = {}
+            for name, value in element.attrib.items():
+                attributes |= _presentation(value) if name == "style" else {name: value}
+            _set_attributes(element, attributes)
+    if any(element.tag == _svg_tag("style") or "style" in element.attrib for element in svg.iter()):
         raise ValueError("matplotlib wrote a style this page cannot hold")
-    return svg
 
 
-def _presentation(declarations: str) -> str:
-    attributes = []
-    for declaration in html.unescape(declarations).split(";"):
+def _set_attributes(element: etree._Element, attributes: dict[str, str]) -> None:
+    element.attrib.clear()
+    element.attrib.update(attributes)
+
+
+def _presentation(declarations: str) -> dict[str, str]:
+    attributes = {}
+    for declaration in declarations.split(";"):
         name, _, value = (part.strip() for part in declaration.partition(":"))
         if not name:
             continue
         if name not in PRESENTATION_ATTRIBUTES:
             raise ValueError(f"matplotlib wrote {declaration!r}: not an SVG attribute")
-        attributes.append(f' {name}="{html.escape(value, quote=False).replace(QUOTE, "&quot;")}"')
-    return "".join(attributes)
+        attributes[name] = value
+    return attributes
 
 
 def _draw(key: str, draw: Any) -> str:
