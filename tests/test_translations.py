@@ -39,7 +39,14 @@ HOSTILE = '"><script>alert(1)</script>'
         ("Color mode", HOSTILE, "<script>"),
         ("Color mode", 'x" onmouseover="alert(1)', '"'),
         ("Color mode", "a > b", ">"),
-        ("Color mode", "a <b", "<"),
+        ("Color mode", "a <b", "<"),  # a tag open at the end: dropped alone, not in a page
+        ("Color mode", "a < b", "<"),
+        ("Color mode", "x <!-- y -->", "<!-- y -->"),
+        ("Color mode", "</div>", "<"),  # dropped alone, closes the theme's element in a page
+        ("Color mode", "<body onload=alert(1)>", '<body onload="alert(1)">'),
+        ("Color mode", "&lt;script&gt;", None),  # text, printed as the text it is
+        ('<a href="%(path)s">here</a>', '<A HREF="%(path)s">这里</A>', None),
+        ("<b>x</b> and <b>y</b>", "<b>x</b><i>y</i>", "<i>"),
         ('<a href="%(path)s">here</a>', '<a href="%(path)s">这里</a>', None),
         (
             '<a href="%(path)s">here</a>',

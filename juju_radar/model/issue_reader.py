@@ -42,7 +42,11 @@ STATUSES = ("published", "draft")
 ISSUE_FIELDS = frozenset({"date", "title", "status", "length", "orphan"})
 ISO_DATE_RE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 FENCE_RE = re.compile(r"^(`{3,}|~{3,})")
-# A tag or comment not preceded by an escaping backslash (``\<b>`` is text).
+# A tag or comment not preceded by an escaping backslash (``\<b>`` is text). This reads
+# Markdown, not HTML: it finds a line an editor wrote as raw HTML, to refuse it at its
+# line, and judges no markup the page will hold. What a page holds is judged by the HTML5
+# parser on the written page (``sphinx_ext.safety``, its allowlist), whatever this
+# spelling misses; a wider expression here would only refuse more.
 RAW_HTML_RE = re.compile(
     r"(?<!\\)(?:\\\\)*(?:<\s*/?\s*[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?/?\s*>|<!--)"
 )

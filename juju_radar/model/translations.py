@@ -3,8 +3,9 @@ issue 51).
 
 The theme prints the translations of the ``sphinx`` catalogue into every page as they
 are, unescaped (Jinja's ``_()``), in text and in attribute values alike. A translation
-may therefore hold no markup its original has not: no tag the msgid lacks, and no more
-``<``, ``>`` or ``"`` than the msgid has outside its tags.
+may therefore hold no markup its original has not: no element or comment the HTML5
+parser (lexbor, as the page check reads) builds from it and not from the msgid, and no
+more ``<``, ``>`` or ``"`` than the msgid has.
 
 The catalogue rule:
 
@@ -36,6 +37,7 @@ from pathlib import Path
 from babel.messages.catalog import Catalog, Message
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import PoFileError, PoFileParser
+from selectolax.lexbor import LexborHTMLParser
 
 from juju_radar.model.messages import _
 from juju_radar.model.problems import Problem
@@ -45,7 +47,6 @@ CODE = "unsafe-translation"
 DOMAIN = "sphinx"  # the interface strings' catalogue (Sphinx's and the theme's)
 MESSAGES_FOLDER = "LC_MESSAGES"
 MARKUP_CHARACTERS = ("<", ">", '"')
-TAG_RE = re.compile(r"<[^<>]*>")
 # A language folder of ``locales/``: ``zh_CN``, ``zh``, ``sr@latin``, ``zh_Hans``.
 LANGUAGE_RE = re.compile(r"[a-z]{2,3}(?:_[A-Za-z0-9]{2,8})*(?:@[a-z]+)?")
 # The one Content-Type a catalogue may name (gettext takes what follows the first
@@ -72,15 +73,44 @@ class CompiledCatalogue:
 
 
 def unsafe_markup(original: str, translation: str) -> str | None:
-    """The first piece of markup ``translation`` holds that ``original`` has not."""
-    extra = Counter(TAG_RE.findall(translation)) - Counter(TAG_RE.findall(original))
-    if extra:
-        return next(iter(extra))
-    text, original_text = TAG_RE.sub("", translation), TAG_RE.sub("", original)
+    """The first piece of markup ``translation`` holds that ``original`` has not.
+
+    What is markup is the HTML5 parser's judgement (lexbor, as the page check and the
+    browser read): an element or comment the parser builds from the translation and not
+    from the msgid. A fragment read alone is not read as the page reads it (a stray
+    ``</div>`` closes the theme's element there, a tag left open at the end swallows
+    what follows), so beyond that no more ``<``, ``>`` or ``"`` than the msgid has."""
+    meant = Counter(key for key, _ in markup_of(original))
+    for key, shown in markup_of(translation):
+        if not meant[key]:
+            return shown
+        meant[key] -= 1
     for character in MARKUP_CHARACTERS:
-        if text.count(character) > original_text.count(character):
+        if translation.count(character) > original.count(character):
             return character
     return None
+
+
+def markup_of(fragment: str) -> list[tuple[str, str]]:
+    """The elements and comments an HTML5 parser builds from ``fragment`` in a page's
+    body, in document order: each as a key that does not depend on the order of its
+    attributes, and as its start tag (or the comment) to show. Attributes set on the
+    page's own ``html`` or ``body`` count as markup too."""
+    if "<" not in fragment:
+        return []
+    document = LexborHTMLParser(f"<body>{fragment}")
+    found: list[tuple[str, str]] = []
+    for node in document.root.traverse(include_text=False) if document.root else ():
+        attributes = {name: value or "" for name, value in node.attributes.items()}
+        if node.tag in ("html", "head", "body") and not attributes:
+            continue
+        if node.tag == "-comment":
+            shown = key = node.html or "<!---->"
+        else:
+            written = "".join(f' {name}="{value}"' for name, value in attributes.items())
+            shown, key = f"<{node.tag}{written}>", f"{node.tag} {sorted(attributes.items())}"
+        found.append((key, shown))
+    return found
 
 
 def _texts(value: object) -> list[str]:
