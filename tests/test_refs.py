@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import re
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -19,6 +22,7 @@ from pybtex.database import parse_file, parse_string
 from juju_radar.bib.edit import find_entry, set_fields
 from juju_radar.bib.file_entries import scan_entries
 from juju_radar.editors import cli
+from juju_radar.editors.exit_status import EXIT_CLOSED_PIPE
 from juju_radar.editors.lookup.client import ARXIV_INTERVAL, Client, ServiceError, Settings
 from juju_radar.editors.refs_accept import title_fields
 
@@ -494,3 +498,21 @@ def test_accept_keeps_the_editors_first_label_and_adds_none_for_the_same_title()
         "title": "Data Mixing for Small Models, v2"
     }
     assert title_fields(accepted, "Data Mixing") == {}
+
+
+def test_a_closed_pipe_stops_radar_quietly(site: Path) -> None:
+    """``radar refs missing | head -1``: the reader has gone before radar writes (its end
+    of a real pipe is closed first), and radar stops with 141 and no traceback."""
+    reader, writer = os.pipe()
+    os.close(reader)
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", "juju_radar", "--root", str(site), "refs", "missing"],
+            stdout=writer,
+            stderr=subprocess.PIPE,
+            text=True,
+            check=False,
+        )
+    finally:
+        os.close(writer)
+    assert (done.returncode, done.stderr) == (EXIT_CLOSED_PIPE, "")

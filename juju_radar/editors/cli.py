@@ -8,6 +8,7 @@ extension uses, so ``radar check`` and ``make html`` agree.
 from __future__ import annotations
 
 import argparse
+import os
 import signal
 import subprocess
 import sys
@@ -15,7 +16,12 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from juju_radar.editors.check_run import CheckOptions, check_archive
-from juju_radar.editors.exit_status import EXIT_OK, EXIT_USAGE, command_error
+from juju_radar.editors.exit_status import (
+    EXIT_CLOSED_PIPE,
+    EXIT_OK,
+    EXIT_USAGE,
+    command_error,
+)
 from juju_radar.editors.help_text import RadarParser, add_command, add_discard_edits, example
 from juju_radar.editors.import_run import ImportOptions, import_exports
 from juju_radar.editors.links_run import check_built_links, check_cited_sources
@@ -43,12 +49,26 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     args.root = getattr(args, "root", ".")
     try:
-        return int(args.run(args))
+        status = int(args.run(args))
+        sys.stdout.flush()  # a closed pipe shows here, not when Python exits
+        return status
     except SiteError as error:
         print(command_error(str(error)), file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        return _closed_pipe()
+
+
+def _closed_pipe() -> int:
+    """The reader of radar's output has gone (``radar refs missing | head -1``): stop
+    quietly, as a command SIGPIPE stops. What is still buffered for the closed pipe goes
+    nowhere, so that Python reports no error when it flushes it at exit."""
+    nowhere = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(nowhere, sys.stdout.fileno())
+    os.close(nowhere)
+    return EXIT_CLOSED_PIPE
 
 
 def _site_language(root: str) -> object:
