@@ -7,17 +7,22 @@ references.bib and in exports; a ZWJ joining two emoji is part of them."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
-from conftest import SEED_EXPORT, SEED_SITE, examples, seed_vocabulary
+from conftest import SEED_EXPORT, SEED_SITE, copy_site, examples, seed_vocabulary, sphinx_build
 from hostile_spellings import FORMAT_CHARACTERS
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from juju_radar.bib.check import check_bib_text
 from juju_radar.bib.segment_check import check_bib_segments
+from juju_radar.editors import cli
 from juju_radar.editors.export_reader import parse_export
+from juju_radar.model.archive_rules import check_vocabulary_names
 from juju_radar.model.issue_reader import parse_issue
 from juju_radar.model.page import invisible_character
+from juju_radar.model.vocabulary import vocabulary_from_config
 
 PAGE_PATH = "issues/2026/2026-09-08.md"
 SEED_PAGE = (SEED_SITE / PAGE_PATH).read_text(encoding="utf-8")
@@ -119,3 +124,56 @@ def test_a_bib_key_or_title_is_refused_at_its_line(where: str, line: int) -> Non
     assert invisible_lines(problems) == [line], [p.format() for p in problems]
     assert check_bib_segments(text, "references.bib", {}).problems == problems
     assert check_bib_text(BIB, "references.bib") == []
+
+
+# The vocabularies in conf.py: (the line as the seed's conf.py writes it, the same line
+# with an invisible character in one name, written as conf.py may write it).
+CONF_CASES = [
+    ('        "label": "模型训练",', '        "label": "模型\u200b训练",'),
+    ('        "label_en": "Training",', '        "label_en": "Train\\u2060ing",'),  # an escape
+    (
+        '        "aliases": ["训练", "Model training"],',
+        '        "aliases": ["训练", "Model\U000e0020training"],',
+    ),
+    ('        "label": "建议深挖",', '        "label": "建议\u00ad深挖",'),  # a verdict
+]
+
+
+def conf_with(src: Path, written: str, slipped: str) -> int:
+    """conf.py of the site at ``src`` with ``written`` replaced by ``slipped``; its line."""
+    conf = src / "conf.py"
+    text = conf.read_text(encoding="utf-8")
+    assert text.count(written) == 1, written
+    conf.write_text(text.replace(written, slipped), encoding="utf-8")
+    return text[: text.index(written)].count("\n") + 1
+
+
+@pytest.mark.parametrize(("written", "slipped"), CONF_CASES)
+def test_a_vocabulary_name_in_conf_py_is_refused_at_its_line(written, slipped) -> None:
+    """The unit: every name of a topic or verdict (key, labels, aliases), at the line of
+    conf.py that writes it, escapes read as Python reads them."""
+    conf_text = (SEED_SITE / "conf.py").read_text(encoding="utf-8")
+    line = conf_text[: conf_text.index(written)].count("\n") + 1
+    changed = conf_text.replace(written, slipped)
+    config: dict[str, object] = {}
+    exec(compile(changed, "conf.py", "exec"), config)  # the test's own copy of the seed's conf.py
+    vocabulary = vocabulary_from_config(config["radar_topics"], config["radar_verdicts"])
+    problems = check_vocabulary_names(vocabulary, changed)
+    assert [(p.path, p.line, p.code) for p in problems] == [
+        ("conf.py", line, "invisible-character")
+    ]
+    assert check_vocabulary_names(seed_vocabulary(), conf_text) == []
+
+
+@pytest.mark.site
+def test_radar_check_and_the_build_refuse_a_topic_label_with_an_invisible_character(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    src = copy_site(tmp_path / "src")
+    line = conf_with(src, *CONF_CASES[0])
+    assert cli.main(["--root", str(src), "check"]) == 1
+    said = f"conf.py:{line}: error: invisible character U+200B (ZERO WIDTH SPACE)"
+    assert said in capsys.readouterr().out
+    result = sphinx_build(src, tmp_path / "html", check=False)
+    assert result.returncode != 0
+    assert f"conf.py:{line}: ERROR: invisible character U+200B" in result.stderr

@@ -7,14 +7,18 @@ Pure Python: no Sphinx or docutils import.
 
 from __future__ import annotations
 
+import ast
 import datetime as dt
 import difflib
 from collections.abc import Callable, Iterable
 
 from juju_radar.model.issue_records import Issue
 from juju_radar.model.messages import _
+from juju_radar.model.page import invisible_character_problem
 from juju_radar.model.problems import Problem
 from juju_radar.model.vocabulary import Topic, Vocabulary
+
+CONF_FILE = "conf.py"
 
 
 def topic_page(topic: Topic) -> str:
@@ -40,7 +44,7 @@ def check_topic_pages(
         )
         problems.append(
             Problem(
-                "conf.py",
+                CONF_FILE,
                 line,
                 "error",
                 "missing-topic-page",
@@ -53,6 +57,34 @@ def check_topic_pages(
     return problems
 
 
+def check_vocabulary_names(vocabulary: Vocabulary, conf_text: str) -> list[Problem]:
+    """The topics' and verdicts' keys, labels and aliases in conf.py hold no invisible
+    character (the rule of every title, key, label and name, ``invisible_character_problem``),
+    each refused at the conf.py line that writes it."""
+    lines = string_lines(conf_text)
+    problems = []
+    for term in (*vocabulary.topics, *vocabulary.verdicts):
+        for name in dict.fromkeys(term.names):
+            line = lines.get(name) or lines.get(term.key, 1)
+            if problem := invisible_character_problem(name, CONF_FILE, line):
+                problems.append(problem)
+    return problems
+
+
+def string_lines(python_text: str) -> dict[str, int]:
+    """The line of each string a Python file writes (its first), as Python reads it:
+    escapes (``"\\u200b"``) and implicit joins included. Empty if it does not parse."""
+    try:
+        tree = ast.parse(python_text)
+    except (SyntaxError, ValueError):
+        return {}
+    found: dict[str, int] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            found[node.value] = min(found.get(node.value, node.lineno), node.lineno)
+    return found
+
+
 def archive_problems(
     issues: Iterable[Issue],
     bib_keys: set[str] | None,
@@ -61,10 +93,12 @@ def archive_problems(
     page_exists: Callable[[str], bool],
 ) -> list[Problem]:
     """Every problem visible only across the archive, for ``radar check`` and the build
-    alike: dates and ids used twice, unknown citation keys, topics without their page."""
+    alike: dates and ids used twice, unknown citation keys, topics without their page,
+    invisible characters in the vocabularies' names."""
     return [
         *check_archive(issues, bib_keys),
         *check_topic_pages(vocabulary, conf_text, page_exists),
+        *check_vocabulary_names(vocabulary, conf_text),
     ]
 
 
