@@ -47,15 +47,13 @@ def forget_loaded_catalogues() -> None:
     """The next application of this process loads the interface catalogues afresh, as a
     process of its own would. Sphinx keeps the first it loaded for the whole process and
     adds a later application's as fallbacks (sphinx.testing's applications forget them
-    the same way, ``cleanup``), the site's compiled catalogue first
-    (``sphinx_ext.translations``), so an edited translation would be shadowed by the
-    one loaded before; gettext keeps each ``.mo`` it read by path."""
-    import gettext
-
+    the same way, ``cleanup``), so an edited translation would be shadowed by the one
+    loaded before. (gettext also keeps each catalogue it read by path: an edited one is
+    compiled to a path of its own, ``sphinx_ext.translations``.) ``locale.translators``
+    is not Sphinx's documented API: a reach registered in ``accel/register.py``."""
     from sphinx import locale
 
     locale.translators.clear()
-    gettext._translations.clear()  # type: ignore[attr-defined]
 
 
 class PreviewSession:

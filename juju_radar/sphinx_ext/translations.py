@@ -5,25 +5,28 @@ folder, never the source tree, and Sphinx reads only what it compiled.
 Sphinx loads the catalogues of ``locale_dirs`` when the application starts, before any
 extension runs, and would compile a ``.po`` there into a ``.mo`` beside it. So the site's
 ``conf.py`` names no ``locale_dirs`` (``[]``); at ``config-inited`` this module checks and
-compiles the site's catalogues into the doctree folder and puts the compiled translations
-first among the interface's, where Sphinx puts those of ``locale_dirs`` (which stays
-empty). A problem stops the build before anything is read, at its file and line,
-as ``radar check`` reports it.
+compiles the site's catalogues into the doctree folder and adds them to the interface's
+translations through Sphinx's public ``sphinx.locale.init`` (as
+``Sphinx.add_message_catalog`` does): after Sphinx's and the theme's own, so they translate
+what those leave in English and override none. A problem stops the build before anything
+is read, at its file and line, as ``radar check`` reports it.
+
+The compiled catalogues live in a folder named by their digest: gettext keeps every
+catalogue it read by path for the whole process, so an edited translation gets a path
+of its own, and the preview's next application reads it instead of the one kept.
 """
 
 from __future__ import annotations
 
-import gettext
 import os
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from juju_radar.model.translations import (
-    DOMAIN,
     CompiledCatalogue,
     locale_dirs_problems,
     read_catalogues,
-    read_compiled,
 )
 from juju_radar.sphinx_ext.collector import warn
 from juju_radar.sphinx_ext.content import EXIT_REFUSED
@@ -45,8 +48,6 @@ def compile_translations(app: Sphinx, config: Config) -> None:
         warn(problem, f"{root / problem.path}:{problem.line}")
     if problems:
         raise SystemExit(EXIT_REFUSED)
-    folder = Path(app.doctreedir) / COMPILED
-    write_compiled(folder, compiled)
     # locale_dirs stays empty: the compiled catalogues are the interface's (loaded below),
     # never a page's translations, and a folder named there would enter the configuration
     # the environment keeps (a copy of the doctrees elsewhere, as the staged publish and
@@ -55,8 +56,16 @@ def compile_translations(app: Sphinx, config: Config) -> None:
     config.radar_interface_digest = digest(
         *(part for catalogue in compiled for part in (catalogue.target, catalogue.data))
     )
-    if config.language:
-        load_compiled(app, folder, compiled, config.language)
+    version = config.radar_interface_digest[:16]
+    write_compiled(
+        Path(app.doctreedir) / COMPILED,
+        [replace(catalogue, target=f"{version}/{catalogue.target}") for catalogue in compiled],
+    )
+    if config.language and compiled:
+        from sphinx import locale
+
+        # gettext reads the bytes written just above, the ones the check judged.
+        locale.init([Path(app.doctreedir) / COMPILED / version], config.language)
 
 
 def write_compiled(folder: Path, compiled: list[CompiledCatalogue]) -> None:
@@ -78,24 +87,3 @@ def write_compiled(folder: Path, compiled: list[CompiledCatalogue]) -> None:
         scratch = path.with_suffix(f".{os.getpid()}.tmp")
         scratch.write_bytes(data)
         scratch.replace(path)
-
-
-def load_compiled(
-    app: Sphinx, folder: Path, compiled: list[CompiledCatalogue], language: str
-) -> None:
-    """Put the compiled catalogues gettext would find for ``language`` (``zh_CN``, then
-    ``zh``) before the interface translations Sphinx loaded, as ``Sphinx._init_i18n``
-    puts those of ``locale_dirs`` (Sphinx 9.0). Each is read from the bytes the check
-    judged, not from the file again."""
-    from sphinx import locale
-
-    by_path = {(folder / catalogue.target).resolve(): catalogue.data for catalogue in compiled}
-    found = [Path(path).resolve() for path in gettext.find(DOMAIN, folder, [language], all=True)]
-    chain = [read_compiled(by_path[path]) for path in found if path in by_path]
-    if not chain:
-        return
-    for translations, fallback in zip(chain, chain[1:], strict=False):
-        translations.add_fallback(fallback)
-    chain[-1].add_fallback(locale.get_translator())
-    locale.translators["general", DOMAIN] = chain[0]
-    app.translator = chain[0]
