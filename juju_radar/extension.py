@@ -24,7 +24,6 @@ from juju_radar.sphinx_ext import (
     safety,
     saved_during_read,
     sidebar,
-    theme_sections,
     translations,
     unreadable_pages,
 )
@@ -135,11 +134,8 @@ def setup_extension(app: Sphinx) -> None:
     write_missing_issue_bibs = deferred_in_preview(downloads.write_missing_issue_bibs)
     app.connect("build-finished", write_missing_issue_bibs, priority=300)
     app.connect("html-page-context", sidebar.issue_period)
-    app.connect("env-updated", sidebar.reset_shared_toctrees)
-    app.connect("html-page-context", sidebar.share_toctree_html, priority=550)
     app.connect("html-page-context", add_banner)
     app.add_css_file("radar.css")
     app.add_js_file("radar.js")
-    theme_sections.setup(app)
     search.setup(app)
     publishing.setup(app)

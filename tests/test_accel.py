@@ -19,7 +19,7 @@ from search_bundles import search_differences
 from site_builds import differences, epoch_env
 
 from juju_radar.accel import guard
-from juju_radar.accel.register import PARALLEL_BUILDER, REGISTER, fast_builder
+from juju_radar.accel.register import PARALLEL_BUILDER, REACHES, REGISTER, fast_builder
 from juju_radar.accel.sphinx_internals import (
     SERIAL_READ_BELOW,
     FastHTMLBuilder,
@@ -40,10 +40,29 @@ def pinned(package: str) -> str:
     return requirement.split("==")[1]
 
 
-def test_every_acceleration_is_written_for_the_pinned_versions():
+def test_every_acceleration_and_reach_is_written_for_the_pinned_versions():
     for acceleration, _ in REGISTER:
         for distribution, version in acceleration.written_for:
             assert pinned(distribution) == version, acceleration.name
+    for reach in REACHES:
+        assert reach.written_for, reach.name
+        for distribution, version in reach.written_for:
+            assert pinned(distribution) == version, reach.name
+
+
+def test_a_reach_written_for_another_version_is_said_once(monkeypatch, caplog):
+    """An upgrade names each reach to check again (the build's info line)."""
+    from juju_radar.accel import guard, register
+
+    monkeypatch.setattr(guard, "_installed", lambda name: "0.0" if name == "pybtex" else "x")
+    assert guard.unchecked(register.REACHES[1]) == (
+        "pybtex 0.0 is not 0.26.1, the version it was written for"
+    )
+    said: list[str] = []
+    monkeypatch.setattr(register.logger, "info", said.append)
+    register.say_unchecked_reaches()
+    assert len(said) == len(register.REACHES)
+    assert "the reach pybtex-token-patterns is unchecked: pybtex 0.0" in said[1]
 
 
 def test_every_module_of_the_layer_is_in_the_register():

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-from juju_radar.sphinx_ext.sidebar import reset_shared_toctrees, share_toctree_html
+from juju_radar.accel.shared_toctree import reset_shared_toctrees, share_toctree_html
 
 
 def fake_app() -> SimpleNamespace:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from juju_radar.sphinx_ext.theme_sections import put_back, take_out
+from juju_radar.accel.theme_sections import put_back, take_out
 
 
 def theme_check(context: dict) -> None:

@@ -15,7 +15,7 @@ from docutils.statemachine import StringList
 from sphinx.application import Sphinx
 from sphinx.util.docutils import SphinxDirective
 
-from juju_radar.accel.register import REGISTER
+from juju_radar.accel.register import REACHES, REGISTER
 
 COLUMNS = (
     "acceleration",
@@ -59,15 +59,40 @@ def table_markdown() -> list[str]:
     return lines
 
 
+REACH_COLUMNS = ("reach", "where", "what it reaches", "why upstream", "delete when", "written for")
+
+
+def reaches_markdown() -> list[str]:
+    """The registered reaches past a dependency's documented API, one row each."""
+    lines = ["| " + " | ".join(REACH_COLUMNS) + " |", "|" + " --- |" * len(REACH_COLUMNS)]
+    for reach in REACHES:
+        cells = (
+            f"`{reach.name}`",
+            ", ".join(f"`{module}`" for module in reach.modules),
+            ", ".join(f"`{name}`" for name in reach.names),
+            reach.upstream,
+            reach.delete_when,
+            ", ".join(f"{name} {version}" for name, version in reach.written_for),
+        )
+        lines.append("| " + " | ".join(map(_cell, cells)) + " |")
+    return lines
+
+
 class RadarAccelerations(SphinxDirective):
     has_content = False
+    table = staticmethod(table_markdown)
 
     def run(self) -> list[nodes.Node]:
         container = nodes.container(classes=["radar-accelerations"])
-        self.state.nested_parse(StringList(table_markdown()), self.content_offset, container)
+        self.state.nested_parse(StringList(self.table()), self.content_offset, container)
         return [container]
+
+
+class RadarReaches(RadarAccelerations):
+    table = staticmethod(reaches_markdown)
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
     app.add_directive("radar-accelerations", RadarAccelerations)
+    app.add_directive("radar-reaches", RadarReaches)
     return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}

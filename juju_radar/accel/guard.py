@@ -47,18 +47,25 @@ def _installed(distribution: str) -> str | None:
         return None
 
 
+def other_version(written_for: tuple[tuple[str, str], ...]) -> str | None:
+    """The first installed distribution that is not the version named, said, or None."""
+    for distribution, version_meant in written_for:
+        installed = _installed(distribution)
+        if installed != version_meant:
+            return (
+                f"{distribution} {installed} is not {version_meant}, the version it was written for"
+            )
+    return None
+
+
 def why_off(acceleration: Acceleration) -> str | None:
     """Why ``acceleration`` may not run, or None."""
     if not accelerations_enabled():
         return f"{ACCEL_ENV}=0"
     if not acceleration_enabled(acceleration.name):
         return f"{ACCEL_OFF_ENV} names it"
-    for distribution, written_for in acceleration.written_for:
-        installed = _installed(distribution)
-        if installed != written_for:
-            return (
-                f"{distribution} {installed} is not {written_for}, the version it was written for"
-            )
+    if (other := other_version(acceleration.written_for)) is not None:
+        return other
     imported = _imported(acceleration.module)
     return imported if isinstance(imported, str) else None
 
@@ -69,3 +76,24 @@ def load(acceleration: Acceleration) -> ModuleType | None:
         return None
     imported = _imported(acceleration.module)
     return imported if isinstance(imported, ModuleType) else None
+
+
+@dataclass(frozen=True)
+class Reach:
+    """A reach into a dependency past its documented API that the core still makes, where
+    moving it here would rewrite what it serves: registered with the versions it was
+    written for (an upgrade that changes them fails ``tests/test_accel.py`` and is said
+    once by the build), the upstream reason, and when it goes. ``tests/test_private_names.py``
+    allows its names in its module only."""
+
+    name: str
+    modules: tuple[str, ...]  # the modules of the package that reach
+    names: tuple[str, ...]  # what it reaches: a dependency's module, then the name
+    written_for: tuple[tuple[str, str], ...]
+    upstream: str
+    delete_when: str
+
+
+def unchecked(reach: Reach) -> str | None:
+    """Why ``reach`` may not hold on what is installed (another version), or None."""
+    return other_version(reach.written_for)

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from sphinx.util import logging
 
-from juju_radar.accel.guard import Acceleration, load, why_off
+from juju_radar.accel.guard import Acceleration, Reach, load, unchecked, why_off
 from juju_radar.sphinx_ext.config import (
     ACCEL_ENV,
     accelerations_enabled,
@@ -25,6 +25,11 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 SPHINX = ("sphinx", "9.0.4")
+PYDATA_THEME = ("pydata-sphinx-theme", "0.20.0")
+BOOK_THEME = ("sphinx-book-theme", "1.4.0")
+PYBTEX = ("pybtex", "0.26.1")
+BIBTEX_EXTENSION = ("sphinxcontrib-bibtex", "2.7.0")
+LXML = ("lxml", "6.2.1")
 NOT_MEASURED = "not measured yet"
 SPHINX_INTERNALS = "juju_radar.accel.sphinx_internals"
 
@@ -240,6 +245,35 @@ REGISTER: tuple[tuple[Acceleration, str | None], ...] = (
     ),
     (
         Acceleration(
+            name="never-empty-sections",
+            module="juju_radar.accel.theme_sections",
+            written_for=(PYDATA_THEME, BOOK_THEME),
+            replaces="pydata-sphinx-theme's render of the sidebar navigation and the article "
+            "header buttons in its per-page emptiness check (update_and_remove_templates): "
+            "taken out of their section before the check and put back after it",
+            upstream="the theme renders every template of a section once more on every "
+            "page to drop the empty ones (~5 ms a page)",
+            delete_when="the theme lets a template say it is never empty, or caches the check",
+            gain=NOT_MEASURED,
+        ),
+        "connect",
+    ),
+    (
+        Acceleration(
+            name="toctree-once-per-folder",
+            module="juju_radar.accel.shared_toctree",
+            written_for=(PYDATA_THEME, BOOK_THEME),
+            replaces="pydata-sphinx-theme's generate_toctree_html, called by the sidebar "
+            "of every page: rendered once per folder for the pages no toctree lists",
+            upstream="the theme renders the whole navigation for every page and parses it "
+            "again with BeautifulSoup (~6 ms a page)",
+            delete_when="the theme caches the navigation of pages that mark nothing in it",
+            gain=NOT_MEASURED,
+        ),
+        "connect",
+    ),
+    (
+        Acceleration(
             name="html-item-lists",
             module="juju_radar.accel.html_item_lists",
             written_for=(SPHINX, ("docutils", "0.22.4")),
@@ -257,8 +291,131 @@ REGISTER: tuple[tuple[Acceleration, str | None], ...] = (
 )
 
 
+# The reaches past a dependency's documented API that are not accelerations (the build
+# needs them; there is no stock path to fall back on), each where it is.
+REACHES: tuple[Reach, ...] = (
+    Reach(
+        name="interface-catalogues-forgotten",
+        modules=("juju_radar.build.preview",),
+        names=("sphinx.locale.translators",),
+        written_for=(SPHINX,),
+        upstream="Sphinx keeps the interface translations the first application of a "
+        "process loaded, and adds a later one's as fallbacks; it has no public way to "
+        "forget them (sphinx.testing's cleanup clears the same dict)",
+        delete_when="Sphinx loads the interface translations per application",
+    ),
+    Reach(
+        name="pybtex-token-patterns",
+        modules=("juju_radar.bib.reader",),
+        names=("pybtex.database.input.bibtex.LowLevelParser",),
+        written_for=(PYBTEX,),
+        upstream="the .bib check reads as pybtex reads, with its own token patterns "
+        "(LowLevelParser.NAME, KEY_BRACE...) and month macros; pybtex documents none",
+        delete_when="pybtex reports where each entry, key and field is (then read its tokens)",
+    ),
+    Reach(
+        name="pybtex-collecting-parser",
+        modules=("juju_radar.bib.pybtex_parser",),
+        names=(
+            "pybtex.database.input.bibtex.Parser",
+            "pybtex.database.input.bibtex.Parser.handle_error",
+            "pybtex.database.input.bibtex.Parser.process_entry",
+        ),
+        written_for=(PYBTEX,),
+        upstream="pybtex stops at its first error (or prints it, per its strict mode); "
+        "overriding handle_error and process_entry collects every error with the entry it "
+        "was reading, which pybtex's documented parse_string cannot",
+        delete_when="pybtex returns the errors of a parse with their entries",
+    ),
+    Reach(
+        name="bibtex-read-again",
+        modules=("juju_radar.sphinx_ext.preview",),
+        names=("sphinxcontrib.bibtex.builder_inited_cite",),
+        written_for=(BIBTEX_EXTENSION,),
+        upstream="sphinxcontrib-bibtex reads the .bib files at builder-inited only; the "
+        "preview builds again in the same application and calls its handler itself",
+        delete_when="sphinxcontrib-bibtex reads changed .bib files at env-get-outdated",
+    ),
+    Reach(
+        name="checked-templates",
+        modules=("juju_radar.sphinx_ext.safety",),
+        names=("sphinx.builders.html.StandaloneHTMLBuilder.templates",),
+        written_for=(SPHINX,),
+        upstream="Sphinx has no event between rendering a page's template and writing "
+        "it (html-page-context comes before the render): the page check wraps the "
+        "builder's template bridge to read every page as it is written",
+        delete_when="Sphinx emits an event with each rendered page before writing it",
+    ),
+    Reach(
+        name="sphinx-application-in-process",
+        modules=("juju_radar.build.preview",),
+        names=(
+            "sphinx.util.docutils.docutils_namespace",
+            "sphinx.util.docutils.patch_docutils",
+            "sphinx.application.ENV_PICKLE_FILENAME",
+        ),
+        written_for=(SPHINX,),
+        upstream="the preview keeps one Sphinx application alive between builds, set up "
+        "as sphinx-build's own main sets one up; Sphinx documents only its command line "
+        "and the Sphinx class",
+        delete_when="Sphinx documents how to run an application within a process",
+    ),
+    Reach(
+        name="markup-dispatcher",
+        modules=("juju_radar.sphinx_ext.content",),
+        names=("sphinx.util.docutils.CustomReSTDispatcher",),
+        written_for=(SPHINX,),
+        upstream="refusing a directive or role a page may not hold while it is parsed needs "
+        "docutils' lookup of directives and roles, which Sphinx wraps only here",
+        delete_when="Sphinx or MyST-Parser lets an extension restrict a page's directives",
+    ),
+    Reach(
+        name="sphinx-util-helpers",
+        modules=(
+            "juju_radar.build.quiet",
+            "juju_radar.sphinx_ext.collector",
+            "juju_radar.sphinx_ext.outputs.hooks",
+            "juju_radar.sphinx_ext.transforms",
+        ),
+        names=(
+            "sphinx.util.console.strip_colors",
+            "sphinx.util.parallel.ParallelTasks",
+            "sphinx.util.parallel.SerialTasks",
+            "sphinx.util.parallel.parallel_available",
+            "sphinx.util.osutil.relative_uri",
+        ),
+        written_for=(SPHINX,),
+        upstream="helpers Sphinx's own builders use (colours, forked tasks, relative "
+        "links), not in its documented API; written again here they would drift from "
+        "what Sphinx does",
+        delete_when="Sphinx documents them, or they change (then copy what is needed)",
+    ),
+    Reach(
+        name="myst-option-reader",
+        modules=("juju_radar.model.issue_reader", "juju_radar.editors.page_writer"),
+        names=(
+            "myst_parser.parsers.options.options_to_items",
+            "myst_parser.parsers.options.TokenizeError",
+        ),
+        written_for=(("myst-parser", "5.2.0"),),
+        upstream="an item's options are read as MyST-Parser reads a directive's options "
+        "(one reader per format); MyST-Parser documents the syntax, not this function",
+        delete_when="MyST-Parser documents its option reader",
+    ),
+)
+
+
+def say_unchecked_reaches() -> None:
+    """One line for each reach written for versions other than the installed ones."""
+    for reach in REACHES:
+        if (why := unchecked(reach)) is not None:
+            logger.info(f"juju_radar: the reach {reach.name} is unchecked: {why}")
+
+
 def connect(app: Sphinx) -> None:
-    """Connect every acceleration that may run; say once why any other is off."""
+    """Connect every acceleration that may run; say once why any other is off, and which
+    registered reach was written for other versions than those installed."""
+    say_unchecked_reaches()
     if not accelerations_enabled():
         logger.info(f"juju_radar: {ACCEL_ENV}=0: every acceleration is off (slower, same output)")
         return

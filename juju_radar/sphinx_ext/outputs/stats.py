@@ -27,6 +27,7 @@ from juju_radar.sphinx_ext.preview import CHARTS_LEFT_OUT
 
 if TYPE_CHECKING:
     from lxml import etree
+    from lxml.etree import _Element as SvgElement  # lxml's element class, by its name
     from matplotlib.axes import Axes
 
     from juju_radar.sphinx_ext.render import RenderContext
@@ -118,14 +119,14 @@ def _svg_tag(name: str) -> str:
     return f"{{{SVG_NS}}}{name}"
 
 
-def _drop_children(parent: etree._Element, name: str) -> None:
+def _drop_children(parent: SvgElement, name: str) -> None:
     """Remove ``parent``'s children called ``name``, each with the blank that follows it
     (the blank before it stays, so the rest keeps its indentation)."""
     for child in parent.findall(_svg_tag(name)):
         parent.remove(child)
 
 
-def _prefix_ids(element: etree._Element, prefix: str) -> None:
+def _prefix_ids(element: SvgElement, prefix: str) -> None:
     """``element``'s id and its references to ids (``url(#…)``, ``href="#…"``) made
     unique to one chart, its ink made the page's text colour."""
     for name, value in element.attrib.items():
@@ -137,7 +138,7 @@ def _prefix_ids(element: etree._Element, prefix: str) -> None:
         element.set(name, value.replace(INK, "currentColor"))
 
 
-def _without_inline_style(svg: etree._Element) -> None:
+def _without_inline_style(svg: SvgElement) -> None:
     """Turn ``svg``'s stylesheet and style attributes into presentation attributes."""
     inherited: dict[str, str] = {}
     for defs in svg.findall(_svg_tag("defs")):
@@ -160,7 +161,7 @@ def _without_inline_style(svg: etree._Element) -> None:
         raise ValueError("matplotlib wrote a style this page cannot hold")
 
 
-def _set_attributes(element: etree._Element, attributes: dict[str, str]) -> None:
+def _set_attributes(element: SvgElement, attributes: dict[str, str]) -> None:
     element.attrib.clear()
     element.attrib.update(attributes)
 
