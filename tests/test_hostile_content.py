@@ -351,6 +351,22 @@ TRANSLATION_PIECES = st.sampled_from(
         "x",
         "=",
         ";",
+        # HTML fragments a translation may carry into every page (issue 51, part 6).
+        "<!--",
+        "-->",
+        "--!>",
+        "<?x ",
+        "<![CDATA[",
+        "</p>",
+        "<meta http-equiv=refresh content=0;url=//evil.test>",
+        "<base href=//evil.test/>",
+        "<svg onload=alert(1)>",
+        "<a href=javascript:alert(1)>",
+        "&lt;",
+        "&quot;",
+        "&#34;",
+        "\u00a0",
+        "javascript:",
     ]
 )
 
@@ -439,6 +455,39 @@ def test_a_catalogue_the_check_passes_is_read_by_gettext_as_written_and_holds_no
         assert value == meant[key] if key in meant else value in PLURAL_MSGID, (key, value)
         original = originals.get(key, "\n".join(PLURAL_MSGID))
         assert unsafe_markup(original, value) is None, (key, value)
+
+
+# The theme prints an interface translation as it is, in text and in attribute values.
+THEME_SLOTS = '<a class="theme" title="{0}" aria-label="{0}">{0}</a><p>after</p>'
+
+
+@given(catalogue=catalogues())
+def test_a_translation_the_check_passes_adds_nothing_to_the_page_it_is_printed_in(
+    catalogue,
+) -> None:
+    """Each translation the check passes, printed where the theme prints one (text and
+    attribute values), builds in a page (read by html5lib, not the check's lexbor) the
+    elements and attributes of the theme's own markup and nothing else: no element, no
+    attribute, no comment of its own, nothing swallowed after it."""
+    from juju_radar.model.translations import compile_catalogue, markup_of, read_compiled
+
+    data, _encoding, _meant, originals = catalogue
+    compiled, _problems = compile_catalogue(data, "sphinx.po")
+    if compiled is None:
+        return
+    entries: dict[object, str] = read_compiled(compiled)._catalog  # type: ignore[attr-defined]
+    for key, value in entries.items():
+        original = originals.get(key, "\n".join(PLURAL_MSGID))
+        if key == "" or markup_of(original):
+            continue  # the header, and msgids whose markup the translation keeps
+        page = f"{PAGE_START}{THEME_SLOTS.format(value)}</body></html>"
+        body = html5lib.parse(page, namespaceHTMLElements=False).find("body")
+        built = [(element.tag, sorted(element.attrib)) for element in body.iter()]
+        assert built == [
+            ("body", []),
+            ("a", ["aria-label", "class", "title"]),
+            ("p", []),
+        ], (key, value)
 
 
 def header_values(data: bytes) -> list[str]:
