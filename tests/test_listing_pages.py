@@ -99,3 +99,21 @@ def test_a_period_page_is_written_again_only_when_its_view_changes(tmp_path):
     training.unlink()
     sphinx_build(srcdir, outdir)
     assert training.is_file(), "a page whose file is gone is written again"
+
+
+@pytest.mark.slow
+def test_a_source_at_a_period_page_is_reported_and_its_page_replaced(tmp_path):
+    """A stub an older build wrote (or any page at that name) is named at its file, and
+    the page at that address is the generated one."""
+    srcdir = copy_site(tmp_path / "src")
+    (srcdir / "best").mkdir()
+    (srcdir / "best/2026.md").write_text(
+        "---\norphan: true\n---\n\n# 手写的精选\n\n手写的内容。\n", encoding="utf-8"
+    )
+    outdir = tmp_path / "html"
+    result = sphinx_build(srcdir, outdir, check=False)
+    assert result.returncode != 0, "a warning fails a build with -W"
+    messages = result.stdout + result.stderr
+    assert "best/2026" in messages and "[radar.generated-page]" in messages
+    page = page_text(outdir / "best/2026.html")
+    assert "手写的内容" not in page and "2026 年共 2 条" in page

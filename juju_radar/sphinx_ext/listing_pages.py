@@ -22,10 +22,13 @@ from typing import TYPE_CHECKING, Any, cast
 from docutils import nodes
 from jinja2 import Environment, FileSystemLoader
 from markupsafe import Markup
+from sphinx.environment import CONFIG_OK
 from sphinx.locale import _ as sphinx_text
+from sphinx.util import logging
 
 from juju_radar.model.archive import Archive
 from juju_radar.model.issue_records import format_score
+from juju_radar.model.messages import _
 from juju_radar.model.period_pages import (
     REFERENCES,
     PeriodPage,
@@ -46,6 +49,8 @@ if TYPE_CHECKING:
     from sphinx.builders.html import StandaloneHTMLBuilder
 
     from juju_radar.sphinx_ext.bibliography import Bibliography
+
+logger = logging.getLogger(__name__)
 
 # Templates of page bodies, in the theme's templates (``theme/templates/radar/``).
 YEAR_TEMPLATE = "year-page.html"
@@ -94,9 +99,13 @@ def body_templates() -> Environment:
 
 @lru_cache(maxsize=1)
 def templates_digest() -> str:
-    """Changes when any body template changes: every listing page is then written again."""
-    folder = templates_folder()
-    return digest(*(path.read_bytes() for path in sorted(folder.glob("*.html"))))
+    """Changes when any of the site's templates changes (as Sphinx writes every document
+    again when a template is newer than its page): every listing page is then written
+    again."""
+    from juju_radar.theme import TEMPLATES_DIR
+
+    files = sorted(TEMPLATES_DIR.rglob("*.html"))
+    return digest(*(part for path in files for part in (path.name, path.read_bytes())))
 
 
 def section_id(title: str) -> str:
@@ -163,7 +172,10 @@ def listing_titles(app: Sphinx) -> dict[str, str]:
 def page_digest(app: Sphinx, page: PeriodPage, archive: Archive, bib: Bibliography) -> str:
     groups = reference_groups(archive, bib)
     shown = page_signature(page.kind, dict(page.attributes), archive, bib, groups)
-    settings = (app.config.html_link_suffix, app.config.language, repr(view_settings(app.config)))
+    # The html settings as Sphinx hashes them into .buildinfo (a change there makes it
+    # write every document again), and what listings take from conf.py.
+    build_info = cast("StandaloneHTMLBuilder", app.builder).build_info
+    settings = (build_info.config_hash, build_info.tags_hash, repr(view_settings(app.config)))
     return digest(signature_digest((page, shown)), templates_digest(), repr(settings))
 
 
@@ -176,17 +188,35 @@ def collect_listing_pages(app: Sphinx) -> Iterator[CollectedPage]:
     bib = load_bibliography(app.env)
     cache = build_cache(app.doctreedir)
     written: dict[str, str] = dict(cache.peek(WRITTEN, "pages") or {})
+    if app.env.config_status != CONFIG_OK:
+        written = {}  # the settings changed: Sphinx writes every document again, and so here
     pages = archive_period_pages(app)
     current: dict[str, str] = {}
     for page in pages:
         current[page.pagename] = page_digest(app, page, archive, bib)
         target = Path(app.outdir, app.builder.get_target_uri(page.pagename))
-        if written.get(page.pagename) == current[page.pagename] and target.is_file():
+        if page.pagename in app.env.found_docs:
+            warn_of_source(page.pagename)  # and write the page over the source's
+        elif written.get(page.pagename) == current[page.pagename] and target.is_file():
             continue
         yield period_page(app, page, archive, bib)
     for gone in written.keys() - current.keys():
         Path(app.outdir, app.builder.get_target_uri(gone)).unlink(missing_ok=True)
     cache.put(WRITTEN, "pages", current)
+
+
+def warn_of_source(pagename: str) -> None:
+    """A source at a generated page's name (a stub an older build wrote): Sphinx writes its
+    page first, the generated one replaces it."""
+    logger.warning(
+        _(
+            "{page} is a page the build generates from the issues: the generated page "
+            "replaces this file's; delete the file"
+        ).format(page=pagename),
+        location=pagename,
+        type="radar",
+        subtype="generated-page",
+    )
 
 
 def period_page(

@@ -58,7 +58,7 @@ def _facts(text: str, relative: str, vocab: Vocabulary) -> IssueFile | None:
 
 # A file known by (path, path from the source folder, key of its facts, its text if read).
 KnownFile = tuple[Path, str, str, str | None]
-# Emitted with the source folder by ``write_stubs``: a handler may answer with the facts
+# Emitted with the source folder by ``note_drafts_ahead``: a handler may answer with the facts
 # it parsed ahead (``accel.facts_ahead``), by key, which are then not parsed again.
 FACTS_PARSED_AHEAD = "radar-issue-facts-parsed-ahead"
 
