@@ -117,3 +117,31 @@ def test_a_source_at_a_period_page_is_reported_and_its_page_replaced(tmp_path):
     assert "best/2026" in messages and "[radar.generated-page]" in messages
     page = page_text(outdir / "best/2026.html")
     assert "手写的内容" not in page and "2026 年共 2 条" in page
+
+
+def test_the_item_list_template_writes_what_the_html_writer_writes():
+    """The template's list, editors' text escaped, is byte for byte the list
+    ``accel.html_item_lists`` writes (which tests/test_accel.py holds to docutils')."""
+    from test_item_lines import HOSTILE, seed_refs, uri
+
+    from juju_radar.accel.html_item_lists import item_list_html
+    from juju_radar.model.archive import item_line
+    from juju_radar.model.issue_records import format_score
+    from juju_radar.sphinx_ext.listing_pages import body_templates
+
+    refs = seed_refs(HOSTILE, "<i>x</i>")
+    for with_date in (True, False):
+        written = (
+            body_templates()
+            .get_template("item-list.html")
+            .render(
+                lines=tuple(map(item_line, refs)),
+                with_date=with_date,
+                vocabulary=seed_vocabulary(),
+                link=uri,
+                format_score=format_score,
+            )
+        )
+        listing = item_list_html(map(item_line, refs), seed_vocabulary(), uri, with_date)
+        assert listing is not None and written == listing["html"]
+        assert "A &amp; B &#64; &quot;q&quot;" in written and "<i>" not in written
