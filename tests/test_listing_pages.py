@@ -21,8 +21,8 @@ def git(srcdir: Path, *arguments: str) -> str:
     return subprocess.run(command, cwd=srcdir, check=True, capture_output=True, text=True).stdout
 
 
-def seed_archive() -> Archive:
-    text = (ROOTS / "test-seed" / SEED).read_text(encoding="utf-8")
+def seed_archive(replace: tuple[str, str] = ("", "")) -> Archive:
+    text = (ROOTS / "test-seed" / SEED).read_text(encoding="utf-8").replace(*replace)
     issue, _ = parse_issue(text, SEED, seed_vocabulary())
     assert issue is not None
     return Archive({issue.docname: issue})
@@ -43,6 +43,9 @@ def test_the_period_pages_of_an_archive():
     assert pages["best/2026"].title == "精选 · 2026 年"
     assert pages["topics/training/2026"].title == "模型训练 · Training · 2026 年"
     assert pages["references/uncited"].title == "参考文献 · 未被已发布的任何一期引用"
+    without_governance = seed_archive((":topic: governance", ":topic: agent"))
+    pagenames = {page.pagename for page in period_pages(without_governance, seed_vocabulary())}
+    assert pagenames == set(pages) - {"topics/governance/2026"}, "no page for a topic's empty year"
 
 
 def test_a_year_view_holds_the_items_of_its_year_and_topic():
