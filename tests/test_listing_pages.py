@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from conftest import ROOTS, copy_site, page_text, seed_vocabulary, sphinx_build
 
-from juju_radar.model.archive import Archive
+from juju_radar.model.archive import Archive, ItemRef
 from juju_radar.model.issue_reader import parse_issue
 from juju_radar.model.period_pages import BEST_YEAR, TOPIC_YEAR, period_pages, year_view
 
@@ -122,17 +122,34 @@ def test_a_source_at_a_period_page_is_reported_and_its_page_replaced(tmp_path):
     assert "手写的内容" not in page and "2026 年共 2 条" in page
 
 
+HOSTILE = '<b onclick="x">A & B @ "q"</b>'
+
+
+def hostile_refs() -> list[ItemRef]:
+    """The seed's items, one heading and one tag written as HTML."""
+    text = (ROOTS / "test-seed" / SEED).read_text(encoding="utf-8")
+    text = text.replace("🪑 WorldSculpt：把生成的房间拆成能单独取用的物体", HOSTILE)
+    issue, _ = parse_issue(text.replace(":tags: 仿真", ":tags: <i>x</i>"), SEED, seed_vocabulary())
+    assert issue is not None
+    return [ItemRef(issue, item) for item in issue.items]
+
+
+def uri(docname: str, anchor: str) -> str:
+    """Links as from a topic's page (``topics/3d`` links to itself as "")."""
+    if docname == "topics/3d":
+        return ""
+    return f"../{docname}.html" + (f"#{anchor}" if anchor else "")
+
+
 def test_the_item_list_template_writes_what_the_html_writer_writes():
     """The template's list, editors' text escaped, is byte for byte the list
     ``accel.html_item_lists`` writes (which tests/test_accel.py holds to docutils')."""
-    from test_item_lines import HOSTILE, seed_refs, uri
-
     from juju_radar.accel.html_item_lists import item_list_html
     from juju_radar.model.archive import item_line
     from juju_radar.model.issue_records import format_score
     from juju_radar.sphinx_ext.listing_pages import body_templates
 
-    refs = seed_refs(HOSTILE, "<i>x</i>")
+    refs = hostile_refs()
     for with_date in (True, False):
         written = (
             body_templates()

@@ -23,7 +23,7 @@ from docutils import nodes
 from jinja2 import Environment, FileSystemLoader
 from markupsafe import Markup
 from sphinx.environment import CONFIG_OK
-from sphinx.locale import _ as sphinx_text
+from sphinx.locale import get_translation
 from sphinx.util import logging
 
 from juju_radar.model.archive import Archive
@@ -51,6 +51,7 @@ if TYPE_CHECKING:
     from juju_radar.sphinx_ext.bibliography import Bibliography
 
 logger = logging.getLogger(__name__)
+sphinx_text = get_translation("sphinx")  # Sphinx's own messages, in the site's language
 
 # Templates of page bodies, in the theme's templates (``theme/templates/radar/``).
 YEAR_TEMPLATE = "year-page.html"
