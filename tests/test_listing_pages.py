@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from conftest import ROOTS, copy_site, page_text, seed_vocabulary, sphinx_build
+from conftest import topic_page_uri as uri
 
 from juju_radar.model.archive import Archive, ItemRef
 from juju_radar.model.issue_reader import parse_issue
@@ -132,13 +133,6 @@ def hostile_refs() -> list[ItemRef]:
     issue, _ = parse_issue(text.replace(":tags: 仿真", ":tags: <i>x</i>"), SEED, seed_vocabulary())
     assert issue is not None
     return [ItemRef(issue, item) for item in issue.items]
-
-
-def uri(docname: str, anchor: str) -> str:
-    """Links as from a topic's page (``topics/3d`` links to itself as "")."""
-    if docname == "topics/3d":
-        return ""
-    return f"../{docname}.html" + (f"#{anchor}" if anchor else "")
 
 
 def test_the_item_list_template_writes_what_the_html_writer_writes():
