@@ -19,6 +19,7 @@ from juju_radar.sphinx_ext import (
     content,
     csp,
     drafts,
+    listing_pages,
     page_assets,
     paging,
     safety,
@@ -29,12 +30,9 @@ from juju_radar.sphinx_ext import (
 )
 from juju_radar.sphinx_ext.collector import SHARE_PAGE_DIGESTS, RadarCollector, init_env
 from juju_radar.sphinx_ext.directives import (
-    BestYearDirective,
     ClosingDirective,
     ItemDirective,
-    ReferencesDirective,
     TopicDirective,
-    TopicYearDirective,
     listing_directive,
 )
 from juju_radar.sphinx_ext.headings import FlattenHeadings
@@ -90,9 +88,6 @@ def setup_extension(app: Sphinx) -> None:
     app.add_directive("radar-item", ItemDirective)
     app.add_directive("radar-closing", ClosingDirective)
     app.add_directive("radar-topic", TopicDirective)
-    app.add_directive("radar-references", ReferencesDirective)
-    app.add_directive("radar-topic-year", TopicYearDirective)
-    app.add_directive("radar-best-year", BestYearDirective)
     for name, kind in LISTINGS.items():
         app.add_directive(name, listing_directive(kind))
     app.add_env_collector(RadarCollector)
@@ -102,7 +97,8 @@ def setup_extension(app: Sphinx) -> None:
     app.connect("builder-inited", init_env)
     app.add_event(paging.FACTS_PARSED_AHEAD)
     app.add_event(SHARE_PAGE_DIGESTS)
-    app.connect("builder-inited", paging.write_stubs)
+    app.connect("builder-inited", paging.note_drafts_ahead)
+    app.connect("html-collect-pages", listing_pages.collect_listing_pages)
     app.connect("builder-inited", buildcache.start_build, priority=100)
     app.connect("env-before-read-docs", bibliography.load_before_reading)
     accelerations.connect(app)

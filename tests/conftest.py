@@ -464,3 +464,10 @@ def open_filters(page: Any, timeout_ms: float = BROWSER_WAIT_MS) -> None:
     """Open the search page's filter panel and wait for its filters (Pagefind loaded)."""
     page.click(".radar-search-page .radar-search-filters summary")
     page.wait_for_selector(".radar-search-page .radar-search-filter", timeout=timeout_ms)
+
+
+def topic_page_uri(docname: str, anchor: str) -> str:
+    """Links as from a topic's page (``topics/3d`` links to itself as "")."""
+    if docname == "topics/3d":
+        return ""
+    return f"../{docname}.html" + (f"#{anchor}" if anchor else "")

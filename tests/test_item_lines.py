@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from bs4 import BeautifulSoup
 from conftest import SEED_SITE, seed_vocabulary
+from conftest import topic_page_uri as uri
 
 from juju_radar.accel.html_item_lists import item_list_html
 from juju_radar.model.archive import ItemRef, item_line
@@ -22,13 +23,6 @@ def seed_refs(heading: str = "", tag: str = "") -> list[ItemRef]:
     issue, _ = parse_issue(text, SEED, seed_vocabulary())
     assert issue is not None
     return [ItemRef(issue, item) for item in issue.items]
-
-
-def uri(docname: str, anchor: str) -> str:
-    """Links as from a topic's page (``topics/3d`` links to itself as "")."""
-    if docname == "topics/3d":
-        return ""
-    return f"../{docname}.html" + (f"#{anchor}" if anchor else "")
 
 
 def lines(refs: list[ItemRef], with_date: bool = True) -> list:

@@ -299,7 +299,7 @@ BUILD_ONLY: dict[tuple[codes.Scope, str], str] = {
     ): "the build's summary after the bib cases' own codes, asserted there",
     ("build", "bad-site-url"): "the environment's site address (test_site_address)",
     ("build", "no-site-url"): "a deploy build without an address (test_site_address)",
-    ("build", "generated-page"): "a file where the build writes a generated page (test_site)",
+    ("build", "generated-page"): "a source at a period page (test_listing_pages)",
     ("build", "search"): "the search index failing to build (test_search)",
     ("build", "missing-identifier"): "the build's one-line sum of the bib notes, not a problem",
 }

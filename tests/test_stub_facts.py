@@ -117,7 +117,7 @@ config = SimpleNamespace(radar_preview=False, **vocabulary)
 app = SimpleNamespace(srcdir=site, parallel=2, config=config, doctreedir=site / "_doctrees")
 facts_ahead.parse_facts_ahead(app)
 assert facts_ahead.parsing_ahead, "the parse should have been forked"
-raise SystemExit(2)  # as the build stops on an unreadable .bib, before write_stubs
+raise SystemExit(2)  # as the build stops on an unreadable .bib, before note_drafts_ahead
 """
 
 
@@ -152,7 +152,7 @@ def test_a_build_after_one_that_parsed_the_issues_forks_nothing(
     cache = build_cache(tmp_path / "doctrees")
     assert (
         len(published_issue_files(srcdir, seed_vocabulary(), cache)) == 1
-    )  # as write_stubs keeps them
+    )  # as note_drafts_ahead keeps them
     text = (SEED_SITE / SEED).read_text(encoding="utf-8").replace("2026-09-08", "2026-09-09")
     (srcdir / "issues" / "2026" / "2026-09-09.md").write_text(text, encoding="utf-8")
     facts_ahead.parse_facts_ahead(fake_app(srcdir, tmp_path / "doctrees"))  # type: ignore[arg-type]

@@ -1,5 +1,5 @@
-"""The issues' facts for the period pages, parsed in a forked process at the start of a
-clean build (``paging.write_stubs`` collects them through ``FACTS_PARSED_AHEAD``).
+"""The issues' facts (which are drafts), parsed in a forked process at the start of a
+clean build (``paging.note_drafts_ahead`` collects them through ``FACTS_PARSED_AHEAD``).
 
 In a clean build of thousands of issues, parsing them for their facts takes seconds
 (5 s at 3,650), the first of the build on one core. A forked process parses them while
@@ -37,7 +37,7 @@ if TYPE_CHECKING:
 
 FORK_FACTS_FROM = 500  # issues to parse before a second process is worth forking
 
-# Parses forked at the start of a build, by source folder, for ``write_stubs`` to collect:
+# Parses forked at the start of a build, by source folder, for ``note_drafts_ahead`` to collect:
 # the process and the end of the pipe it sends its parse through.
 parsing_ahead: dict[Path, tuple[BaseProcess, Connection]] = {}
 
@@ -74,7 +74,7 @@ def send_facts(send: Connection, files: list[KnownFile], vocab: Vocabulary) -> N
 
 def parsed_ahead(srcdir: Path) -> dict[str, IssueFile | None] | None:
     """The forked parse, or None if there was none or its process failed: the files are
-    then parsed by ``write_stubs``."""
+    then parsed by ``note_drafts_ahead``."""
     process, receive = parsing_ahead.pop(srcdir, (None, None))
     if process is None or receive is None:
         return None

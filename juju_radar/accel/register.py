@@ -221,9 +221,10 @@ REGISTER: tuple[tuple[Acceleration, str | None], ...] = (
             name="facts-parsed-ahead",
             module="juju_radar.accel.facts_ahead",
             written_for=(),
-            replaces="the parse of every issue for the period pages' facts, made in a "
-            "forked process while the main one checks the .bib files (from 500 issues "
-            "not yet parsed)",
+            replaces="the parse of every issue for its facts (which are drafts, left out "
+            "before reading; the period pages no longer need them), made in a forked "
+            "process while the main one checks the .bib files (from 500 issues not yet "
+            "parsed)",
             upstream="builder-inited runs before Sphinx reads in parallel",
             delete_when="drop if the gain falls under 3 %",
             gain=NOT_MEASURED,
@@ -277,9 +278,11 @@ REGISTER: tuple[tuple[Acceleration, str | None], ...] = (
             name="html-item-lists",
             module="juju_radar.accel.html_item_lists",
             written_for=(SPHINX, ("docutils", "0.22.4")),
-            replaces="the item lines of listings as docutils nodes, walked by every "
-            "transform and translated by Sphinx's HTML writer: written as the HTML that "
-            "writer makes of them (its escaping of text and attributes)",
+            replaces="the item lines of the listings that are still documents (front "
+            "page, topics, best items, related items of an issue) as docutils nodes, "
+            "walked by every transform and translated by Sphinx's HTML writer: written as "
+            "the HTML that writer makes of them (its escaping of text and attributes); "
+            "the period pages render theirs from templates (sphinx_ext/listing_pages.py)",
             upstream="docutils' nodes and writer cost about 25 s of CPU for the 81,000 "
             "item lines of a clean build at 3,650 issues",
             delete_when="the gain falls under 3 %, or the writer's output for these "

@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from juju_radar.bib.exchange import ALL_DOWNLOAD_SUFFIXES
+from juju_radar.sphinx_ext.listing_pages import listing_titles
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -29,8 +30,9 @@ def remove_stale_outputs(app: Sphinx, exception: Exception | None) -> None:
     Path(app.outdir, ".buildinfo.bak").unlink(missing_ok=True)
     if not app.config.html_use_index:  # written while it was on
         Path(app.outdir, "genindex.html").unlink(missing_ok=True)
+    collected = listing_titles(app)  # pages that were documents once (the period stubs)
     for docname in sorted(getattr(app, REMOVED_DOCS, ())):
-        if docname in app.env.found_docs:
+        if docname in app.env.found_docs or docname in collected:
             continue
         Path(app.outdir, app.builder.get_target_uri(docname)).unlink(missing_ok=True)
         for suffix in ALL_DOWNLOAD_SUFFIXES:

@@ -18,7 +18,7 @@ from pathlib import Path
 from juju_radar.editors.synth_text import DEFAULT_TEXT, TextSource, text_source
 from juju_radar.model.issue_reader import parse_issue
 from juju_radar.model.issue_records import Issue, TextStats, format_score, text_stats
-from juju_radar.model.site_layout import GENERATED_PAGES, NOT_SITE
+from juju_radar.model.site_layout import NOT_SITE
 from juju_radar.model.vocabulary import Vocabulary
 
 FIRST_DATE = dt.date(2024, 1, 1)
@@ -49,9 +49,7 @@ def write_synthetic_archive(
 ) -> list[Path]:
     """Copy the site at ``site`` to ``out`` and fill it with ``options.issues`` issues."""
     published_issues = ("20[0-9][0-9]",)  # issues/<year>: the synthetic ones replace them
-    shutil.copytree(
-        site, out, ignore=shutil.ignore_patterns(*NOT_SITE, *GENERATED_PAGES, *published_issues)
-    )
+    shutil.copytree(site, out, ignore=shutil.ignore_patterns(*NOT_SITE, *published_issues))
     seed_page = site / "issues" / "2026" / "2026-09-08.md"
     seed_issue, _ = parse_issue(seed_page.read_text(encoding="utf-8"), "seed.md", vocabulary)
     assert seed_issue is not None, "the seed issue must parse"

@@ -605,8 +605,9 @@ _BUILD: list[Code] = [
         "build",
         "warning",
         "generated-page",
-        "a file where the build writes a generated year or month page (`references/`, "
-        "`best/`, `topics/<topic>/`) that the build did not generate: it is not replaced",
+        "a page source where the build generates a year or month page (`references/`, "
+        "`best/`, `topics/<topic>/`), such as a stub an older build wrote: the generated "
+        "page replaces the source's",
         "the file",
     ),
     *_row(

@@ -44,8 +44,6 @@ TRANSLATIONS = "locales"
 # build's settings (it turns raw HTML and file insertion back on, and its
 # ``record_dependencies`` writes any file). A pull request adding one is refused, named.
 REFUSED_CODE_FILES = ("docutils.conf",)
-# Period pages the build writes beside the listing pages (see ``sphinx_ext.paging``).
-GENERATED_PAGES = ("references", "best")
 
 
 def is_not_site(relative: str) -> bool:

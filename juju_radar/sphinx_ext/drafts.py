@@ -2,8 +2,8 @@
 file, no entry in any index), unless ``radar_build_drafts`` is on. ``radar serve`` sets
 it, so editors preview their drafts; ``make html`` and the deploy never build them.
 
-Which issues are drafts is known before Sphinx reads a page, from the facts parsed for
-the period pages (``paging.write_stubs``). They are taken out of ``env.found_docs`` on
+Which issues are drafts is known before Sphinx reads a page, from each issue's facts
+(``paging.note_drafts_ahead``). They are taken out of ``env.found_docs`` on
 ``env-get-outdated``: a draft never read, and a page published before and now a draft
 again removed like a deleted page (its output goes with it, ``build.stale_outputs``).
 """

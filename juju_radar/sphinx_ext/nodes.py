@@ -11,14 +11,9 @@ from juju_radar.model.listing_views import LISTING_ATTRIBUTES, LISTING_VIEWS
 # Placeholders of listings of the archive: their pages are rewritten when what one of
 # them shows (its view model, ``model.listing_views``) changes.
 LISTING_KINDS = frozenset(LISTING_VIEWS)
-# Placeholders of period pages (``paging``), rewritten when what they show changes,
-# with the attributes that say which period.
-PERIOD_KINDS = {
-    "references": ("selector",),
-    "references-index": (),
-    "topic-year": ("topic", "year"),
-    "best-year": ("year",),
-}
+# Placeholders of pages rewritten when what they show changes (``paging.page_signature``),
+# with their attributes: the references' index.
+PERIOD_KINDS: dict[str, tuple[str, ...]] = {"references-index": ()}
 
 
 class radar_placeholder(nodes.General, nodes.Element):  # noqa: N801 (docutils naming)

@@ -57,7 +57,6 @@ from juju_radar.sphinx_ext.item_lines import (
     item_list_nodes,
     verdict_name,
 )
-from juju_radar.sphinx_ext.paging import period_refs
 from juju_radar.sphinx_ext.reference_pages import (
     UNCITED,
     month_label,
@@ -177,17 +176,6 @@ def _landing(context: RenderContext, view: Landing, folder: str) -> list[nodes.N
     return [count, item_list(context, view.newest), *([years] if view.total else [])]
 
 
-def _year_page(
-    context: RenderContext, refs: list[ItemRef], year: str, landing: str, back_label: str
-) -> list[nodes.Node]:
-    link = nodes.paragraph(classes=["radar-more"])
-    link += internal_link(context.link(landing, ""), back_label)
-    count = nodes.paragraph(
-        "", f"{year} 年共 {len(refs)} 条，按日期从新到旧排列。", classes=["radar-count"]
-    )
-    return [link, count, item_list(context, map(item_line, refs))]
-
-
 def topic_list(context: RenderContext, topic: str, view: Landing) -> list[nodes.Node]:
     landing = _landing(context, view, f"topics/{topic}")
     feed = _feed_link(context, topic, "订阅本主题（Atom）")
@@ -196,17 +184,6 @@ def topic_list(context: RenderContext, topic: str, view: Landing) -> list[nodes.
 
 def best_items(context: RenderContext, view: Landing) -> list[nodes.Node]:
     return _landing(context, view, "best")
-
-
-def topic_year(context: RenderContext, topic: str, year: str) -> list[nodes.Node]:
-    refs = period_refs(context.archive, "topic-year", {"topic": topic, "year": year})
-    label = context.vocabulary.topic_by_key(topic).label
-    return _year_page(context, refs, year, f"topics/{topic}", f"← {label}：最新条目与全部年份")
-
-
-def best_year(context: RenderContext, year: str) -> list[nodes.Node]:
-    refs = period_refs(context.archive, "best-year", {"year": year})
-    return _year_page(context, refs, year, "best", "← 精选：最新条目与全部年份")
 
 
 def topic_index(context: RenderContext, counts: tuple[tuple[str, int], ...]) -> list[nodes.Node]:

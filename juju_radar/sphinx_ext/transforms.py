@@ -85,10 +85,7 @@ RENDERERS: dict[str, Renderer] = {
     "recent": lambda context, node: render.recent_issues(context, listing_view(context, node)),
     "subscribe": lambda context, node: render.subscribe(context),
     "best": lambda context, node: render.best_items(context, listing_view(context, node)),
-    "references": lambda context, node: render.references(context, node["selector"]),
     "references-index": lambda context, node: render.references_index(context),
-    "topic-year": lambda context, node: render.topic_year(context, node["topic"], node["year"]),
-    "best-year": lambda context, node: render.best_year(context, node["year"]),
 }
 
 

@@ -24,6 +24,7 @@ from juju_radar.outputs.search.parts import BUNDLE_DIR
 from juju_radar.sphinx_ext.collector import radar_data
 from juju_radar.sphinx_ext.config import vocabulary
 from juju_radar.sphinx_ext.item_lines import topic_name
+from juju_radar.sphinx_ext.listing_pages import listing_titles
 from juju_radar.sphinx_ext.preview import skipped_in_preview
 from juju_radar.sphinx_ext.translator import RadarHTMLTranslator, is_searchable
 from juju_radar.store.cache import build_cache
@@ -93,17 +94,18 @@ def default_color_mode(
 
 
 def searchable_pages(app: Sphinx) -> list[SearchPage]:
+    """The searchable documents and the listing pages (``listing_pages``), by name."""
     env = app.env
     issues = {issue.docname: issue for issue in radar_data(env).archive().published}
-    return [
-        SearchPage(
-            docname,
-            app.builder.get_target_uri(docname),
-            env.titles[docname].astext(),
-            issues.get(docname),
-        )
-        for docname in sorted(env.found_docs)
+    titles = {
+        docname: env.titles[docname].astext()
+        for docname in env.found_docs
         if is_searchable(env, docname) and docname in env.titles
+    }
+    titles.update(listing_titles(app))
+    return [
+        SearchPage(docname, app.builder.get_target_uri(docname), title, issues.get(docname))
+        for docname, title in sorted(titles.items())
     ]
 
 
