@@ -19,6 +19,7 @@ from juju_radar.sphinx_ext import (
     content,
     csp,
     drafts,
+    entities,
     page_assets,
     paging,
     safety,
@@ -143,3 +144,4 @@ def setup_extension(app: Sphinx) -> None:
     theme_sections.setup(app)
     search.setup(app)
     publishing.setup(app)
+    entities.setup(app)

@@ -19,6 +19,7 @@ from xml.etree import ElementTree
 
 from juju_radar.outputs.siteurl import SiteUrl
 from juju_radar.sphinx_ext.collector import radar_data
+from juju_radar.sphinx_ext.entities import sitemap_pages
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -36,13 +37,14 @@ def published_pages(app: Sphinx) -> list[tuple[str, dt.date | None]]:
     newest = max((issue.date for issue in issues.values() if issue.published), default=None)
     hidden = drafts | {app.config.notfound_pagename}
     docnames = sorted(app.env.found_docs - hidden, key=lambda name: (name != "index", name))
-    return [
+    pages = [
         (
             app.builder.get_target_uri(docname),
             issues[docname].date if docname in issues else newest,
         )
         for docname in docnames
     ]
+    return pages + [(page, newest) for page in sitemap_pages(app)]
 
 
 def sitemap_xml(site: SiteUrl, pages: list[tuple[str, dt.date | None]]) -> bytes:
