@@ -62,6 +62,10 @@ class EntityData:
     mentions: dict[str, dict[str, tuple[str, ...]]] = field(default_factory=dict)
     # Page name -> the digest of the view model it was last written from.
     written: dict[str, str] = field(default_factory=dict)
+    # The pages whose view model changed at this build's reading.
+    changed: set[str] = field(default_factory=set)
+    # This build's pages as rendered (page name, view model, template); never pickled.
+    _rendered: list[tuple[str, object, str]] | None = field(default=None, repr=False, compare=False)
     _matcher: tuple[str, Matcher] | None = field(default=None, repr=False, compare=False)
 
     def matcher(self) -> Matcher:
@@ -71,7 +75,7 @@ class EntityData:
         return self._matcher[1]
 
     def __getstate__(self) -> dict[str, object]:
-        return {**self.__dict__, "_matcher": None}
+        return {**self.__dict__, "_matcher": None, "_rendered": None}
 
 
 def entity_data(env: BuildEnvironment) -> EntityData:
@@ -259,22 +263,33 @@ def page_title(view: object) -> str:
     return "实体索引"
 
 
+def note_changed_pages(app: Sphinx, env: BuildEnvironment) -> list[str]:
+    """Once reading is done (the environment is stored after this): which entity pages'
+    view models changed since they were written. Their digests are kept in the
+    environment, as the collector keeps the issue pages' signatures."""
+    data = entity_data(env)
+    code = code_version(app)
+    rendered = list(rendered_pages(view_models(app)))
+    digests = {pagename: digest(code, repr(view)) for pagename, view, _template in rendered}
+    data.changed = {name for name, state in digests.items() if data.written.get(name) != state}
+    data.written = digests
+    data._rendered = rendered
+    return []
+
+
 def collect_pages(app: Sphinx) -> Iterable[tuple[str, dict[str, Any], str]]:
     """The entity pages and the index whose view model changed (or whose file is gone)."""
     if app.builder.format != "html":
         return []
     data = entity_data(app.env)
-    code = code_version(app)
-    written: dict[str, str] = {}
+    if data._rendered is None:
+        note_changed_pages(app, app.env)
     pages = []
-    for pagename, view, template in rendered_pages(view_models(app)):
-        state = digest(code, repr(view))
-        written[pagename] = state
+    for pagename, view, template in data._rendered or ():
         target = Path(app.outdir, app.builder.get_target_uri(pagename))
-        if data.written.get(pagename) == state and target.is_file():
-            continue
-        pages.append(collected_page(pagename, view, template, page_title(view)))
-    data.written = written
+        if pagename in data.changed or not target.is_file():
+            pages.append(collected_page(pagename, view, template, page_title(view)))
+    data._rendered = None
     return pages
 
 
@@ -354,6 +369,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("env-purge-doc", purge_doc)
     app.connect("env-merge-info", merge_mentions)
     app.add_transform(LinkMentions)
+    app.connect("env-get-updated", note_changed_pages, priority=600)
     app.connect("html-collect-pages", collect_pages)
     app.connect("html-page-context", template_helpers)
     app.connect("build-finished", write_feeds, priority=600)
