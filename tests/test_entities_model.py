@@ -33,7 +33,7 @@ REGISTRY = """\
   name_en: Supreme People's Court
   aliases: [最高法]
   kind: law
-  wikidata: Q1055396
+  homepage: https://court.example.org/
 """
 
 
@@ -50,7 +50,7 @@ def codes_at(text: str) -> list[tuple[int, str]]:
 def test_registry_reads_every_field_and_kind() -> None:
     court = registry().by_id()["court"]
     assert court.names == ("最高人民法院", "Supreme People's Court", "最高法")
-    assert court.identifiers == (("wikidata", "Q1055396"),)
+    assert court.identifiers == (("homepage", "https://court.example.org/"),)
     assert court.line == 17
 
 

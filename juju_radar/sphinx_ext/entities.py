@@ -244,10 +244,12 @@ def view_models(app: Sphinx) -> dict[str, EntityPage]:
 def rendered_pages(
     pages: dict[str, EntityPage],
 ) -> Iterator[tuple[str, object, str]]:
-    """(page name, view model, template) of every entity page, then the index."""
+    """(page name, view model, template) of every entity page, then the index (none
+    without a registry: a site without entities.yaml has no entity pages)."""
     for entity_id, page in pages.items():
         yield page_name(entity_id), page, PAGE_TEMPLATE
-    yield INDEX_PAGE, entity_index(pages), INDEX_TEMPLATE
+    if pages:
+        yield INDEX_PAGE, entity_index(pages), INDEX_TEMPLATE
 
 
 def collected_page(
@@ -359,8 +361,8 @@ def write_feeds(app: Sphinx, exception: BaseException | None) -> None:
 def sitemap_pages(app: Sphinx) -> list[str]:
     """The output paths of the entity pages and their index, for the sitemap."""
     data = entity_data(app.env)
-    names = [INDEX_PAGE, *(page_name(entity.id) for entity in data.registry.entities)]
-    return [app.builder.get_target_uri(name) for name in names]
+    names = [page_name(entity.id) for entity in data.registry.entities]
+    return [app.builder.get_target_uri(name) for name in [INDEX_PAGE, *names] if names]
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
