@@ -365,6 +365,16 @@ def sitemap_pages(app: Sphinx) -> list[str]:
     return [app.builder.get_target_uri(name) for name in [INDEX_PAGE, *names] if names]
 
 
+def searchable_entities(app: Sphinx) -> list[tuple[str, str, str]]:
+    """(page name, output file, title) of each entity page, for the search index: their
+    names carry a weight above a story's text (``radar-entity.html``), so that a search
+    for an entity's name or alias finds its page first."""
+    return [
+        (page_name(entity.id), app.builder.get_target_uri(page_name(entity.id)), entity.name_zh)
+        for entity in entity_data(app.env).registry.entities
+    ]
+
+
 def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("builder-inited", load_registry, priority=600)
     app.connect("env-get-outdated", read_issues_again)

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from conftest import build_root_site, built_once
 
+from .search_results import TIMEOUT_MS, results, wait_for_results
 from .site_server import serve
 
 pytestmark = pytest.mark.browser
@@ -50,3 +51,19 @@ def test_the_index_leads_to_every_entity(page: Any, entities_site_url: str) -> N
     page.wait_for_url("**/archive/entities/supreme-peoples-court.html")
     assert "最高法" in page.locator(".radar-entity-aliases").inner_text()
     assert page.script_errors == []
+
+
+@pytest.mark.parametrize(
+    ("query", "entity"),
+    [("GRPO", "grpo"), ("Qwen3-8B", "qwen3-8b"), ("最高法", "supreme-peoples-court")],
+)
+def test_search_finds_the_entity_page_above_the_stories(
+    page: Any, entities_site_url: str, query: str, entity: str
+) -> None:
+    page.goto(f"{entities_site_url}search.html")
+    page.wait_for_selector(".radar-search-page input[name=q]", timeout=TIMEOUT_MS)
+    page.fill(".radar-search-page input[name=q]", query)
+    wait_for_results(page, ".radar-search-page", query)
+    found = [result["href"] for result in results(page, ".radar-search-page")]
+    assert found[0].endswith(f"entities/{entity}.html"), found
+    assert any("#" in href for href in found[1:]), "the stories come after it"

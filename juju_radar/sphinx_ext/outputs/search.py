@@ -23,6 +23,7 @@ from juju_radar.outputs.search.jobs import pagefind
 from juju_radar.outputs.search.parts import BUNDLE_DIR
 from juju_radar.sphinx_ext.collector import radar_data
 from juju_radar.sphinx_ext.config import vocabulary
+from juju_radar.sphinx_ext.entities import searchable_entities
 from juju_radar.sphinx_ext.item_lines import topic_name
 from juju_radar.sphinx_ext.preview import skipped_in_preview
 from juju_radar.sphinx_ext.translator import RadarHTMLTranslator, is_searchable
@@ -104,6 +105,9 @@ def searchable_pages(app: Sphinx) -> list[SearchPage]:
         )
         for docname in sorted(env.found_docs)
         if is_searchable(env, docname) and docname in env.titles
+    ] + [
+        SearchPage(name, filename, title, None)
+        for name, filename, title in searchable_entities(app)
     ]
 
 
