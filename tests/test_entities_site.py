@@ -105,8 +105,19 @@ def test_parallel_and_incremental_builds_equal_a_clean_one(tmp_path: Path) -> No
     rewritten = sorted(name for name in after if after[name] != before.get(name))
     assert rewritten == ["grpo.atom.xml", "grpo.html", "index.html"]
     assert differences(clean_build(srcdir, tmp_path / "clean"), serial) == []
+    # The registry changes: an entity goes (its page and feed too), a kind changes.
+    registry = srcdir / "entities.yaml"
+    text = registry.read_text("utf-8").replace(
+        "  kind: method\n\n- id: grpo", "  kind: model\n\n- id: grpo"
+    )
+    text = re.sub(r"- id: insilico-medicine\n(?:  .*\n)+", "", text)
+    registry.write_text(text, "utf-8")
+    sphinx_build(srcdir, serial, env=EPOCH_ENV)
+    assert not (serial / "entities" / "insilico-medicine.html").exists()
+    assert differences(clean_build(srcdir, tmp_path / "clean"), serial) == []
 
 
+@pytest.mark.site
 def test_the_sitemap_lists_the_entity_pages(tmp_path: Path) -> None:
     srcdir = site_with_root("entities", tmp_path / "src")
     env = {**EPOCH_ENV, SITE_URL_ENV: "https://radar.example.org/"}
