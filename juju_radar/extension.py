@@ -19,6 +19,7 @@ from juju_radar.sphinx_ext import (
     content,
     csp,
     drafts,
+    entities,
     listing_pages,
     page_assets,
     paging,
@@ -135,3 +136,4 @@ def setup_extension(app: Sphinx) -> None:
     app.add_js_file("radar.js")
     search.setup(app)
     publishing.setup(app)
+    entities.setup(app)

@@ -25,6 +25,8 @@ COMMANDS = [
     ["refs", "set"],
     ["refs", "complete"],
     ["refs", "archive"],
+    ["entities"],
+    ["entities", "suggest"],
 ]
 ARGPARSE_ENGLISH = ("usage:", "options:", "positional arguments", "show this help", "commands:")
 HAN = re.compile("[\u4e00-\u9fff]")
@@ -47,7 +49,11 @@ def test_the_list_of_commands_is_the_parser_s(capsys):
     top = help_of(capsys, "--lang", "en")
     assert listed(top, "commands:\n") == [c[0] for c in COMMANDS if len(c) == 1]
     refs = help_of(capsys, "--lang", "en", "refs")
-    assert listed(refs, "actions:\n") == [c[1] for c in COMMANDS if len(c) == 2]
+    assert listed(refs, "actions:\n") == [c[1] for c in COMMANDS if len(c) == 2 and c[0] == "refs"]
+    entities = help_of(capsys, "--lang", "en", "entities")
+    assert listed(entities, "actions:\n") == [
+        c[1] for c in COMMANDS if len(c) == 2 and c[0] == "entities"
+    ]
 
 
 @pytest.mark.parametrize("command", COMMANDS, ids=lambda c: " ".join(c) or "radar")

@@ -158,6 +158,15 @@ CASES: dict[tuple[codes.Scope, str], Case] = {
     ("issue", "unknown-topic"): Case(page(29, sub(":topic: agent", ":topic: cooking"))),
     ("issue", "unknown-verdict"): Case(page(30, sub(":verdict: read-original", ":verdict: maybe"))),
     ("issue", "bad-score"): Case(page(31, sub(":score: 5", ":score: 11"))),
+    ("issue", "unknown-entity"): Case(
+        page(
+            5,
+            lambda t: t.replace("2026-10-05", "2026-11-05").replace(
+                ":score: 5", ":score: 5\n:entities: nobody"
+            ),
+            at="issues/2026/2026-11-05.md",
+        )
+    ),
     ("issue", "bad-sources"): Case(
         page(1, sub("论文 <taubench2026paper>", "论文")) | {}, group="sources"
     ),
@@ -285,6 +294,35 @@ CASES: dict[tuple[codes.Scope, str], Case] = {
     ),
     ("conf", "missing-topic-page"): Case({"topics/3d.md": ""}, group="sources"),
 }
+
+# One registry holding a problem of each code of its scope: the cases share it.
+REGISTRY_CASE = Case(
+    {
+        "entities.yaml": (
+            "- id: a\n  name_zh: 甲\n  name_en: A\n  kind: model\n"
+            "- id: a\n  name_zh: 乙\n  name_en: B\n  kind: model\n"
+            "- id: c\n  name_zh: 甲\n  name_en: C\n  kind: model\n"
+            "- id: d\n  name_zh: 丁\n  name_en: D\n  kind: robot\n"
+            "- id: e\n  name_zh: 戊\n  name_en: E\n  kind: model\n  wikidata: 12\n"
+            "- id: f\n  name_zh: 己\u200b\n  name_en: F\n  kind: model\n"
+            "- id: G\n  name_zh: 庚\n  name_en: G\n  kind: model\n"
+        )
+    },
+    group="entities",
+)
+CASES.update(
+    {
+        ("entities", code): REGISTRY_CASE
+        for code in (
+            "bad-entity",
+            "duplicate-entity",
+            "duplicate-alias",
+            "unknown-kind",
+            "bad-identifier",
+            "invisible-character",
+        )
+    }
+)
 
 # Codes ``radar check`` cannot report, and why the build's agreement is checked elsewhere.
 BUILD_ONLY: dict[tuple[codes.Scope, str], str] = {

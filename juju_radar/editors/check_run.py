@@ -13,7 +13,9 @@ from juju_radar.editors.exit_status import EXIT_OK, EXIT_PROBLEMS
 from juju_radar.editors.site_files import Site
 from juju_radar.model import codes
 from juju_radar.model.archive_rules import archive_problems
+from juju_radar.model.entities import REGISTRY_FILE, Registry, read_registry
 from juju_radar.model.issue_records import Issue, misplaced_issue
+from juju_radar.model.mentions import unknown_entities
 from juju_radar.model.messages import N_, _, ngettext
 from juju_radar.model.page_files import read_utf8
 from juju_radar.model.problems import Problem
@@ -93,6 +95,7 @@ def check_site(site: Site, cache: CheckCache | None = None, changed: bool = Fals
         return (site.root / page).is_file()
 
     problems += archive_problems(issues, bib_keys, site.vocabulary, conf_text or "", page_exists)
+    problems += registry_problems(site, issues)
     issue_files = set(site.issue_files())
     for path in sorted(in_site - issue_files):
         facts = cache.page(path, site.relative(path), trust_stat=changed)
@@ -102,6 +105,23 @@ def check_site(site: Site, cache: CheckCache | None = None, changed: bool = Fals
     problems += check_translations(site.root, list(locale_dirs))  # type: ignore[call-overload]
     cache.save(complete=True)
     return sorted(codes.graded(problem) for problem in problems)
+
+
+def registry_problems(site: Site, issues: list[Issue]) -> list[Problem]:
+    """``entities.yaml``'s problems, and the items' entity options naming no entity."""
+    path = site.root / REGISTRY_FILE
+    if not path.is_file():
+        registry, problems = Registry(), list[Problem]()
+    else:
+        text, problems = read_utf8(path, REGISTRY_FILE)
+        if text is not None:
+            registry, found = read_registry(text, REGISTRY_FILE)
+            problems += found
+        else:
+            registry = Registry()
+    for issue in issues:
+        problems += unknown_entities(registry, issue)
+    return problems
 
 
 def check_report(problems: list[Problem], verbosity: int) -> list[str]:

@@ -273,9 +273,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     synth.set_defaults(run=run_synth)
 
-    from juju_radar.editors import refs
+    from juju_radar.editors import entities_run, refs
 
     refs.add_parser(commands, common)
+    entities_run.add_parser(commands, common)
     return parser
 
 

@@ -27,7 +27,7 @@ from typing import Literal
 
 from juju_radar.model.problems import Problem, Severity
 
-Scope = Literal["issue", "page", "bib", "conf", "import", "build", "links", "refs"]
+Scope = Literal["issue", "page", "bib", "conf", "entities", "import", "build", "links", "refs"]
 
 # The scopes in the order the documentation lists them, with their headings.
 SCOPES: dict[Scope, str] = {
@@ -35,6 +35,7 @@ SCOPES: dict[Scope, str] = {
     "page": "Every page (issue pages and the site's own pages)",
     "bib": "`references.bib`",
     "conf": "The site's configuration (`conf.py`)",
+    "entities": "The editors' registry of entities (`entities.yaml`)",
     "import": "Importing an export (`radar import`)",
     "build": "The build only (`make html`)",
     "links": "A built site's links (`radar links`)",
@@ -134,6 +135,12 @@ _ISSUE: list[Code] = [
         "error",
         "unknown-option missing-option duplicate-option bad-options",
         "item options",
+    ),
+    *_row(
+        "issue",
+        "error",
+        "unknown-entity",
+        "an item's `entities` or `not-entities` option names an id `entities.yaml` lacks",
     ),
     *_row("issue", "error", "bad-id", "the id is not lowercase ASCII letters, digits and `-`"),
     *_row(
@@ -378,6 +385,43 @@ _CONF: list[Code] = [
         "missing-topic-page",
         "a topic of `radar_topics` without its page `topics/<key>.md` (reported by "
         "`radar check` and the build, at the topic's line)",
+    ),
+]
+
+_ENTITIES: list[Code] = [
+    *_row(
+        "entities",
+        "error",
+        "bad-entity",
+        "not valid YAML, not a list of mappings, an unknown or missing field, a field "
+        "that is not a text (aliases: a list of texts), or an id that is not lowercase "
+        "ASCII letters, digits and `-`",
+    ),
+    *_row("entities", "error", "duplicate-entity", "an id another entity has"),
+    *_row(
+        "entities",
+        "error",
+        "duplicate-alias",
+        "a name or alias another entity has (case aside): a mention must name one entity",
+    ),
+    *_row(
+        "entities",
+        "error",
+        "unknown-kind",
+        "a kind other than model, organization, person, benchmark, method, law, product",
+    ),
+    *_row(
+        "entities",
+        "error",
+        "bad-identifier",
+        "an identifier not in its form: wikidata `Q123`, homepage `https://…`, arxiv "
+        "`2509.01234` (or an old-style `cs/0112017`)",
+    ),
+    *_row(
+        "entities",
+        "error",
+        "invisible-character",
+        "an invisible format character (Unicode category Cf) in a name or alias",
     ),
 ]
 
@@ -666,11 +710,21 @@ _REFS: list[Code] = [
     ),
 ]
 
-CODES: tuple[Code, ...] = (*_ISSUE, *_PAGE, *_BIB, *_CONF, *_IMPORT, *_BUILD, *_LINKS, *_REFS)
+CODES: tuple[Code, ...] = (
+    *_ISSUE,
+    *_PAGE,
+    *_BIB,
+    *_CONF,
+    *_ENTITIES,
+    *_IMPORT,
+    *_BUILD,
+    *_LINKS,
+    *_REFS,
+)
 
 
 # The scopes ``radar check`` and ``make html`` both report: a code has one severity there.
-CHECKED: tuple[Scope, ...] = ("issue", "page", "bib", "conf", "build")
+CHECKED: tuple[Scope, ...] = ("issue", "page", "bib", "conf", "entities", "build")
 # What fails ``radar check``, as it fails ``make html`` (sphinx-build -W): a note never.
 FAILING: frozenset[Severity] = frozenset({"error", "warning"})
 

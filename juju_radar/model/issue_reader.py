@@ -476,6 +476,8 @@ def _read_item(block: _Block, vocabulary: Vocabulary, report: Reporter) -> Item 
         line=block.line,
         id_line=options["id"][1],
         sources_line=options["sources"][1] if "sources" in options else 0,
+        entities=read.entities,
+        not_entities=read.not_entities,
     )
 
 

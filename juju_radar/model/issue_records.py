@@ -86,6 +86,9 @@ class Item(ItemFields):
     # Where its :id: and :sources: options are, for problems about them (0: unknown).
     id_line: int = 0
     sources_line: int = 0
+    # The entity ids its ``entities`` and ``not-entities`` options name, with their lines.
+    entities: tuple[tuple[str, int], ...] = ()
+    not_entities: tuple[tuple[str, int], ...] = ()
     # Derived from ``sources`` once: page signatures and listings ask 100,000s of times.
     citation_keys: tuple[str, ...] = field(init=False, repr=False, compare=False)
 

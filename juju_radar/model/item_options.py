@@ -24,7 +24,7 @@ from juju_radar.model.vocabulary import Topic, Verdict, Vocabulary, did_you_mean
 ITEM_ID_RE = re.compile(r"^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$")
 CITE_KEY_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_:.-]*$")
 SOURCE_RE = re.compile(r"^(?P<label>.+?)\s*<(?P<keys>[^<>]+)>$")
-ITEM_OPTIONS = ("id", "topic", "tags", "score", "verdict", "sources")
+ITEM_OPTIONS = ("id", "topic", "tags", "score", "verdict", "sources", "entities", "not-entities")
 REQUIRED_ITEM_OPTIONS = ("id", "topic", "score", "verdict")
 # What an unknown topic or verdict is reported as (by the name of the option).
 UNKNOWN_NAME = {
@@ -60,6 +60,10 @@ class ItemOptions:
     score: float | None
     sources: tuple[Source, ...] | None
     tags: tuple[str, ...]
+    # The ids its ``entities`` and ``not-entities`` options name (checked against the
+    # registry by ``model.mentions``), each with its line.
+    entities: tuple[tuple[str, int], ...] = ()
+    not_entities: tuple[tuple[str, int], ...] = ()
 
 
 class ErrorReport(Protocol):
@@ -101,7 +105,17 @@ def read_item_options(
         score=rating.score,
         sources=_item_sources(options.get("sources"), report),
         tags=_item_tags(options.get("tags"), report),
+        entities=entity_ids(options.get("entities")),
+        not_entities=entity_ids(options.get("not-entities")),
     )
+
+
+def entity_ids(option: tuple[str, int] | None) -> tuple[tuple[str, int], ...]:
+    """``entities: a, b`` as ``(id, line)`` pairs."""
+    if option is None:
+        return ()
+    value, line = option
+    return tuple((name.strip(), line) for name in value.split(",") if name.strip())
 
 
 @dataclass(frozen=True)

@@ -218,8 +218,14 @@ def page_record(title: str, page_html: str, link: str) -> SearchRecord | None:
         return None
     body = "".join(page_html[span.start : span.end] for span in bodies)
     body_html = searchable_html(body)
-    return SearchRecord("page", link, title, body_html, heading_lead(body_html))
+    kind = ENTITY if ENTITY_PAGE_CLASS in bodies[0].attrs.get("class", "").split() else "page"
+    return SearchRecord(kind, link, title, body_html, heading_lead(body_html))
 
+
+# An entity's page (``radar-entity.html``) is a record of its own kind, at full weight:
+# search.js shows the entity pages a query finds before the stories.
+ENTITY = "entity"
+ENTITY_PAGE_CLASS = "radar-entity-page"
 
 PageStamp = tuple[object, ...]  # what a page's records are made from, short of its text
 
@@ -330,7 +336,7 @@ def record_document(record: SearchRecord, lang: str) -> str:
     # No kind filter: stories and the other records are parts of their own, and the
     # browser gives each part its kind (parts.py).
     filters = record.filters
-    weight = "" if record.kind == "story" else f' data-pagefind-weight="{SUMMARY_WEIGHT}"'
+    weight = "" if record.kind in ("story", ENTITY) else f' data-pagefind-weight="{SUMMARY_WEIGHT}"'
     head = "\n".join(
         [
             *_meta_tags("data-pagefind-meta", meta),

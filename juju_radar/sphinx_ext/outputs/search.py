@@ -23,6 +23,7 @@ from juju_radar.outputs.search.jobs import pagefind
 from juju_radar.outputs.search.parts import BUNDLE_DIR
 from juju_radar.sphinx_ext.collector import radar_data
 from juju_radar.sphinx_ext.config import vocabulary
+from juju_radar.sphinx_ext.entities import searchable_entities
 from juju_radar.sphinx_ext.item_lines import topic_name
 from juju_radar.sphinx_ext.listing_pages import listing_titles
 from juju_radar.sphinx_ext.preview import skipped_in_preview
@@ -106,6 +107,9 @@ def searchable_pages(app: Sphinx) -> list[SearchPage]:
     return [
         SearchPage(docname, app.builder.get_target_uri(docname), title, issues.get(docname))
         for docname, title in sorted(titles.items())
+    ] + [
+        SearchPage(name, filename, title, None)
+        for name, filename, title in searchable_entities(app)
     ]
 
 

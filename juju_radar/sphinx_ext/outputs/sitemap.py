@@ -19,6 +19,7 @@ from xml.etree import ElementTree
 
 from juju_radar.outputs.siteurl import SiteUrl
 from juju_radar.sphinx_ext.collector import radar_data
+from juju_radar.sphinx_ext.entities import sitemap_pages
 from juju_radar.sphinx_ext.listing_pages import listing_titles
 
 if TYPE_CHECKING:
@@ -36,15 +37,16 @@ def published_pages(app: Sphinx) -> list[tuple[str, dt.date | None]]:
     drafts = {docname for docname, issue in issues.items() if not issue.published}
     newest = max((issue.date for issue in issues.values() if issue.published), default=None)
     hidden = drafts | {app.config.notfound_pagename}
-    pages = (app.env.found_docs | listing_titles(app).keys()) - hidden
-    docnames = sorted(pages, key=lambda name: (name != "index", name))
-    return [
+    shown = (app.env.found_docs | listing_titles(app).keys()) - hidden
+    docnames = sorted(shown, key=lambda name: (name != "index", name))
+    pages = [
         (
             app.builder.get_target_uri(docname),
             issues[docname].date if docname in issues else newest,
         )
         for docname in docnames
     ]
+    return pages + [(page, newest) for page in sitemap_pages(app)]
 
 
 def sitemap_xml(site: SiteUrl, pages: list[tuple[str, dt.date | None]]) -> bytes:

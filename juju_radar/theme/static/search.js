@@ -22,6 +22,8 @@
   const OPTIONS = { ranking: RANKING, excerptLength: 36 };
   const HIGHLIGHT_PARAM = "pagefind-highlight";
   const OTHER_KIND = "other"; // the parts of records that are not stories (parts.py)
+  const ENTITY_KIND = "entity"; // an entity page's record (records.py)
+  const ENTITY_CHECK = 3; // the first others looked at for entity pages
   const DIALOG_LIMIT = 8;
   const PAGE_LIMIT = 10;
   const TYPING_DELAY_MS = 120;
@@ -73,6 +75,15 @@
     return pagefindLoading;
   }
 
+  /** The entity pages among the first others (an entity's names weigh most on its page,
+   *  records.py), to be shown before the stories, and the other records. */
+  async function entitiesFirst(results) {
+    const head = results.slice(0, ENTITY_CHECK);
+    const kinds = await Promise.all(head.map(async (r) => (await r.data()).meta.kind));
+    const entities = head.filter((r, index) => kinds[index] === ENTITY_KIND);
+    return [entities, results.filter((r) => !entities.includes(r))];
+  }
+
   /** Search; null when a newer search of the same `owner` started meanwhile. Every story
    *  found comes before every other record (the rest of an issue page, a listing): two
    *  searches, the stories, then the others (only without filters, which name stories). */
@@ -85,7 +96,8 @@
       ? null
       : await pagefind.search(query, { filters: { kind: OTHER_KIND } });
     if (ticket !== owner.ticket || !stories) return null;
-    const all = [...stories.results, ...(others ? others.results : [])];
+    const [entities, rest] = others ? await entitiesFirst(others.results) : [[], []];
+    const all = [...entities, ...stories.results, ...rest];
     const results = await Promise.all(all.slice(0, limit).map((r) => r.data()));
     if (ticket !== owner.ticket) return null;
     return { total: all.length, results, rest: all.slice(limit) };

@@ -1,0 +1,128 @@
+"""Entity pages on a site of their own (tests/roots/test-entities over the seed site):
+every registered entity has its page, its feed and its links from the stories; a story
+stops a false match; -j and incremental builds equal a clean serial one, and adding an
+issue rewrites only the pages of the entities it mentions."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from xml.etree import ElementTree
+
+import pytest
+from bs4 import BeautifulSoup
+from conftest import site_with_root, sphinx_build
+from site_builds import EPOCH_ENV, clean_build, differences
+
+from juju_radar.outputs.siteurl import SITE_URL_ENV
+
+ENTITIES = ("rise", "grpo", "qwen3-8b", "insilico-medicine", "supreme-peoples-court", "sierra")
+ATOM = "{http://www.w3.org/2005/Atom}"
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    srcdir = site_with_root("entities", tmp_path_factory.mktemp("entities") / "src")
+    return clean_build(srcdir, srcdir.parent / "html")
+
+
+def soup(path: Path) -> BeautifulSoup:
+    return BeautifulSoup(path.read_text("utf-8"), "html.parser")
+
+
+def entity_links(page: Path, item_id: str) -> list[tuple[str, str]]:
+    story = soup(page).find("section", id=item_id)
+    return [(a.get_text(), a["href"]) for a in story.select("a.radar-entity")]
+
+
+def test_every_entity_has_its_page_and_feed_and_the_index_counts(built: Path) -> None:
+    for entity in ENTITIES:
+        page = soup(built / "entities" / f"{entity}.html")
+        assert page.select_one("section.radar-entity-page h1") is not None
+        feed = ElementTree.parse(built / "entities" / f"{entity}.atom.xml").getroot()
+        assert feed.tag == f"{ATOM}feed"
+    index = soup(built / "entities" / "index.html")
+    lines = [li.get_text() for li in index.select("#kind-method li")]
+    assert lines == ["GRPO（2 条）", "RISE（1 条）"]
+
+
+def test_first_mention_in_each_story_links_to_the_entity(built: Path) -> None:
+    second = built / "issues" / "2026" / "2026-09-09.html"
+    assert entity_links(second, "grpo-again") == [
+        ("GRPO", "../../entities/grpo.html"),
+        ("Qwen3-8B", "../../entities/qwen3-8b.html"),
+        ("英矽智能", "../../entities/insilico-medicine.html"),
+    ]
+    seed = built / "issues" / "2026" / "2026-09-08.html"
+    # RISE is named three times in its story (title and text): one link, in the text.
+    assert entity_links(seed, "rise-self-extrapolation") == [
+        ("RISE", "../../entities/rise.html"),
+        ("Qwen3-8B", "../../entities/qwen3-8b.html"),
+        ("GRPO", "../../entities/grpo.html"),
+    ]
+
+
+def test_a_story_stops_a_false_match_and_names_an_entity(built: Path) -> None:
+    second = built / "issues" / "2026" / "2026-09-09.html"
+    assert entity_links(second, "market-rise") == []
+    rise = soup(built / "entities" / "rise.html")
+    assert [a["href"] for a in rise.select(".radar-entity-stories a[href*='#']")] == [
+        "../issues/2026/2026-09-08.html#rise-self-extrapolation"
+    ]
+    sierra = soup(built / "entities" / "sierra.html")
+    assert "#market-rise" in str(sierra.select(".radar-entity-stories"))
+    feed = ElementTree.parse(built / "entities" / "grpo.atom.xml").getroot()
+    links = [entry.find(f"{ATOM}link").get("href") for entry in feed.iter(f"{ATOM}entry")]
+    assert links == [
+        "../issues/2026/2026-09-09.html#grpo-again",
+        "../issues/2026/2026-09-08.html#rise-self-extrapolation",
+    ]
+
+
+def test_the_page_shows_years_references_and_companions(built: Path) -> None:
+    grpo = soup(built / "entities" / "grpo.html")
+    assert [h.get_text() for h in grpo.select(".radar-entity-timeline h3")] == ["2026 年"]
+    assert grpo.select_one(".radar-entity-references a")["href"].endswith("#cite-rise2026paper")
+    companions = [li.get_text() for li in grpo.select(".radar-entity-related li")]
+    assert companions[0] == "Qwen3-8B（2 条）"
+
+
+@pytest.mark.slow
+def test_parallel_and_incremental_builds_equal_a_clean_one(tmp_path: Path) -> None:
+    srcdir = site_with_root("entities", tmp_path / "src")
+    serial = clean_build(srcdir, tmp_path / "serial")
+    parallel = clean_build(srcdir, tmp_path / "parallel", "-j", "2")
+    assert differences(serial, parallel) == []
+    before = {path.name: path.stat().st_mtime_ns for path in (serial / "entities").iterdir()}
+    third = (srcdir / "issues/2026/2026-09-09.md").read_text("utf-8")
+    third = third.replace("2026-09-09", "2026-09-10").replace("第二期", "第三期")
+    third = third.replace("约 80 字", "约 40 字")
+    third = re.sub(r":::\{radar-item\} 📈.*?\n:::\n", "", third, flags=re.DOTALL)
+    third = third.replace("grpo-again", "grpo-third").replace("Qwen3-8B，并与英矽智能公司", "")
+    (srcdir / "issues/2026/2026-09-10.md").write_text(third, "utf-8")
+    sphinx_build(srcdir, serial, env=EPOCH_ENV)
+    after = {path.name: path.stat().st_mtime_ns for path in (serial / "entities").iterdir()}
+    rewritten = sorted(name for name in after if after[name] != before.get(name))
+    assert rewritten == ["grpo.atom.xml", "grpo.html", "index.html"]
+    assert differences(clean_build(srcdir, tmp_path / "clean"), serial) == []
+    # The registry changes: an entity goes (its page and feed too), a kind changes.
+    registry = srcdir / "entities.yaml"
+    text = registry.read_text("utf-8").replace(
+        "  kind: method\n\n- id: grpo", "  kind: model\n\n- id: grpo"
+    )
+    text = re.sub(r"- id: insilico-medicine\n(?:  .*\n)+", "", text)
+    registry.write_text(text, "utf-8")
+    sphinx_build(srcdir, serial, env=EPOCH_ENV)
+    assert not (serial / "entities" / "insilico-medicine.html").exists()
+    assert differences(clean_build(srcdir, tmp_path / "clean"), serial) == []
+
+
+@pytest.mark.site
+def test_the_sitemap_lists_the_entity_pages(tmp_path: Path) -> None:
+    srcdir = site_with_root("entities", tmp_path / "src")
+    env = {**EPOCH_ENV, SITE_URL_ENV: "https://radar.example.org/"}
+    outdir = tmp_path / "html"
+    sphinx_build(srcdir, outdir, env=env)
+    sitemap = (outdir / "sitemap.xml").read_text("utf-8")
+    for entity in ("index", *ENTITIES):
+        assert f"https://radar.example.org/entities/{entity}.html" in sitemap
