@@ -284,6 +284,9 @@ CASES: dict[tuple[codes.Scope, str], Case] = {
         bib("b8", entry("caret2026", "  note = {x^2},\n")), group="notes"
     ),
     ("conf", "missing-topic-page"): Case({"topics/3d.md": ""}, group="sources"),
+    ("conf", "bad-license"): Case(
+        {"conf.py": "\nradar_license = {'spdx': 'CC-BY-4', 'url': 'https://a.example/'}\n"}
+    ),
 }
 
 # Codes ``radar check`` cannot report, and why the build's agreement is checked elsewhere.

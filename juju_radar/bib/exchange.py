@@ -297,6 +297,9 @@ def ris_record(record: dict[str, Any]) -> dict[str, Any]:
         ris["language"] = record["language"]
     if "note" in record:
         ris["notes"] = [record["note"]]
+    custom = record.get("custom", {})
+    if "license" in custom:
+        ris["rights"] = f"{custom['license-spdx']} {custom['license']}"
     return ris
 
 
@@ -313,9 +316,16 @@ def ris_url(url: str) -> str:
     return url.replace(";", "%3B")
 
 
+# RIS's CR as the copyright statement it is in the RIS specification and in Zotero's RIS
+# translator (Rights), where rispy names it cited references (Web of Science's use).
+RIS_MAPPING = {**rispy.TAG_KEY_MAPPING, "CR": "rights"}
+
+
 class RisWriter(rispy.RisWriter):
     """rispy's writer without the record numbers ("1.") it puts between records, which
-    are not RIS."""
+    are not RIS, and with CR."""
+
+    DEFAULT_MAPPING = RIS_MAPPING
 
     def set_header(self, count: int) -> str:
         return ""

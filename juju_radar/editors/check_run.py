@@ -92,7 +92,14 @@ def check_site(site: Site, cache: CheckCache | None = None, changed: bool = Fals
     def page_exists(page: str) -> bool:
         return (site.root / page).is_file()
 
-    problems += archive_problems(issues, bib_keys, site.vocabulary, conf_text or "", page_exists)
+    problems += archive_problems(
+        issues,
+        bib_keys,
+        site.vocabulary,
+        conf_text or "",
+        page_exists,
+        site.config.get("radar_license"),
+    )
     issue_files = set(site.issue_files())
     for path in sorted(in_site - issue_files):
         facts = cache.page(path, site.relative(path), trust_stat=changed)

@@ -379,6 +379,14 @@ _CONF: list[Code] = [
         "a topic of `radar_topics` without its page `topics/<key>.md` (reported by "
         "`radar check` and the build, at the topic's line)",
     ),
+    *_row(
+        "conf",
+        "error",
+        "bad-license",
+        "`radar_license` is not a dict of exactly `spdx` (an identifier of the SPDX licence "
+        "list) and `url` (an http(s) address); reported at its line, and the site then "
+        "states no licence",
+    ),
 ]
 
 _IMPORT: list[Code] = [
