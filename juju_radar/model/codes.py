@@ -63,6 +63,14 @@ _ISSUE: list[Code] = [
     *_row(
         "issue",
         "error",
+        "bad-correction",
+        "a `corrections` entry that is not a `date` (`YYYY-MM-DD`, not before the issue's) "
+        "and a `text` (one sentence on one line, at most 500 characters), or `corrections` "
+        "not a list; reported at the entry's line and left out",
+    ),
+    *_row(
+        "issue",
+        "error",
         "front-matter",
         "no `---` front matter, a closing line other than `---` alone, invalid YAML, or a "
         "field of the wrong type; also YAML aliases (`*name`), front matter over 20,000 "
