@@ -5,9 +5,13 @@ from __future__ import annotations
 
 import datetime as dt
 import runpy
+from pathlib import Path
 
+import feedparser
 import pytest
-from conftest import SEED_SITE
+from conftest import SEED_SITE, copy_site, sphinx_build
+from head_metadata import head_meta, json_ld, parsed
+from site_builds import EPOCH_ENV, clean_build, differences
 
 from juju_radar.model.corrections import Correction
 from juju_radar.model.issue_reader import parse_issue
@@ -74,3 +78,90 @@ def test_each_wrong_correction_is_an_error_at_its_line(vocab):
 def test_corrections_that_are_not_a_list_are_an_error_at_the_key(vocab):
     _issue, problems = parse_issue(page("corrections: 已更正\n"), PATH, vocab)
     assert [(p.line, p.code) for p in problems] == [(6, "bad-correction")]
+
+
+# --- the built site: the page, its metadata and the feed, as their clients read them ---
+
+SEED = "issues/2026/2026-09-08"
+CORRECTED = (
+    "status: published\ncorrections:\n"
+    "  - date: 2026-09-10\n    text: 第一条的评测任务数原写作 40，实为 45，已更正。\n"
+    "  - date: 2026-09-12\n    text: 补上了第三条遗漏的作者单位。\n"
+)
+BEIJING = dt.timezone(dt.timedelta(hours=8))
+
+
+def record_corrections(srcdir: Path) -> None:
+    page = srcdir / f"{SEED}.md"
+    text = page.read_text(encoding="utf-8")
+    assert "status: published\n" in text
+    page.write_text(text.replace("status: published\n", CORRECTED, 1), encoding="utf-8")
+
+
+@pytest.fixture(scope="module")
+def corrected_site(tmp_path_factory) -> tuple[Path, Path]:
+    """(base, output): the seed site built, then built again with two corrections."""
+    base = tmp_path_factory.mktemp("corrected")
+    srcdir = copy_site(base / "src")
+    sphinx_build(srcdir, base / "html", env=EPOCH_ENV)
+    record_corrections(srcdir)
+    sphinx_build(srcdir, base / "html", env=EPOCH_ENV)
+    return base, base / "html"
+
+
+def issue_entry(outdir: Path) -> tuple[feedparser.FeedParserDict, feedparser.FeedParserDict]:
+    feed = feedparser.parse((outdir / "feeds" / "all.atom.xml").read_bytes())
+    assert not feed.bozo, feed.bozo_exception
+    (entry,) = [entry for entry in feed.entries if entry.link.endswith(f"{SEED}.html")]
+    return feed, entry
+
+
+@pytest.mark.site
+def test_the_page_shows_its_corrections_and_its_last_change(corrected_site):
+    _base, outdir = corrected_site
+    page = parsed(outdir / f"{SEED}.html")
+    (notice,) = page.css("article .radar-corrections")
+    assert "本页最后修改于 2026-09-12" in notice.text()
+    entries = [" ".join(node.text().split()) for node in notice.css("li")]
+    assert entries == [
+        "2026-09-10：第一条的评测任务数原写作 40，实为 45，已更正。",
+        "2026-09-12：补上了第三条遗漏的作者单位。",
+    ]
+
+
+@pytest.mark.site
+def test_the_citation_metadata_carry_the_modified_date(corrected_site):
+    _base, outdir = corrected_site
+    page = parsed(outdir / f"{SEED}.html")
+    assert head_meta(page, "DC.modified") == ["2026-09-12"]
+    assert head_meta(page, "DC.date") == ["2026-09-08"]
+    document = json_ld(page)
+    assert (document["datePublished"], document["dateModified"]) == ("2026-09-08", "2026-09-12")
+
+
+@pytest.mark.site
+def test_the_feed_carries_an_updated_entry(corrected_site):
+    _base, outdir = corrected_site
+    feed, entry = issue_entry(outdir)
+    published = dt.datetime(2026, 9, 8, 8, tzinfo=BEIJING)
+    updated = dt.datetime(2026, 9, 12, 8, tzinfo=BEIJING)
+    assert dt.datetime.fromisoformat(entry.published) == published
+    assert dt.datetime.fromisoformat(entry.updated) == updated
+    assert dt.datetime.fromisoformat(feed.feed.updated) == updated
+    assert "更正（2026-09-12）：补上了第三条遗漏的作者单位。" in entry.content[0].value
+
+
+@pytest.mark.site
+def test_the_incremental_build_equals_a_clean_one(corrected_site):
+    base, outdir = corrected_site
+    clean = clean_build(base / "src", base / "clean")
+    assert differences(outdir, clean) == []
+
+
+def test_without_corrections_nothing_says_modified(built_seed_site):
+    page = parsed(built_seed_site / f"{SEED}.html")
+    assert not page.css(".radar-corrections")
+    assert head_meta(page, "DC.modified") == []
+    assert "dateModified" not in json_ld(page)
+    _feed, entry = issue_entry(built_seed_site)
+    assert entry.updated == entry.published

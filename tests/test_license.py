@@ -14,8 +14,8 @@ import jsonschema
 import pytest
 import rispy
 from conftest import copy_site, sphinx_build
+from head_metadata import head_meta, json_ld, parsed
 from pybtex.database import parse_string
-from selectolax.lexbor import LexborHTMLParser
 
 from juju_radar.bib.exchange import RIS_MAPPING
 from juju_radar.model.license import license_problems, setting_line
@@ -41,23 +41,6 @@ def pages(outdir: Path) -> list[Path]:
     found = sorted(path for path in outdir.rglob("*.html") if "_static" not in path.parts)
     assert len(found) > 5
     return found
-
-
-def parsed(path: Path) -> LexborHTMLParser:
-    return LexborHTMLParser(path.read_text(encoding="utf-8"))
-
-
-def head_meta(page: LexborHTMLParser, name: str) -> list[str]:
-    return [
-        str(node.attributes.get("content"))
-        for node in page.css("head meta")
-        if node.attributes.get("name") == name
-    ]
-
-
-def json_ld(page: LexborHTMLParser) -> dict:
-    (script,) = page.css('script[type="application/ld+json"]')
-    return json.loads(script.text())
 
 
 def cite_downloads(outdir: Path) -> tuple[str, str, str]:

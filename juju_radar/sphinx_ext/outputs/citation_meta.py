@@ -24,6 +24,7 @@ from markupsafe import Markup
 
 from juju_radar.bib.cite_this import PUBLISHER
 from juju_radar.bib.identifiers import arxiv_url, doi_url
+from juju_radar.model.corrections import last_correction
 from juju_radar.model.issue_records import Issue
 from juju_radar.model.license import License, configured_license
 from juju_radar.outputs.siteurl import SiteUrl
@@ -128,6 +129,8 @@ def dublin_core_tags(
         ("DC.type", DCMI_TYPE),
     ]
     tags += [("DC.identifier", url)] if url else []
+    modified = last_correction(issue.corrections)
+    tags += [("DC.modified", modified.isoformat())] if modified else []
     return tags + ([("DC.rights", license.url)] if license else [])
 
 
@@ -193,6 +196,9 @@ def json_ld(
         document["mainEntityOfPage"] = url
     if license:
         document["license"] = license.url
+    modified = last_correction(issue.corrections)
+    if modified:
+        document["dateModified"] = modified.isoformat()
     return document
 
 
