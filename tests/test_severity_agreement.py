@@ -322,6 +322,7 @@ _IMPORT = "radar import, on an export: no page exists yet (test_cli_bad_input, t
 COMMAND_ONLY: dict[tuple[codes.Scope, str], str] = {
     **{("import", code.code): _IMPORT for code in codes.in_scope("import")},
     ("links", "broken-link"): "radar links, on the built site (test_cli)",
+    ("issue", "uncorrected-change"): "radar check, from git history (test_corrections)",
     ("links", "source-dead"): "radar links --external, over the network (test_external_links)",
     ("links", "source-moved"): "radar links --external (test_external_links)",
     ("links", "source-refused"): "radar links --external (test_external_links)",

@@ -13,6 +13,7 @@ from juju_radar.editors.exit_status import EXIT_OK, EXIT_PROBLEMS
 from juju_radar.editors.site_files import Site
 from juju_radar.model import codes
 from juju_radar.model.archive_rules import archive_problems
+from juju_radar.model.history import file_history, uncorrected_changes
 from juju_radar.model.issue_records import Issue, misplaced_issue
 from juju_radar.model.messages import N_, _, ngettext
 from juju_radar.model.page_files import read_utf8
@@ -100,6 +101,7 @@ def check_site(site: Site, cache: CheckCache | None = None, changed: bool = Fals
         page_exists,
         site.config.get("radar_license"),
     )
+    problems += uncorrected_changes(issues, file_history(site.root))
     issue_files = set(site.issue_files())
     for path in sorted(in_site - issue_files):
         facts = cache.page(path, site.relative(path), trust_stat=changed)

@@ -70,6 +70,15 @@ _ISSUE: list[Code] = [
     ),
     *_row(
         "issue",
+        "note",
+        "uncorrected-change",
+        "the page's file has a commit after the one that added it, dated after the issue's "
+        "date and after its last correction (`git log`): a change after publishing with no "
+        "correction recorded",
+        "`radar check` only, at the date's line, from the repository's history",
+    ),
+    *_row(
+        "issue",
         "error",
         "front-matter",
         "no `---` front matter, a closing line other than `---` alone, invalid YAML, or a "
