@@ -138,3 +138,18 @@ def test_the_footer_says_the_last_commit_and_follows_a_new_one(repository, tmp_p
 def test_outside_git_no_page_says_when_it_changed(built_seed_site):
     for page in (f"{SEED}.html", "index.html"):
         assert footer_change(built_seed_site, page) == []
+
+
+@pytest.mark.site
+def test_a_parallel_build_says_what_a_serial_one_says(repository, tmp_path):
+    edit(
+        repository / f"{SEED}.md",
+        "status: published\n",
+        "status: published\ncorrections:\n  - date: 2026-09-12\n    text: 导语措辞已更正。\n",
+    )
+    commit(repository, "2026-09-12")
+    serial = clean_build(repository, tmp_path / "serial")
+    parallel = clean_build(repository, tmp_path / "parallel", "-j", "2")
+    assert footer_change(parallel, f"{SEED}.html") == ["本页最后修改于 2026-09-12。"]
+    assert footer_change(parallel, "index.html") == ["本页最后修改于 2026-09-08。"]
+    assert differences(serial, parallel) == []
