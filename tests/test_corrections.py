@@ -11,6 +11,7 @@ import feedparser
 import pytest
 from conftest import SEED_SITE, copy_site, sphinx_build
 from head_metadata import head_meta, json_ld, parsed
+from pybtex.database import parse_string
 from site_builds import EPOCH_ENV, clean_build, differences
 
 from juju_radar.model.corrections import Correction
@@ -165,3 +166,22 @@ def test_without_corrections_nothing_says_modified(built_seed_site):
     assert "dateModified" not in json_ld(page)
     _feed, entry = issue_entry(built_seed_site)
     assert entry.updated == entry.published
+
+
+@pytest.mark.site
+def test_the_cite_boxes_and_the_bibtex_download_say_which_access_date_to_give(corrected_site):
+    _base, outdir = corrected_site
+    page = parsed(outdir / f"{SEED}.html")
+    boxes = page.css(".radar-cite-bibtex")
+    guidance = [node.text() for node in page.css(".radar-cite-bibtex .radar-cite-corrected")]
+    assert boxes and len(guidance) == len(boxes)
+    assert all(text.startswith("本页于 2026-09-12 更正：引用时 urldate") for text in guidance)
+    bib = (outdir / f"{SEED}.cite.bib").read_text(encoding="utf-8")
+    assert bib.startswith("% 本页于 2026-09-12 更正：引用时 urldate")
+    assert len(parse_string(bib, "bibtex").entries) == len(boxes)  # still read whole
+
+
+def test_an_uncorrected_page_gives_no_such_guidance(built_seed_site):
+    assert not parsed(built_seed_site / f"{SEED}.html").css(".radar-cite-corrected")
+    bib = (built_seed_site / f"{SEED}.cite.bib").read_text(encoding="utf-8")
+    assert bib.startswith("@misc{")

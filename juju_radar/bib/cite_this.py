@@ -15,6 +15,7 @@ import datetime as dt
 import re
 from dataclasses import dataclass
 
+from juju_radar.model.corrections import last_correction
 from juju_radar.model.issue_records import Issue, Item
 from juju_radar.model.license import License
 
@@ -31,6 +32,7 @@ class ArchiveWork:
     date: dt.date
     howpublished: str
     url: str = ""  # "" when the site URL is not configured
+    modified: dt.date | None = None  # the issue's last correction, if any
 
 
 def issue_key(issue: Issue) -> str:
@@ -39,12 +41,23 @@ def issue_key(issue: Issue) -> str:
 
 def issue_work(issue: Issue, url: str) -> ArchiveWork:
     howpublished = f"{PUBLISHER} · {issue.date:%Y.%m.%d}"
-    return ArchiveWork(issue_key(issue), issue.title, issue.date, howpublished, url)
+    modified = last_correction(issue.corrections)
+    return ArchiveWork(issue_key(issue), issue.title, issue.date, howpublished, url, modified)
 
 
 def item_work(issue: Issue, item: Item, url: str) -> ArchiveWork:
     howpublished = f"{PUBLISHER} · {issue.date:%Y.%m.%d} · {issue.title}"
-    return ArchiveWork(f"jujuradar-{item.id}", item.title, issue.date, howpublished, url)
+    key, modified = f"jujuradar-{item.id}", last_correction(issue.corrections)
+    return ArchiveWork(key, item.title, issue.date, howpublished, url, modified)
+
+
+def urldate_guidance(modified: dt.date) -> str:
+    """What to give as the access date of a page corrected on ``modified``."""
+    day = modified.isoformat()
+    return (
+        f"本页于 {day} 更正：引用时 urldate 请填您实际访问本页的日期；"
+        f"在 {day} 之前访问看到的是更正前的版本。"
+    )
 
 
 # --- BibTeX ------------------------------------------------------------------------

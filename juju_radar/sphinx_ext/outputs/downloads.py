@@ -127,11 +127,13 @@ def _write_cite(app: Sphinx, issue: Issue, docname: str) -> None:
     works = cite.issue_works(issue, url)
     license = configured_license(app.config.radar_license)
     records = [cite.csl_record(work, license) for work in works]
+    # Text outside BibTeX entries is a comment to every reader of the file.
+    guidance = f"% {cite.urldate_guidance(works[0].modified)}\n\n" if works[0].modified else ""
     texts = dict(
         zip(
             CITE_SUFFIXES,
             (
-                "\n\n".join(cite.bibtex(work, None, license) for work in works) + "\n",
+                guidance + "\n\n".join(cite.bibtex(work, None, license) for work in works) + "\n",
                 ris_text(records),
                 csl_json(records),
             ),
