@@ -10,6 +10,7 @@ that goes nowhere for any other address, so the test reads nothing from the netw
 
 from __future__ import annotations
 
+import datetime as dt
 import functools
 import json
 import os
@@ -29,7 +30,9 @@ import pytest
 from conftest import site_with_root, sphinx_build
 from pybtex.database import parse_string
 
+from juju_radar.bib import cite_this
 from juju_radar.bib.exchange import csl_json, csl_record, ris_text
+from juju_radar.model.license import License
 
 pytestmark = pytest.mark.clients
 
@@ -209,3 +212,17 @@ def test_zotero_keeps_the_dois_of_an_issues_downloads(site, translation_server):
         text = (site.outdir / PAGE.replace(".html", suffix)).read_text(encoding="utf-8")
         items = import_text(translation_server, text)
         assert [item["DOI"] for item in items if "DOI" in item] == dois, suffix
+
+
+def test_zotero_reads_the_licence_of_the_cite_downloads_as_rights(translation_server):
+    """BibTeX ``copyright`` and RIS ``CR`` are Zotero's Rights (docs/reference/site.md)."""
+    license = License("CC-BY-4.0", "https://creativecommons.org/licenses/by/4.0/")
+    work = cite_this.ArchiveWork(
+        "k", "一期", dt.date(2026, 9, 8), "Juju Radar", "https://a.example/"
+    )
+    rights = f"{license.spdx} {license.url}"
+    bibtex = cite_this.bibtex(work, None, license)
+    ris = ris_text([cite_this.csl_record(work, license)])
+    for text in (bibtex, ris):
+        (item,) = import_text(translation_server, text)
+        assert item["rights"] == rights, text
