@@ -22,6 +22,7 @@ from juju_radar.sphinx_ext import (
     entities,
     listing_pages,
     page_assets,
+    page_history,
     paging,
     safety,
     saved_during_read,
@@ -124,6 +125,8 @@ def setup_extension(app: Sphinx) -> None:
     app.connect("env-get-outdated", drafts.leave_out_drafts, priority=400)
     app.connect("env-get-outdated", integrity.note_removed_docs)
     app.connect("env-get-outdated", saved_during_read.read_saved_again, priority=550)
+    app.connect("env-get-outdated", page_history.read_history, priority=560)
+    app.connect("html-page-context", page_history.show_last_change)
     app.connect("env-before-read-docs", saved_during_read.note_read_start, priority=990)
     app.connect("env-updated", saved_during_read.forget_unsaved)
     app.connect("build-finished", integrity.remove_stale_outputs)

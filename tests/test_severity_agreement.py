@@ -124,6 +124,15 @@ CASES: dict[tuple[codes.Scope, str], Case] = {
     ("issue", "bad-path"): Case(page(8, at="issues/2026/oops.md")),
     ("issue", "duplicate-date"): Case(page(9) | page(9, sub("case-9", "case-99"), at=NOV_9)),
     ("issue", "missing-title"): Case(page(10, sub("title: 第10期\n", ""))),
+    ("issue", "bad-correction"): Case(  # an issue of 2026-12-01 corrected the day before
+        page(
+            1,
+            lambda t: t.replace("2026-10", "2026-12").replace(
+                "status:", "corrections:\n  - date: 2026-11-30\n    text: 早。\nstatus:"
+            ),
+            at="issues/2026/2026-12-01.md",
+        )
+    ),
     ("issue", "unknown-status"): Case(page(11, sub("status: published", "status: maybe"))),
     ("issue", "unknown-field"): Case(page(12, sub("status:", "mood: calm\nstatus:"))),
     ("issue", "length-mismatch"): Case(page(13, sub("约 30 字", "约 1,900 字"))),
@@ -293,6 +302,9 @@ CASES: dict[tuple[codes.Scope, str], Case] = {
         bib("b8", entry("caret2026", "  note = {x^2},\n")), group="notes"
     ),
     ("conf", "missing-topic-page"): Case({"topics/3d.md": ""}, group="sources"),
+    ("conf", "bad-license"): Case(
+        {"conf.py": "\nradar_license = {'spdx': 'CC-BY-4', 'url': 'https://a.example/'}\n"}
+    ),
 }
 
 # One registry holding a problem of each code of its scope: the cases share it.
@@ -348,6 +360,7 @@ _IMPORT = "radar import, on an export: no page exists yet (test_cli_bad_input, t
 COMMAND_ONLY: dict[tuple[codes.Scope, str], str] = {
     **{("import", code.code): _IMPORT for code in codes.in_scope("import")},
     ("links", "broken-link"): "radar links, on the built site (test_cli)",
+    ("issue", "uncorrected-change"): "radar check, from git history (test_corrections)",
     ("links", "source-dead"): "radar links --external, over the network (test_external_links)",
     ("links", "source-moved"): "radar links --external (test_external_links)",
     ("links", "source-refused"): "radar links --external (test_external_links)",

@@ -10,6 +10,7 @@ that goes nowhere for any other address, so the test reads nothing from the netw
 
 from __future__ import annotations
 
+import datetime as dt
 import functools
 import json
 import os
@@ -27,6 +28,11 @@ from typing import Any
 
 import pytest
 from conftest import site_with_root, sphinx_build
+from pybtex.database import parse_string
+
+from juju_radar.bib import cite_this
+from juju_radar.bib.exchange import csl_json, csl_record, ris_text
+from juju_radar.model.license import License
 
 pytestmark = pytest.mark.clients
 
@@ -118,16 +124,21 @@ def wait_for(port: int, server: subprocess.Popen[bytes], log: Path) -> None:
     pytest.fail(f"translation-server did not listen within 120 s:\n{log.read_text()[-3000:]}")
 
 
-def save(translation_server: str, url: str) -> list[dict[str, Any]]:
-    """The items Zotero makes of the page at ``url`` (``POST /web``)."""
+def translate(translation_server: str, endpoint: str, text: str) -> list[dict[str, Any]]:
+    """The items translation-server's ``endpoint`` makes of ``text``."""
     request = urllib.request.Request(
-        f"{translation_server}/web",
-        data=url.encode(),
+        f"{translation_server}/{endpoint}",
+        data=text.encode(),
         headers={"Content-Type": "text/plain"},
     )
     with urllib.request.urlopen(request, timeout=60) as response:
         items: list[dict[str, Any]] = json.load(response)
     return items
+
+
+def save(translation_server: str, url: str) -> list[dict[str, Any]]:
+    """The items Zotero makes of the page at ``url`` (``POST /web``)."""
+    return translate(translation_server, "web", url)
 
 
 def whole_name(creator: dict[str, str]) -> str | None:
@@ -164,3 +175,54 @@ def test_without_its_trailing_comma_the_organisation_becomes_a_person(site, tran
     (site.outdir / "without-comma.html").write_text(without, encoding="utf-8")
     (item,) = save(translation_server, f"{site.address}without-comma.html")
     assert item["creators"] == [{"firstName": "Juju", "lastName": "Radar", "creatorType": "author"}]
+
+
+def import_text(translation_server: str, text: str) -> list[dict[str, Any]]:
+    """The items Zotero's import makes of a file's text (``POST /import``: RIS, CSL-JSON
+    or BibTeX, each found by its translator's detectImport)."""
+    return translate(translation_server, "import", text)
+
+
+# Every kind of entry that states a DOI and that the downloads once wrote as a type
+# Zotero imports without one (RIS ELEC/MANSCPT, CSL webpage/document).
+WITH_DOI = """
+@misc{webpage, title={A web page}, url={https://example.org/a}, doi={10.5555/misc.url}}
+@misc{document, title={A document}, doi={10.5555/misc.only}}
+@online{online, title={Online}, url={https://example.org/b}, doi={10.5555/online}}
+@misc{preprint, title={A preprint}, eprint={2609.00001}, archiveprefix={arXiv},
+  doi={10.48550/arXiv.2609.00001}}
+@article{journal, title={A paper}, journal={J}, doi={10.5555/journal}}
+"""
+
+
+@pytest.mark.parametrize("write", [ris_text, csl_json], ids=["ris", "csl-json"])
+def test_zotero_keeps_the_doi_of_every_entry_that_states_one(translation_server, write):
+    entries = parse_string(WITH_DOI, "bibtex").entries
+    records = [csl_record(key, entry) for key, entry in entries.items()]
+    items = import_text(translation_server, write(records))
+    assert [item["title"] for item in items] == [record["title"] for record in records]
+    assert [item.get("DOI") for item in items] == [record["DOI"] for record in records]
+
+
+def test_zotero_keeps_the_dois_of_an_issues_downloads(site, translation_server):
+    records = json.loads((site.outdir / PAGE.replace(".html", ".csl.json")).read_text("utf-8"))
+    dois = [record["DOI"] for record in records if "DOI" in record]
+    assert dois  # the fixture cites a preprint with a DOI
+    for suffix in (".ris", ".csl.json"):
+        text = (site.outdir / PAGE.replace(".html", suffix)).read_text(encoding="utf-8")
+        items = import_text(translation_server, text)
+        assert [item["DOI"] for item in items if "DOI" in item] == dois, suffix
+
+
+def test_zotero_reads_the_licence_of_the_cite_downloads_as_rights(translation_server):
+    """BibTeX ``copyright`` and RIS ``CR`` are Zotero's Rights (docs/reference/site.md)."""
+    license = License("CC-BY-4.0", "https://creativecommons.org/licenses/by/4.0/")
+    work = cite_this.ArchiveWork(
+        "k", "一期", dt.date(2026, 9, 8), "Juju Radar", "https://a.example/"
+    )
+    rights = f"{license.spdx} {license.url}"
+    bibtex = cite_this.bibtex(work, None, license)
+    ris = ris_text([cite_this.csl_record(work, license)])
+    for text in (bibtex, ris):
+        (item,) = import_text(translation_server, text)
+        assert item["rights"] == rights, text

@@ -15,7 +15,9 @@ import datetime as dt
 import re
 from dataclasses import dataclass
 
+from juju_radar.model.corrections import last_correction
 from juju_radar.model.issue_records import Issue, Item
+from juju_radar.model.license import License
 
 PUBLISHER = "Juju Radar"
 LANGUAGE = "zh-CN"
@@ -30,6 +32,7 @@ class ArchiveWork:
     date: dt.date
     howpublished: str
     url: str = ""  # "" when the site URL is not configured
+    modified: dt.date | None = None  # the issue's last correction, if any
 
 
 def issue_key(issue: Issue) -> str:
@@ -38,12 +41,23 @@ def issue_key(issue: Issue) -> str:
 
 def issue_work(issue: Issue, url: str) -> ArchiveWork:
     howpublished = f"{PUBLISHER} · {issue.date:%Y.%m.%d}"
-    return ArchiveWork(issue_key(issue), issue.title, issue.date, howpublished, url)
+    modified = last_correction(issue.corrections)
+    return ArchiveWork(issue_key(issue), issue.title, issue.date, howpublished, url, modified)
 
 
 def item_work(issue: Issue, item: Item, url: str) -> ArchiveWork:
     howpublished = f"{PUBLISHER} · {issue.date:%Y.%m.%d} · {issue.title}"
-    return ArchiveWork(f"jujuradar-{item.id}", item.title, issue.date, howpublished, url)
+    key, modified = f"jujuradar-{item.id}", last_correction(issue.corrections)
+    return ArchiveWork(key, item.title, issue.date, howpublished, url, modified)
+
+
+def urldate_guidance(modified: dt.date) -> str:
+    """What to give as the access date of a page corrected on ``modified``."""
+    day = modified.isoformat()
+    return (
+        f"本页于 {day} 更正：引用时 urldate 请填您实际访问本页的日期；"
+        f"在 {day} 之前访问看到的是更正前的版本。"
+    )
 
 
 # --- BibTeX ------------------------------------------------------------------------
@@ -81,11 +95,17 @@ def _url_escape(value: str) -> str:
     return URL_SPECIAL_RE.sub(lambda match: URL_ESCAPES[match.group()], value)
 
 
-def bibtex(work: ArchiveWork, accessed: str | None) -> str:
+def rights(license: License) -> str:
+    """The licence as one line of text: its SPDX identifier and its address."""
+    return f"{license.spdx} {license.url}"
+
+
+def bibtex(work: ArchiveWork, accessed: str | None, license: License | None = None) -> str:
     """A ``@misc`` entry for biblatex (``date``, ``url``, ``urldate``) and for plain
     BibTeX styles (``year``). The title in double braces: BibTeX styles lower-case
     titles, and these are the archive's own ("AI", "RISE"). Without ``accessed`` (a
-    file, read another day), no ``urldate``."""
+    file, read another day), no ``urldate``. The site's licence, when it states one, is
+    ``copyright`` (which styles leave out and Zotero reads as Rights)."""
     fields = [
         ("title", f"{{{latex_escape(work.title)}}}"),
         ("author", f"{{{PUBLISHER}}}"),  # an institution: braced, never split into names
@@ -98,6 +118,8 @@ def bibtex(work: ArchiveWork, accessed: str | None) -> str:
         fields.append(("url", _url_escape(work.url)))
     if work.url and accessed is not None:
         fields.append(("urldate", accessed))
+    if license is not None:
+        fields.append(("copyright", latex_escape(rights(license))))
     body = ",\n".join(f"  {name:<12} = {{{value}}}" for name, value in fields)
     return f"@misc{{{work.key},\n{body},\n}}"
 
@@ -105,9 +127,11 @@ def bibtex(work: ArchiveWork, accessed: str | None) -> str:
 # --- CSL-JSON -------------------------------------------------------------------------
 
 
-def csl_record(work: ArchiveWork) -> dict[str, object]:
+def csl_record(work: ArchiveWork, license: License | None = None) -> dict[str, object]:
     """The work as CSL-JSON: a web page by Juju Radar (no container title: the site's
-    name is its author's, which APA leaves out). No access date: the reader's own."""
+    name is its author's, which APA leaves out). No access date: the reader's own. The
+    site's licence, when it states one, in ``custom`` (CSL-JSON 1.0 has no licence
+    variable, and its schema refuses any other)."""
     record: dict[str, object] = {
         "id": work.key,
         "type": "webpage",
@@ -118,6 +142,8 @@ def csl_record(work: ArchiveWork) -> dict[str, object]:
     }
     if work.url:
         record["URL"] = work.url
+    if license is not None:
+        record["custom"] = {"license": license.url, "license-spdx": license.spdx}
     return record
 
 

@@ -33,7 +33,8 @@ CITE_SUFFIXES = tuple(f".cite{suffix}" for suffix in DOWNLOAD_SUFFIXES)
 ALL_DOWNLOAD_SUFFIXES = DOWNLOAD_SUFFIXES + CITE_SUFFIXES
 
 # BibTeX entry type -> CSL type (CSL 1.0.2 item types); anything else is a "document",
-# or a "webpage" when it has a URL only, or an "article" (a preprint) with an arXiv id.
+# or a "webpage" when it has a URL only, or an "article" (a preprint) with an arXiv id
+# or a DOI (see DOI_KEEPING_CSL_TYPE).
 CSL_TYPES = {
     "article": "article-journal",
     "book": "book",
@@ -67,6 +68,18 @@ RIS_TYPES = {
     "dataset": "DATA",
     "document": "GEN",
 }
+# Zotero keeps a DOI only in the item types whose schema has the field (zotero-schema
+# 1f5331e: journalArticle, conferencePaper, preprint, dataset, standard); its import of
+# any other type drops it, with nothing in Extra (translation-server d88a8d5 with
+# translators 2814370, tests/test_zotero_client.py). So a web page or document that
+# has a DOI is CSL "article" (CSL 1.0.2: a work posted where some persistence is
+# expected, as a DOI promises; Zotero reads it as a preprint), and a RIS record whose
+# type would lose its DOI is GEN, the specification's generic type, which Zotero reads
+# as a journal article and keeps DO.
+DOI_KEEPING_CSL_TYPE = "article"
+DOI_LOSING_CSL_TYPES = frozenset({"webpage", "document"})
+DOI_KEEPING_RIS_TYPE = "GEN"
+DOI_LOSING_RIS_TYPES = frozenset({"MANSCPT", "ELEC"})
 MONTHS = {
     name: number
     for number, names in enumerate(
@@ -179,10 +192,12 @@ def arxiv_id(entry: Entry) -> str:
 
 def csl_type(entry: Entry) -> str:
     known = CSL_TYPES.get(entry.type.lower())
+    if known in DOI_LOSING_CSL_TYPES and entry.fields.get("doi"):
+        return DOI_KEEPING_CSL_TYPE
     if known:
         return known
-    if arxiv_id(entry):
-        return "article"
+    if arxiv_id(entry) or entry.fields.get("doi"):
+        return DOI_KEEPING_CSL_TYPE
     return "webpage" if entry.fields.get("url") else "document"
 
 
@@ -247,10 +262,7 @@ def _ris_date(parts: list[int]) -> str:
 
 def ris_record(record: dict[str, Any]) -> dict[str, Any]:
     """A CSL-JSON record as a rispy record."""
-    ris: dict[str, Any] = {
-        "type_of_reference": RIS_TYPES.get(record["type"], "GEN"),
-        "id": record["id"],
-    }
+    ris: dict[str, Any] = {"type_of_reference": ris_type(record), "id": record["id"]}
     if "title" in record:
         ris["title"] = record["title"]
     authors = [
@@ -285,7 +297,17 @@ def ris_record(record: dict[str, Any]) -> dict[str, Any]:
         ris["language"] = record["language"]
     if "note" in record:
         ris["notes"] = [record["note"]]
+    custom = record.get("custom", {})
+    if "license" in custom:
+        ris["rights"] = f"{custom['license-spdx']} {custom['license']}"
     return ris
+
+
+def ris_type(record: dict[str, Any]) -> str:
+    """The record's RIS type; GEN for a record with a DOI whose own type Zotero would
+    import without it (:data:`DOI_LOSING_RIS_TYPES`)."""
+    kind = RIS_TYPES.get(record["type"], "GEN")
+    return DOI_KEEPING_RIS_TYPE if "DOI" in record and kind in DOI_LOSING_RIS_TYPES else kind
 
 
 def ris_url(url: str) -> str:
@@ -294,9 +316,16 @@ def ris_url(url: str) -> str:
     return url.replace(";", "%3B")
 
 
+# RIS's CR as the copyright statement it is in the RIS specification and in Zotero's RIS
+# translator (Rights), where rispy names it cited references (Web of Science's use).
+RIS_MAPPING = {**rispy.TAG_KEY_MAPPING, "CR": "rights"}
+
+
 class RisWriter(rispy.RisWriter):
     """rispy's writer without the record numbers ("1.") it puts between records, which
-    are not RIS."""
+    are not RIS, and with CR."""
+
+    DEFAULT_MAPPING = RIS_MAPPING
 
     def set_header(self, count: int) -> str:
         return ""

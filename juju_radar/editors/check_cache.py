@@ -41,6 +41,7 @@ from juju_radar.model import (
     anchors,
     archive_rules,
     content,
+    corrections,
     issue_reader,
     issue_records,
     item_options,
@@ -178,6 +179,7 @@ class CheckCache:
         settings = repr([(name, site.config.get(name)) for name in CONFIG_NAMES])
         code = source_digest(
             archive_rules,
+            corrections,
             issue_reader,
             issue_records,
             item_options,

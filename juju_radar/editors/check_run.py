@@ -14,6 +14,7 @@ from juju_radar.editors.site_files import Site
 from juju_radar.model import codes
 from juju_radar.model.archive_rules import archive_problems
 from juju_radar.model.entities import REGISTRY_FILE, Registry, read_registry
+from juju_radar.model.history import file_history, uncorrected_changes
 from juju_radar.model.issue_records import Issue, misplaced_issue
 from juju_radar.model.mentions import unknown_entities
 from juju_radar.model.messages import N_, _, ngettext
@@ -94,8 +95,16 @@ def check_site(site: Site, cache: CheckCache | None = None, changed: bool = Fals
     def page_exists(page: str) -> bool:
         return (site.root / page).is_file()
 
-    problems += archive_problems(issues, bib_keys, site.vocabulary, conf_text or "", page_exists)
+    problems += archive_problems(
+        issues,
+        bib_keys,
+        site.vocabulary,
+        conf_text or "",
+        page_exists,
+        site.config.get("radar_license"),
+    )
     problems += registry_problems(site, issues)
+    problems += uncorrected_changes(issues, file_history(site.root))
     issue_files = set(site.issue_files())
     for path in sorted(in_site - issue_files):
         facts = cache.page(path, site.relative(path), trust_stat=changed)

@@ -13,6 +13,7 @@ import difflib
 from collections.abc import Callable, Iterable
 
 from juju_radar.model.issue_records import Issue
+from juju_radar.model.license import license_problems
 from juju_radar.model.messages import _
 from juju_radar.model.page import invisible_character_problem
 from juju_radar.model.problems import Problem
@@ -91,14 +92,16 @@ def archive_problems(
     vocabulary: Vocabulary,
     conf_text: str,
     page_exists: Callable[[str], bool],
+    license_setting: object = None,
 ) -> list[Problem]:
     """Every problem visible only across the archive, for ``radar check`` and the build
     alike: dates and ids used twice, unknown citation keys, topics without their page,
-    invisible characters in the vocabularies' names."""
+    invisible characters in the vocabularies' names, a wrong ``radar_license``."""
     return [
         *check_archive(issues, bib_keys),
         *check_topic_pages(vocabulary, conf_text, page_exists),
         *check_vocabulary_names(vocabulary, conf_text),
+        *license_problems(license_setting, conf_text),
     ]
 
 

@@ -64,6 +64,23 @@ _ISSUE: list[Code] = [
     *_row(
         "issue",
         "error",
+        "bad-correction",
+        "a `corrections` entry that is not a `date` (`YYYY-MM-DD`, not before the issue's) "
+        "and a `text` (one sentence on one line, at most 500 characters), or `corrections` "
+        "not a list; reported at the entry's line and left out",
+    ),
+    *_row(
+        "issue",
+        "note",
+        "uncorrected-change",
+        "the page's file has a commit after the one that added it, dated after the issue's "
+        "date and after its last correction (`git log`): a change after publishing with no "
+        "correction recorded",
+        "`radar check` only, at the date's line, from the repository's history",
+    ),
+    *_row(
+        "issue",
+        "error",
         "front-matter",
         "no `---` front matter, a closing line other than `---` alone, invalid YAML, or a "
         "field of the wrong type; also YAML aliases (`*name`), front matter over 20,000 "
@@ -385,6 +402,14 @@ _CONF: list[Code] = [
         "missing-topic-page",
         "a topic of `radar_topics` without its page `topics/<key>.md` (reported by "
         "`radar check` and the build, at the topic's line)",
+    ),
+    *_row(
+        "conf",
+        "error",
+        "bad-license",
+        "`radar_license` is not a dict of exactly `spdx` (an identifier of the SPDX licence "
+        "list) and `url` (an http(s) address); reported at its line, and the site then "
+        "states no licence",
     ),
 ]
 

@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 
 from myst_parser.parsers.options import TokenizeError, options_to_items
 
+from juju_radar.model.corrections import FIELD as CORRECTIONS
+from juju_radar.model.corrections import read_corrections
 from juju_radar.model.issue_records import (
     DEFAULT_DATE_SPAN,
     Issue,
@@ -39,7 +41,7 @@ from juju_radar.model.vocabulary import Vocabulary
 
 STATUSES = ("published", "draft")
 # The front matter fields of an issue page: all the renderer is given of it.
-ISSUE_FIELDS = frozenset({"date", "title", "status", "length", "orphan"})
+ISSUE_FIELDS = frozenset({"date", "title", "status", "length", "orphan", CORRECTIONS})
 ISO_DATE_RE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 FENCE_RE = re.compile(r"^(`{3,}|~{3,})")
 # A tag or comment not preceded by an escaping backslash (``\<b>`` is text). This reads
@@ -82,6 +84,14 @@ def parse_issue(
     lines, front = page.lines, page.front
     report.problems.extend(page.character_problems)
     meta = _read_front_matter(front, report)
+    corrections = read_corrections(
+        front.fields.get(CORRECTIONS),
+        meta["date"] if meta else None,
+        front.line_of(CORRECTIONS),
+        lines,
+        front.end,
+        report,
+    )
     if not front.end:
         return None, report.problems
     body_start = front.end
@@ -130,6 +140,7 @@ def parse_issue(
         path=path,
         stats=_issue_stats(meta["title"], lead_texts, items, closing_block.argument, closing_texts),
         date_line=meta["date_line"],
+        corrections=corrections,
     )
     _check_stated_length(issue, meta["length_line"], report)
     return issue, report.problems

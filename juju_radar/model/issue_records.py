@@ -11,9 +11,13 @@ import math
 import re
 import unicodedata
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from juju_radar.model.messages import _
 from juju_radar.model.problems import Problem
+
+if TYPE_CHECKING:
+    from juju_radar.model.corrections import Correction
 
 ISSUE_PATH_RE = re.compile(r"(?:^|/)issues/(\d{4})/(\d{4}-\d{2}-\d{2})(?:\.md)?$")
 ISSUE_FOLDER_RE = re.compile(r"(?:^|/)issues/[^/]+/[^/]+$")  # any page in a year folder
@@ -114,6 +118,8 @@ class Issue:
     path: str = ""
     stats: TextStats = field(default_factory=TextStats)
     date_line: int = 1
+    # What the editors corrected since it was published, oldest first (model.corrections).
+    corrections: tuple[Correction, ...] = ()
     # Every key the issue cites, once, in order of first citation (from ``items``).
     citation_keys: tuple[str, ...] = field(init=False, repr=False, compare=False)
 

@@ -19,6 +19,7 @@ from feedgen.feed import FeedGenerator
 from markupsafe import Markup
 
 from juju_radar.model.archive import Archive, ItemRef
+from juju_radar.model.corrections import last_correction
 from juju_radar.model.issue_records import Issue, format_score, plain_text
 from juju_radar.model.vocabulary import Topic, Vocabulary
 from juju_radar.outputs.siteurl import SiteUrl
@@ -81,6 +82,15 @@ def published_at(issue: Issue) -> dt.datetime:
     return dt.datetime.combine(issue.date, PUBLICATION_TIME, BEIJING)
 
 
+def updated_at(issue: Issue) -> dt.datetime:
+    """When the issue last changed: its latest correction's date (at the hour an issue
+    goes out: only the day is recorded), else its publication."""
+    corrected = last_correction(issue.corrections)
+    if corrected is None:
+        return published_at(issue)
+    return max(published_at(issue), dt.datetime.combine(corrected, PUBLICATION_TIME, BEIJING))
+
+
 def fallback_now() -> dt.datetime:
     """The build's "now" for a feed with no entry: ``SOURCE_DATE_EPOCH`` when set."""
     epoch = os.environ.get("SOURCE_DATE_EPOCH")
@@ -100,8 +110,8 @@ def _new_feed(
     feed.link(href=context.page_url(page), rel="alternate", type="text/html")
     feed.link(href=context.feed_url(name), rel="self", type="application/atom+xml")
     feed.language(LANGUAGE)
-    latest = context.archive.latest
-    feed.updated(published_at(latest) if latest else fallback_now())
+    published = context.archive.published[: context.limit]
+    feed.updated(max(map(updated_at, published)) if published else fallback_now())
     return feed
 
 
@@ -131,7 +141,19 @@ def issue_content(context: FeedContext, issue: Issue) -> str:
         )
         for item in issue.items
     )
-    return str(_paragraphs(issue.lead) + Markup("<ul>{}</ul>").format(entries))
+    return str(
+        _corrections(issue) + _paragraphs(issue.lead) + Markup("<ul>{}</ul>").format(entries)
+    )
+
+
+def _corrections(issue: Issue) -> Markup:
+    """The corrections notice, as the page shows it."""
+    return Markup("").join(
+        Markup('<p class="radar-correction">更正（{}）：{}</p>').format(
+            correction.date.isoformat(), plain_text(correction.text)
+        )
+        for correction in issue.corrections
+    )
 
 
 def item_content(context: FeedContext, ref: ItemRef) -> str:
@@ -153,7 +175,7 @@ def all_issues_feed(context: FeedContext) -> FeedGenerator:
         entry.summary("\n".join(plain_text(paragraph) for paragraph in issue.lead))
         entry.content(issue_content(context, issue), type="html")
         entry.published(published_at(issue))
-        entry.updated(published_at(issue))
+        entry.updated(updated_at(issue))
         for key in dict.fromkeys(item.topic for item in issue.items):
             topic = context.vocabulary.topic_by_key(key)
             entry.category(term=topic.key, label=topic.title)
@@ -177,7 +199,7 @@ def topic_feed(context: FeedContext, topic: Topic) -> FeedGenerator:
         entry.summary(plain_text(ref.item.body[0]) if ref.item.body else ref.item.title)
         entry.content(item_content(context, ref), type="html")
         entry.published(published_at(ref.issue))
-        entry.updated(published_at(ref.issue))
+        entry.updated(updated_at(ref.issue))
         entry.category(term=topic.key, label=topic.title)
         for tag in ref.item.tags:
             entry.category(term=tag)

@@ -141,6 +141,7 @@ def check_archive_consistency(app: Sphinx, env: BuildEnvironment) -> None:
         vocabulary(app.config),
         conf_text,
         lambda page: Path(app.srcdir, page).is_file(),
+        app.config.radar_license,
     ):
         docname = docname_of.get(problem.path)
         location = Path(app.confdir, problem.path)

@@ -65,6 +65,9 @@ def _bibtex(work: cite.ArchiveWork) -> nodes.container:
     box += block
     if work.url:
         box += nodes.paragraph("", URLDATE_NOTE, classes=[WITHOUT_SCRIPT_CLASS])
+    if work.modified:
+        guidance = cite.urldate_guidance(work.modified)
+        box += nodes.paragraph("", guidance, classes=["radar-cite-corrected"])
     return box
 
 

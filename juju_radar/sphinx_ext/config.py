@@ -53,6 +53,10 @@ CONFIG_VALUES: tuple[tuple[str, object, Literal["env", "html"], type | tuple[typ
     # The language of the problems the build reports, unless the locale names one
     # (``juju_radar.model.messages``); this archive's conf.py sets "zh".
     ("radar_messages_language", DEFAULT_LANGUAGE, "env", str),
+    # The archive's licence, as the editors choose it: {"spdx": ..., "url": ...}
+    # (``juju_radar.model.license``); unset, the site states none. Any value conf.py can
+    # write: a wrong one is reported at its line (``bad-license``), not by Sphinx.
+    ("radar_license", None, "html", (dict, list, tuple, str, int, float, bool, type(None))),
 )
 RECORD_KEYS = {"key", "label", "label_en", "description", "aliases"}
 

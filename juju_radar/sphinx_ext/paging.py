@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from juju_radar.model import archive_rules, issue_reader, issue_records, item_options
+from juju_radar.model import archive_rules, corrections, issue_reader, issue_records, item_options
 from juju_radar.model import vocabulary as vocabulary_rules
 from juju_radar.model.archive import Archive
 from juju_radar.model.issue_reader import parse_issue
@@ -68,7 +68,14 @@ def known_issue_files(srcdir: Path, vocab: Vocabulary) -> list[KnownFile]:
     of change, as Sphinx tells a changed page (reading and hashing every issue took
     0.3 s of each build at 3,650 issues), unless it changed in the last two seconds,
     where an edit keeping its size could share its time: then by its text."""
-    reader = (archive_rules, issue_reader, issue_records, item_options, vocabulary_rules)
+    reader = (
+        archive_rules,
+        corrections,
+        issue_reader,
+        issue_records,
+        item_options,
+        vocabulary_rules,
+    )
     context = digest(source_digest(*reader), repr(vocab))
     now = time.time_ns()
     known: list[KnownFile] = []

@@ -325,7 +325,26 @@ def issue_header(context: RenderContext) -> list[nodes.Node]:
         "", f"正文实计 {stats.words:,} 字，阅读约 {stats.minutes} 分钟", classes=["radar-stats"]
     )
     result.append(line)
+    result += corrections_notice(issue)
     return result
+
+
+def corrections_notice(issue: Issue) -> list[nodes.Node]:
+    """What the editors corrected since the issue was published, oldest first, under the
+    date of the last change."""
+    if not issue.corrections:
+        return []
+    note = nodes.admonition(classes=["radar-corrections", "note"])
+    last = issue.corrections[-1].date.isoformat()
+    note += nodes.title("", f"更正（本页最后修改于 {last}）")
+    listing = nodes.bullet_list()
+    for correction in issue.corrections:
+        entry = nodes.paragraph()
+        entry += nodes.inline("", correction.date.isoformat(), classes=["radar-correction-date"])
+        entry += nodes.Text(f"：{correction.text}")
+        listing += nodes.list_item("", entry)
+    note += listing
+    return [note]
 
 
 def issue_nav(context: RenderContext) -> list[nodes.Node]:

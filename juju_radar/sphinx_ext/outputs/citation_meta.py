@@ -24,7 +24,9 @@ from markupsafe import Markup
 
 from juju_radar.bib.cite_this import PUBLISHER
 from juju_radar.bib.identifiers import arxiv_url, doi_url
+from juju_radar.model.corrections import last_correction
 from juju_radar.model.issue_records import Issue
+from juju_radar.model.license import License, configured_license
 from juju_radar.outputs.siteurl import SiteUrl
 from juju_radar.sphinx_ext.collector import radar_data
 from juju_radar.sphinx_ext.outputs.downloads import cited_records
@@ -91,7 +93,11 @@ def reference_content(record: dict[str, Any]) -> str:
 
 
 def highwire_tags(
-    issue: Issue, language: str, url: str, references: Iterable[dict[str, Any]]
+    issue: Issue,
+    language: str,
+    url: str,
+    references: Iterable[dict[str, Any]],
+    license: License | None = None,
 ) -> list[tuple[str, str]]:
     date = highwire_date([issue.date.year, issue.date.month, issue.date.day])
     tags = [
@@ -105,12 +111,15 @@ def highwire_tags(
     if url:
         tags.append(("citation_fulltext_html_url", url))
     tags += [("citation_reference", reference_content(record)) for record in references]
-    tags += dublin_core_tags(issue, language, url)
+    tags += dublin_core_tags(issue, language, url, license)
     tags += [("z.itemType", ZOTERO_ITEM_TYPE), ("prism.publicationName", PUBLISHER)]
     return tags
 
 
-def dublin_core_tags(issue: Issue, language: str, url: str) -> list[tuple[str, str]]:
+def dublin_core_tags(
+    issue: Issue, language: str, url: str, license: License | None = None
+) -> list[tuple[str, str]]:
+    """``DC.rights`` is the licence's address, when the site states one."""
     tags = [
         ("DC.title", issue.title),
         ("DC.creator", PUBLISHER),
@@ -119,7 +128,10 @@ def dublin_core_tags(issue: Issue, language: str, url: str) -> list[tuple[str, s
         ("DC.language", language),
         ("DC.type", DCMI_TYPE),
     ]
-    return tags + ([("DC.identifier", url)] if url else [])
+    tags += [("DC.identifier", url)] if url else []
+    modified = last_correction(issue.corrections)
+    tags += [("DC.modified", modified.isoformat())] if modified else []
+    return tags + ([("DC.rights", license.url)] if license else [])
 
 
 def schema_work(record: dict[str, Any]) -> dict[str, Any]:
@@ -157,7 +169,12 @@ def schema_work(record: dict[str, Any]) -> dict[str, Any]:
 
 
 def json_ld(
-    issue: Issue, language: str, site: SiteUrl, url: str, references: Iterable[dict[str, Any]]
+    issue: Issue,
+    language: str,
+    site: SiteUrl,
+    url: str,
+    references: Iterable[dict[str, Any]],
+    license: License | None = None,
 ) -> dict[str, Any]:
     organisation = {"@type": "Organization", "name": PUBLISHER}
     periodical: dict[str, Any] = {"@type": "Periodical", "name": PUBLISHER}
@@ -177,6 +194,11 @@ def json_ld(
     if url:
         document["url"] = url
         document["mainEntityOfPage"] = url
+    if license:
+        document["license"] = license.url
+    modified = last_correction(issue.corrections)
+    if modified:
+        document["dateModified"] = modified.isoformat()
     return document
 
 
@@ -202,7 +224,8 @@ def add_citation_meta(
     url = site.url(app.builder.get_target_uri(pagename)) if site else ""
     references = cited_records(app, issue)
     language = language_tag(app)
-    tags = highwire_tags(issue, language, url, references)
+    license = configured_license(app.config.radar_license)
+    tags = highwire_tags(issue, language, url, references, license)
     context["metatags"] += "".join(str(META.format(name, value)) for name, value in tags)
-    document = json_ld(issue, language, site, url, references)
+    document = json_ld(issue, language, site, url, references, license)
     context["metatags"] += f'\n<script type="application/ld+json">{script_json(document)}</script>'

@@ -26,6 +26,7 @@ from juju_radar.bib.exchange import (
     published_entry_text,
     ris_text,
 )
+from juju_radar.model.license import configured_license
 from juju_radar.outputs.files import write_if_changed
 from juju_radar.outputs.siteurl import SiteUrl
 from juju_radar.sphinx_ext.bibliography import Bibliography, load_bibliography
@@ -124,12 +125,15 @@ def _write_cite(app: Sphinx, issue: Issue, docname: str) -> None:
     site = SiteUrl.from_config(app.config)
     url = site.url(app.builder.get_target_uri(docname)) if site else ""
     works = cite.issue_works(issue, url)
-    records = [cite.csl_record(work) for work in works]
+    license = configured_license(app.config.radar_license)
+    records = [cite.csl_record(work, license) for work in works]
+    # Text outside BibTeX entries is a comment to every reader of the file.
+    guidance = f"% {cite.urldate_guidance(works[0].modified)}\n\n" if works[0].modified else ""
     texts = dict(
         zip(
             CITE_SUFFIXES,
             (
-                "\n\n".join(cite.bibtex(work, None) for work in works) + "\n",
+                guidance + "\n\n".join(cite.bibtex(work, None, license) for work in works) + "\n",
                 ris_text(records),
                 csl_json(records),
             ),
