@@ -55,8 +55,9 @@ def stories_by_link(site: Path) -> dict[str, dict[str, Any]]:
 
 
 def plain(text: str) -> str:
-    """Record content without Pagefind's zero-width word separators."""
-    return text.replace("\u200b", "")
+    """Record content without Pagefind's zero-width word separators and the index words
+    of Han pairs (``terms.py``)."""
+    return re.sub(r"qz(?:[a-z]{4}){1,2} ", "", text.replace("\u200b", ""))
 
 
 # --- the built seed site ----------------------------------------------------------------

@@ -27,6 +27,7 @@ from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from juju_radar.model.issue_records import Issue
 from juju_radar.model.vocabulary import Topic, Vocabulary
+from juju_radar.outputs.search.terms import index_words
 from juju_radar.store.cache import digest
 
 # Weight of everything that is not a story: it summarises stories or lists sources.
@@ -117,6 +118,7 @@ def issue_records(issue: Issue, page_html: str, link: str, vocab: Vocabulary) ->
             continue
         topic = vocab.topic_by_key(item.topic)
         lead = add_topic_terms(section, topic_terms(topic))
+        add_index_words(section)
         records.append(
             SearchRecord(
                 kind="story",
@@ -139,12 +141,13 @@ def issue_records(issue: Issue, page_html: str, link: str, vocab: Vocabulary) ->
         )
     for section in stories.values():
         section.decompose()
+    rest_lead = heading_lead(bodies)
+    for body in bodies:
+        add_index_words(body)
     body_html = "".join(body.html or "" for body in bodies)
     if body_html:
         # No filters: it is no story, and the filters count stories.
-        records.append(
-            SearchRecord("issue", link, issue.title, body_html, issue_meta | heading_lead(bodies))
-        )
+        records.append(SearchRecord("issue", link, issue.title, body_html, issue_meta | rest_lead))
     return records
 
 
@@ -225,8 +228,11 @@ def page_record(title: str, page_html: str, link: str) -> SearchRecord | None:
         return None
     for body in bodies:
         make_searchable(body)
+    lead = heading_lead(bodies)
+    for body in bodies:
+        add_index_words(body)
     body_html = "".join(body.html or "" for body in bodies)
-    return SearchRecord("page", link, title, body_html, heading_lead(bodies))
+    return SearchRecord("page", link, title, body_html, lead)
 
 
 PageStamp = tuple[object, ...]  # what a page's records are made from, short of its text
@@ -314,6 +320,18 @@ def last_text(node: LexborNode) -> LexborNode | None:
     if child.is_text_node:
         return child
     return last_text(child) if child.tag in INLINE else None
+
+
+def add_index_words(root: LexborNode) -> None:
+    """Open each innermost block of ``root`` with the index words of its Han bigrams
+    (``terms.py``), which take the block's weight (a heading's, the topic names')."""
+    for block in root.css(BLOCKS):
+        first = block.first_child
+        if first is None or len(block.css(BLOCKS)) > 1:  # the block itself, and another
+            continue
+        words = index_words(block.text(deep=True))
+        if words:
+            first.insert_before(" ".join(words) + " ")
 
 
 def _meta_tags(name: str, values: dict[str, str]) -> Iterator[str]:
