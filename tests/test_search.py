@@ -22,6 +22,7 @@ from search_bundles import pagefind_records, search_parts, tree_bytes
 from juju_radar.accel.search_merge import merge_bundles
 from juju_radar.outputs.search.records import (
     SearchRecord,
+    add_index_words,
     add_topic_terms,
     body_sections,
     make_searchable,
@@ -34,6 +35,7 @@ from juju_radar.outputs.search.records import (
     story_sections,
     update_record_site,
 )
+from juju_radar.outputs.search.terms import han_pairs, index_word, index_words
 
 ISSUE_HTML = "issues/2026/2026-09-08.html"
 ISSUE_FILE = Path("issues/2026/2026-09-08.md")
@@ -416,3 +418,25 @@ def test_topic_names_follow_the_meta_line() -> None:
     html_text = section.html or ""
     assert html_text.index("甲 乙。") < html_text.index("正文")
     assert lead == len("标题A·9/10A甲乙。")
+
+
+def test_han_runs_are_indexed_as_overlapping_pairs() -> None:
+    assert han_pairs("3D场景拆成物体，车 AI") == ["场景", "景拆", "拆成", "成物", "物体", "车"]
+    words = index_words("拆成物体")
+    assert len(words) == 3 and len(set(words)) == 3
+    assert all(re.fullmatch(r"qz[a-z]{8}", word) for word in words)
+    assert index_word("拆成") == index_word("拆") + index_word("成")[2:]
+    assert index_word("𠀀") != index_word("一"), "characters beyond the BMP have words too"
+
+
+def test_each_innermost_block_opens_with_the_words_of_its_pairs() -> None:
+    root = page_tree(
+        "<section><h2>拆成物体</h2><ul><li><p>客服 <em>Agent</em></p></li></ul>"
+        "<p>Latin only</p></section>"
+    ).css_first("section")
+    add_index_words(root)
+    pairs = " ".join(index_words("拆成物体"))
+    assert root.html == (
+        f"<section><h2>{pairs} 拆成物体</h2><ul><li><p>{index_word('客服')} 客服 <em>Agent</em></p>"
+        "</li></ul><p>Latin only</p></section>"
+    )
