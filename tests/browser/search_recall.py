@@ -105,3 +105,13 @@ def recall(page: Any, queries: list[Query], within: int) -> tuple[float, list[tu
         if query.story not in links[:within]:
             missed.append((query.text, links[0] if links else ""))
     return 1 - len(missed) / len(queries), missed
+
+
+def stories_holding(site: Path, queries: list[Query]) -> dict[str, int]:
+    """Query text -> how many stories hold every phrase of it: a phrase of a few
+    characters common to many stories cannot bring each to the first three."""
+    texts = ["\n".join(blocks) for blocks in story_blocks(site).values()]
+    return {
+        query.text: sum(all(part in text for part in query.text.split()) for text in texts)
+        for query in queries
+    }
