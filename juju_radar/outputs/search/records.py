@@ -80,8 +80,8 @@ def body_sections(tree: LexborHTMLParser) -> list[LexborNode]:
     """The page's searchable top-level sections (``data-pagefind-body``)."""
     return [
         node
-        for node in tree.css("section[data-pagefind-body]")
-        if not _has_ancestor(node, "section")
+        for node in tree.css("section")
+        if "data-pagefind-body" in node.attributes and not _has_ancestor(node, "section")
     ]
 
 
@@ -89,7 +89,7 @@ def story_sections(tree: LexborHTMLParser) -> dict[str, LexborNode]:
     """Item id -> its ``section.radar-item``."""
     return {
         str(node.attributes["id"]): node
-        for node in tree.css("section.radar-item[id]")
+        for node in tree.css("section.radar-item")
         if node.attributes.get("id")
     }
 
