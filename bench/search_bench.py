@@ -9,11 +9,18 @@ Chromium. Measures, on the query set of ``tests/search_queries.json``:
 - cold latency (fresh browser context: typing to results shown, and load + first search)
   and warm latency (search + result data in the page, median and max over the set);
 - bundle size (all parts) and the time the build spends in Pagefind.
+
+``--archive N`` measures instead, over a synthetic archive of N issues (``radar synth``),
+built twice (with the index words of Han pairs, ``outputs/search/terms.py``, and without
+them): recall of queries drawn from the stories' own text (``tests/browser/
+search_recall.py``: the story among the first 3 results of the search page), the index
+size, the time the build spends on the index, and the cost of a first query.
 """
 
 from __future__ import annotations
 
 import json
+import random
 import re
 import statistics
 import subprocess
@@ -27,7 +34,16 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT / "tests"), str(ROOT / "tests" / "browser")]
 
 from conftest import copy_site, launched_chromium, open_filters  # noqa: E402
+from search_recall import (  # noqa: E402
+    Query,
+    recall,
+    sampled_queries,
+    shown_links,
+    stories_holding,
+)
 from site_server import serve  # noqa: E402
+
+from juju_radar.outputs.search.terms import HAN_RUN_RE, han_pairs, index_word  # noqa: E402
 
 QUERY_SET = json.loads((ROOT / "tests" / "search_queries.json").read_text(encoding="utf-8"))
 RUNTIME_FILES = re.compile(
@@ -109,18 +125,8 @@ def ui_links(page: Any, base: str) -> tuple[list[list[str]], list[float]]:
     all_links, timings = [], []
     for case in QUERY_SET["queries"]:
         started = time.perf_counter()
-        page.fill(".radar-search-page input[name=q]", case["query"])
-        page.wait_for_function(
-            "q => document.querySelector('.radar-search-page .radar-search-results')"
-            "?.dataset.query === q",
-            arg=case["query"],
-        )
+        all_links.append(shown_links(page, case["query"]))
         timings.append((time.perf_counter() - started) * 1000)
-        hrefs = page.eval_on_selector_all(
-            ".radar-search-page a.radar-search-result-title",
-            "links => links.map(link => link.getAttribute('href'))",
-        )
-        all_links.append([href.removeprefix("./") for href in hrefs])
     return all_links, timings
 
 
@@ -134,7 +140,9 @@ def api_runs(
         page.wait_for_selector(".radar-search-page input[name=q]")
     bundles = f"{base}pagefind/"
     runs = [
-        page.evaluate(API_SEARCH, [bundles, case["query"], ranking, filters_open])
+        page.evaluate(
+            API_SEARCH, [bundles, pagefind_query(case["query"], True), ranking, filters_open]
+        )
         for case in QUERY_SET["queries"]
     ]
     return [run["links"] for run in runs], [run["ms"] for run in runs]
@@ -156,7 +164,9 @@ def match_shares(page: Any, base: str, outdir: Path) -> list[float]:
     page.wait_for_selector(".radar-search-page input[name=q]")
     bundles, records = f"{base}pagefind/", record_count(outdir)
     return [
-        page.evaluate(API_SEARCH, [bundles, case["query"], DEFAULT_RANKING, False])["count"]
+        page.evaluate(
+            API_SEARCH, [bundles, pagefind_query(case["query"], True), DEFAULT_RANKING, False]
+        )["count"]
         / records
         for case in QUERY_SET["queries"]
     ]
@@ -242,7 +252,126 @@ def bundle_size(outdir: Path) -> dict[str, int]:
     }
 
 
+# A build whose records hold no index words of Han pairs: the index as it was before them.
+WITHOUT_PAIRS = (
+    "import sys, juju_radar.outputs.search.records as records;"
+    "records.add_index_words = lambda root: None;"
+    "from sphinx.cmd.build import main; sys.exit(main(sys.argv[1:]))"
+)
+ARCHIVE_QUERIES = 300  # drawn from the archive's stories, with a fixed seed
+ARCHIVE_SEED = 55
+PHRASES_PER_STORY = 30  # on the seed site
+FIRST_QUERIES = 5  # first queries, each in a fresh browser context
+
+
+def build_archive(srcdir: Path, outdir: Path, pairs: bool) -> float:
+    """Build ``srcdir`` (-j auto); the seconds the build spent on the search index."""
+    runner = ["-m", "sphinx"] if pairs else ["-c", WITHOUT_PAIRS]
+    command = [sys.executable, *runner, "-b", "html", "-j", "auto", str(srcdir), str(outdir)]
+    command += ["-d", str(outdir.with_suffix(".doctrees"))]
+    result = subprocess.run(command, capture_output=True, text=True, check=False)
+    if result.returncode != 0:
+        raise SystemExit(
+            f"the archive does not build:\n{result.stdout[-2000:]}\n{result.stderr[-2000:]}"
+        )
+    match = SEARCH_INDEX_LINE.search(result.stdout)
+    return float(match.group(1)) if match else float("nan")
+
+
+def pagefind_query(query: str, pairs: bool) -> str:
+    """What search.js gives Pagefind for ``query`` (indexQuery there), or the query itself."""
+    if not pairs:
+        return query
+    words = HAN_RUN_RE.sub(lambda run: f" {' '.join(map(index_word, han_pairs(run[0])))} ", query)
+    return " ".join(words.split())
+
+
+def api_recall(page: Any, base: str, queries: list[Query], pairs: bool) -> float:
+    """Recall (story among the first 3) through Pagefind's API, all records ranked together."""
+    page.goto(f"{base}search.html")
+    page.wait_for_selector(".radar-search-page input[name=q]")
+    found = 0
+    for query in queries:
+        text = pagefind_query(query.text, pairs)
+        run = page.evaluate(API_SEARCH, [f"{base}pagefind/", text, search_js_ranking(), False])
+        found += query.story in run["links"][:3]
+    return found / len(queries)
+
+
+def first_query_cost(
+    browser: Any, base: str, outdir: Path, queries: list[Query], pairs: bool
+) -> dict[str, float]:
+    """A first query in a fresh context (Pagefind loaded, one search, data of the top 8):
+    bytes of index fetched and milliseconds, medians over FIRST_QUERIES queries."""
+    index_bytes, timings = [], []
+    for query in queries[:FIRST_QUERIES]:
+        context = browser.new_context()
+        page = context.new_page()
+        page.goto(f"{base}search.html")
+        page.wait_for_selector(".radar-search-page input[name=q]")
+        fetched = served_paths(page, base, outdir)
+        text = pagefind_query(query.text, pairs)
+        run = page.evaluate(API_SEARCH, [f"{base}pagefind/", text, search_js_ranking(), False])
+        page.wait_for_load_state("networkidle")
+        context.close()
+        timings.append(run["ms"])
+        index_bytes.append(sum(p.stat().st_size for p in fetched if INDEX_FILES.search(p.name)))
+    return {"index_bytes": statistics.median(index_bytes), "search_ms": statistics.median(timings)}
+
+
+def archive_main(issues: int) -> int:
+    from playwright.sync_api import sync_playwright
+
+    sys.path.insert(0, str(ROOT / "bench"))
+    from build_bench import synthesize
+
+    report: dict[str, Any] = {"issues": issues}
+    with tempfile.TemporaryDirectory(prefix="search-recall-") as workdir:
+        srcdir = Path(workdir) / "src"
+        synthesize(issues, srcdir)
+        outdirs = {}
+        for pairs in (True, False):
+            name = "with_pairs" if pairs else "without_pairs"
+            outdirs[name] = outdir = Path(workdir) / name / "html"
+            report[name] = {
+                "search_index_s": build_archive(srcdir, outdir, pairs),
+                "bundle_bytes": bundle_size(outdir),
+            }
+        queries = sampled_queries(outdirs["with_pairs"], 1, ARCHIVE_SEED)
+        queries = random.Random(ARCHIVE_SEED).sample(queries, min(ARCHIVE_QUERIES, len(queries)))
+        report["queries"] = len(queries)
+        with sync_playwright() as playwright:
+            browser = launched_chromium(playwright)
+            for name, outdir in outdirs.items():
+                pairs = name == "with_pairs"
+                with serve(outdir) as base:
+                    page = browser.new_page()
+                    page.goto(f"{base}search.html")
+                    page.wait_for_selector(".radar-search-page input[name=q]")
+                    if pairs:
+                        found, missed = recall(page, queries, 3)
+                        report[name]["recall_search_page"] = found
+                        report[name]["missed_examples"] = missed[:10]
+                        holding = stories_holding(outdir, queries)
+                        distinct = [q for q in queries if holding[q.text] <= 3]
+                        missed_texts = {text for text, _ in missed}
+                        report[name]["distinctive_queries"] = len(distinct)
+                        report[name]["recall_distinctive"] = sum(
+                            q.text not in missed_texts for q in distinct
+                        ) / max(1, len(distinct))
+                    report[name]["recall_api"] = api_recall(page, base, queries, pairs)
+                    page.close()
+                    report[name]["first_query"] = first_query_cost(
+                        browser, base, outdir, queries, pairs
+                    )
+            browser.close()
+    print(json.dumps(report, ensure_ascii=False, indent=2))
+    return 0
+
+
 def main() -> int:
+    if len(sys.argv) == 3 and sys.argv[1] == "--archive":
+        return archive_main(int(sys.argv[2]))
     from playwright.sync_api import sync_playwright
 
     with tempfile.TemporaryDirectory(prefix="search-bench-") as workdir:
@@ -256,6 +385,11 @@ def main() -> int:
             report["cold"] = cold_query(browser, base, outdir)
             report["cold_typed_ms"] = cold_typed_query(browser, base)
             page = browser.new_page()
+            phrases = sampled_queries(outdir, PHRASES_PER_STORY, ARCHIVE_SEED)
+            page.goto(f"{base}search.html")
+            page.wait_for_selector(".radar-search-page input[name=q]")
+            report["phrase_recall_top3"], report["phrase_misses"] = recall(page, phrases, 3)
+            report["phrases"] = len(phrases)
             links, typed_ms = ui_links(page, base)
             report["ui"] = score(links)
             report["ui_typed_to_results_ms_median"] = statistics.median(typed_ms)

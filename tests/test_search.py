@@ -22,17 +22,20 @@ from search_bundles import pagefind_records, search_parts, tree_bytes
 from juju_radar.accel.search_merge import merge_bundles
 from juju_radar.outputs.search.records import (
     SearchRecord,
-    cut,
+    add_index_words,
+    add_topic_terms,
+    body_sections,
+    make_searchable,
+    page_tree,
     read_manifest,
     record_document,
     record_files,
     records_state,
     run_pagefind,
-    section_spans,
+    story_sections,
     update_record_site,
-    with_topic_terms,
-    without_ignored,
 )
+from juju_radar.outputs.search.terms import han_pairs, index_word, index_words
 
 ISSUE_HTML = "issues/2026/2026-09-08.html"
 ISSUE_FILE = Path("issues/2026/2026-09-08.md")
@@ -54,8 +57,9 @@ def stories_by_link(site: Path) -> dict[str, dict[str, Any]]:
 
 
 def plain(text: str) -> str:
-    """Record content without Pagefind's zero-width word separators."""
-    return text.replace("\u200b", "")
+    """Record content without Pagefind's zero-width word separators and the index words
+    of Han pairs (``terms.py``)."""
+    return re.sub(r"qz(?:[a-z]{4}){1,2} ", "", text.replace("\u200b", ""))
 
 
 # --- the built seed site ----------------------------------------------------------------
@@ -284,16 +288,26 @@ PAGE = """<html><body><nav><section>nav</section></nav>
 </section></body></html>"""
 
 
-def test_section_spans_nest_and_cut_removes_stories() -> None:
-    spans = section_spans(PAGE)
-    depths = {span.attrs.get("id", "nav"): depth for depth, span in spans}
-    assert depths == {"nav": 0, "top": 0, "one": 1, "closing": 1}
-    by_id = {span.attrs.get("id"): span for _, span in spans}
-    story = by_id["one"]
-    assert PAGE[story.start : story.end].startswith('<section class="radar-item')
-    assert PAGE[story.start : story.end].endswith("first</p></section>")
-    rest = cut(PAGE, by_id["top"], [story])
-    assert "first" not in rest and "lead" in rest and "Closing" in rest
+def test_body_sections_are_the_top_ones_and_stories_are_found_at_any_depth() -> None:
+    tree = page_tree(PAGE)
+    assert [body.attributes["id"] for body in body_sections(tree)] == ["top"]
+    stories = story_sections(tree)
+    assert list(stories) == ["one"]
+    assert (stories["one"].html or "").endswith("first</p></section>")
+
+
+def test_records_read_the_page_as_a_browser_parses_it() -> None:
+    """What a regular expression took for a section (inside a comment, an attribute, a
+    script) is no section to the parser, and so none to the records."""
+    page = (
+        '<html><body><!-- <section data-pagefind-body="">hidden</section> -->'
+        '<p title="<section data-pagefind-body>">x</p>'
+        "<script>'<section data-pagefind-body>'</script>"
+        '<section data-pagefind-body="" id="real"><p>seen</p>'
+        '<section data-pagefind-body="" id="inner"></section></section></body></html>'
+    )
+    bodies = body_sections(page_tree(page))
+    assert [body.attributes["id"] for body in bodies] == ["real"]
 
 
 @pytest.mark.parametrize(("kind", "weighted"), [("story", False), ("issue", True), ("page", True)])
@@ -361,10 +375,23 @@ def test_records_leave_out_what_pagefind_ignores() -> None:
         '<section><p>kept</p><div class="radar-cited-by" data-pagefind-ignore="">'
         '<div><p>nested</p></div><p data-pagefind-ignore="">inner</p></div>'
         '<img src="x.png" data-pagefind-ignore=""><p>also kept</p>'
-        '<span data-pagefind-ignore="">unclosed</section>'
+        '<span data-pagefind-ignore="">unclosed</section><p>after</p>'
     )
-    assert without_ignored(body) == (
-        '<section><p>kept</p><p>also kept</p><span data-pagefind-ignore="">unclosed</section>'
+    root = page_tree(body).css_first("section")
+    make_searchable(root)
+    # An unclosed element ends where the parser ends it (here, with its section).
+    assert root.html == "<section><p>kept。</p><p>also kept。</p></section>"
+
+
+def test_blocks_end_in_chinese_after_their_inline_elements() -> None:
+    root = page_tree(
+        '<section><h2>标题<a class="headerlink" href="#x">#</a></h2>'
+        "<p>甲 <span>乙</span> </p><p>丙。</p><li>A &amp; B</li><p>丁<br></p></section>"
+    ).css_first("section")
+    make_searchable(root)
+    assert root.html == (
+        "<section><h2>标题。</h2><p>甲 <span>乙</span>。 </p><p>丙。</p>"
+        "<li>A &amp; B。</li><p>丁<br></p></section>"
     )
 
 
@@ -384,9 +411,32 @@ def test_stories_index_their_topic_names_in_the_lead(built_seed_site: Path) -> N
 
 
 def test_topic_names_follow_the_meta_line() -> None:
-    body = (
+    section = page_tree(
         '<section><h2>标题</h2>\n<p class="radar-item-meta">A · 9/10</p>\n<p>正文。</p></section>'
-    )
-    html_text, lead = with_topic_terms(body, ["A", "甲 乙"])
+    ).css_first("section")
+    lead = add_topic_terms(section, ["A", "甲 乙"])
+    html_text = section.html or ""
     assert html_text.index("甲 乙。") < html_text.index("正文")
     assert lead == len("标题A·9/10A甲乙。")
+
+
+def test_han_runs_are_indexed_as_overlapping_pairs() -> None:
+    assert han_pairs("3D场景拆成物体，车 AI") == ["场景", "景拆", "拆成", "成物", "物体", "车"]
+    words = index_words("拆成物体")
+    assert len(words) == 3 and len(set(words)) == 3
+    assert all(re.fullmatch(r"qz[a-z]{8}", word) for word in words)
+    assert index_word("拆成") == index_word("拆") + index_word("成")[2:]
+    assert index_word("𠀀") != index_word("一"), "characters beyond the BMP have words too"
+
+
+def test_each_innermost_block_opens_with_the_words_of_its_pairs() -> None:
+    root = page_tree(
+        "<section><h2>拆成物体</h2><ul><li><p>客服 <em>Agent</em></p></li></ul>"
+        "<p>Latin only</p></section>"
+    ).css_first("section")
+    add_index_words(root)
+    pairs = " ".join(index_words("拆成物体"))
+    assert root.html == (
+        f"<section><h2>{pairs} 拆成物体</h2><ul><li><p>{index_word('客服')} 客服 <em>Agent</em></p>"
+        "</li></ul><p>Latin only</p></section>"
+    )

@@ -289,3 +289,28 @@ def test_topic_names_find_the_topic_stories(search_page: Any) -> None:
         f"./{ISSUE_PAGE}#rise-self-extrapolation"
     ]
     assert search_page.script_errors == []
+
+
+def test_the_issue_record_ranks_under_every_story_that_matches(search_page: Any) -> None:
+    """The rest of an issue page ("本期导语、主线与参考文献") summarises its stories: a query
+    matching it and stories shows every story first (issue 55)."""
+    search_for(search_page, "RISE")
+    kinds = search_page.eval_on_selector_all(
+        ".radar-search-page .radar-search-result", "items => items.map(i => i.dataset.kind)"
+    )
+    assert "issue" in kinds and "story" in kinds, kinds
+    assert kinds.index("issue") > max(at for at, kind in enumerate(kinds) if kind == "story")
+    issue = search_page.locator(".radar-search-page .radar-search-result[data-kind=issue]")
+    assert issue.locator(".radar-search-result-issue").inner_text() == "本期导语、主线与参考文献"
+    assert search_page.script_errors == []
+
+
+@pytest.mark.parametrize("query", ["Deep", "Agent", "Bench"])
+def test_a_latin_word_highlights_whole_words_only(search_page: Any, query: str) -> None:
+    """A Latin word of the query marks the words it begins, never a letter of another
+    ("deepfake" marked a stray "D", issue 55; so did "Deep" on the seed site)."""
+    found = search_for(search_page, query)
+    assert found, query
+    marks = [mark for result in found for mark in result["marks"]]
+    assert all(mark.strip().lower().startswith(query.lower()) for mark in marks), marks
+    assert search_page.script_errors == []

@@ -137,9 +137,9 @@ def piece_states(state: IndexState) -> dict[str, str]:
 def code_version() -> str:
     """Changes with the code that makes pieces and parts, and with Pagefind, whose
     bundles they are: after either changes, every piece and part is made again."""
-    from juju_radar.outputs.search import bundle, jobs, parts, records
+    from juju_radar.outputs.search import bundle, jobs, parts, records, terms
 
-    code = source_digest(bundle, jobs, parts, records, sys.modules[__name__])
+    code = source_digest(bundle, jobs, parts, records, terms, sys.modules[__name__])
     return digest(code, pagefind_version())
 
 

@@ -15,7 +15,6 @@ part's records are the same as at the last build, its bundle is left as it is.
 
 from __future__ import annotations
 
-import functools
 import html
 import json
 import re
@@ -24,21 +23,15 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from selectolax.lexbor import LexborHTMLParser, LexborNode
+
 from juju_radar.model.issue_records import Issue
 from juju_radar.model.vocabulary import Topic, Vocabulary
+from juju_radar.outputs.search.terms import index_words
 from juju_radar.store.cache import digest
 
 # Weight of everything that is not a story: it summarises stories or lists sources.
 SUMMARY_WEIGHT = "0.3"
-
-
-@dataclass(frozen=True)
-class Span:
-    """Where an element starts and ends in a page's HTML."""
-
-    start: int
-    end: int
-    attrs: dict[str, str]
 
 
 @dataclass(frozen=True)
@@ -73,75 +66,65 @@ def link_period(link: str) -> tuple[int | None, int | None]:
     return int(match.group(1)), int(match.group(2)) if match.group(2) else None
 
 
-# Sphinx writes every attribute double-quoted and escapes ``<`` in text, so section
-# tags can be found without a full HTML parse (which cost ~25 ms a page).
-SECTION_TAG_RE = re.compile(r"<(/?)section\b([^>]*)>")
-ATTRIBUTE_RE = re.compile(r'([^\s=]+)(?:="([^"]*)")?')
+# Each page is read as a browser reads it: parsed by lexbor (through selectolax, the
+# parser of the page check, ``sphinx_ext.safety``), so that the records hold what a
+# reader's browser shows. The records are read at the end of a build from the written
+# files, and only those of the pages written again, so the check's tree (made while
+# the page is rendered, maybe in another process) is not at hand: a page is parsed
+# again, in about a millisecond.
+def page_tree(page_html: str) -> LexborHTMLParser:
+    return LexborHTMLParser(page_html)
 
 
-def section_spans(page_html: str) -> list[tuple[int, Span]]:
-    """Every ``<section>`` of the page with its nesting depth, in document order."""
-    opened: list[tuple[int, dict[str, str]]] = []
-    spans: list[tuple[int, Span]] = []
-    for tag in SECTION_TAG_RE.finditer(page_html):
-        if not tag.group(1):
-            attrs = {
-                name: html.unescape(value or "")
-                for name, value in ATTRIBUTE_RE.findall(tag.group(2))
-            }
-            opened.append((tag.start(), attrs))
-        elif opened:
-            start, attrs = opened.pop()
-            spans.append((len(opened), Span(start, tag.end(), attrs)))
-    return sorted(spans, key=lambda depth_span: depth_span[1].start)
-
-
-def body_spans(spans: list[tuple[int, Span]]) -> list[Span]:
+def body_sections(tree: LexborHTMLParser) -> list[LexborNode]:
     """The page's searchable top-level sections (``data-pagefind-body``)."""
-    return [span for depth, span in spans if depth == 0 and "data-pagefind-body" in span.attrs]
+    return [
+        node
+        for node in tree.css("section")
+        if "data-pagefind-body" in node.attributes and not _has_ancestor(node, "section")
+    ]
 
 
-def story_spans(spans: list[tuple[int, Span]]) -> dict[str, Span]:
-    """Item id -> the span of its ``section.radar-item``."""
+def story_sections(tree: LexborHTMLParser) -> dict[str, LexborNode]:
+    """Item id -> its ``section.radar-item``."""
     return {
-        span.attrs["id"]: span
-        for _, span in spans
-        if "radar-item" in span.attrs.get("class", "").split() and span.attrs.get("id")
+        str(node.attributes["id"]): node
+        for node in tree.css("section.radar-item")
+        if node.attributes.get("id")
     }
 
 
-def cut(page_html: str, outer: Span, holes: Iterable[Span]) -> str:
-    """The HTML of ``outer`` without the spans in ``holes``."""
-    pieces, position = [], outer.start
-    for hole in sorted(holes, key=lambda span: span.start):
-        if outer.start <= hole.start and hole.end <= outer.end:
-            pieces.append(page_html[position : hole.start])
-            position = hole.end
-    pieces.append(page_html[position : outer.end])
-    return "".join(pieces)
+def _has_ancestor(node: LexborNode, tag: str) -> bool:
+    parent = node.parent
+    while parent is not None:
+        if parent.tag == tag:
+            return True
+        parent = parent.parent
+    return False
 
 
 def issue_records(issue: Issue, page_html: str, link: str, vocab: Vocabulary) -> list[SearchRecord]:
     """The stories of a published issue, then the rest of its page."""
-    spans = section_spans(page_html)
-    bodies = body_spans(spans)
-    stories = story_spans(spans)
+    tree = page_tree(page_html)
+    bodies = body_sections(tree)
+    for body in bodies:
+        make_searchable(body)
+    stories = story_sections(tree)
     issue_meta = {"date": issue.date.isoformat(), "issue": issue.title}
     records = []
     for item in issue.items:
-        span = stories.get(item.id)
-        if span is None:
+        section = stories.get(item.id)
+        if section is None:
             continue
         topic = vocab.topic_by_key(item.topic)
-        body_html, lead = with_topic_terms(
-            searchable_html(page_html[span.start : span.end]), topic_terms(topic)
-        )
+        lead = add_topic_terms(section, topic_terms(topic))
+        add_index_words(section)
         records.append(
             SearchRecord(
                 kind="story",
                 link=f"{link}#{item.id}",
                 title=item.heading,
-                body_html=body_html,
+                body_html=section.html or "",
                 meta={
                     **issue_meta,
                     LEAD_META: str(lead),
@@ -156,15 +139,15 @@ def issue_records(issue: Issue, page_html: str, link: str, vocab: Vocabulary) ->
                 },
             )
         )
-    rest = "".join(cut(page_html, body, stories.values()) for body in bodies)
-    if rest:
+    for section in stories.values():
+        section.decompose()
+    rest_lead = heading_lead(bodies)
+    for body in bodies:
+        add_index_words(body)
+    body_html = "".join(body.html or "" for body in bodies)
+    if body_html:
         # No filters: it is no story, and the filters count stories.
-        body_html = searchable_html(rest)
-        records.append(
-            SearchRecord(
-                "issue", link, issue.title, body_html, issue_meta | heading_lead(body_html)
-            )
-        )
+        records.append(SearchRecord("issue", link, issue.title, body_html, issue_meta | rest_lead))
     return records
 
 
@@ -176,9 +159,7 @@ def issue_records(issue: Issue, page_html: str, link: str, vocab: Vocabulary) ->
 LEAD_META = "lead"
 TERMS_CLASS = "radar-topic-terms"
 TERMS_WEIGHT = "3"  # a story of the topic ranks above one that mentions its name
-ITEM_META_END_RE = re.compile(r'<p class="radar-item-meta"[^>]*>.*?</p>', re.DOTALL)
-HEADING_END_RE = re.compile(r"</h[1-6]>")
-TAG_RE = re.compile(r"<[^>]*>")
+HEADINGS = "h1, h2, h3, h4, h5, h6"
 
 
 def topic_terms(topic: Topic) -> list[str]:
@@ -189,37 +170,71 @@ def topic_terms(topic: Topic) -> list[str]:
     return list(terms.values())
 
 
-def with_topic_terms(body_html: str, terms: list[str]) -> tuple[str, int]:
-    """The story's HTML with its topic's names after the meta line, and its lead length."""
-    meta_line = ITEM_META_END_RE.search(body_html) or HEADING_END_RE.search(body_html)
-    position = meta_line.end() if meta_line else 0
+def add_topic_terms(section: LexborNode, terms: list[str]) -> int:
+    """Put the topic's names after the story's meta line (or heading, or first), and
+    return the story's lead length."""
     names = html.escape(" ".join(terms))
-    block = f'\n<p class="{TERMS_CLASS}" data-pagefind-weight="{TERMS_WEIGHT}">{names}。</p>'
-    result = body_html[:position] + block + body_html[position:]
-    return result, lead_length(result[: position + len(block)])
+    block = f'<p class="{TERMS_CLASS}" data-pagefind-weight="{TERMS_WEIGHT}">{names}。</p>'
+    terms_node = _element(block)
+    after = section.css_first("p.radar-item-meta") or section.css_first(HEADINGS)
+    if after is not None:
+        after.insert_after("\n")
+        after.next.insert_after(terms_node)  # type: ignore[union-attr]
+    else:
+        section.insert_child("\n")
+        section.insert_child(terms_node)
+    return lead_length(section, section.css_first(f"p.{TERMS_CLASS}"))
 
 
-def heading_lead(body_html: str) -> dict[str, str]:
+def _element(markup: str) -> LexborNode:
+    node = LexborHTMLParser(markup, is_fragment=True).root
+    assert node is not None
+    return node
+
+
+def lead_length(root: LexborNode, last: LexborNode | None) -> int:
+    """Characters other than white space of ``root``'s text up to the end of ``last``."""
+    count = 0
+    for node in root.traverse(include_text=True):
+        if node.mem_id == getattr(last, "mem_id", None):
+            return count + _length(node.text(deep=True))
+        if node.is_text_node:
+            count += _length(node.text_content or "")
+    return count
+
+
+def _length(text: str) -> int:
+    return len(re.sub(r"\s", "", text))
+
+
+def heading_lead(bodies: list[LexborNode]) -> dict[str, str]:
     """The ``lead`` of a record that opens with its heading (the result's title)."""
-    heading = HEADING_END_RE.search(body_html)
-    if heading is None or lead_length(body_html[: heading.start()].split("<h", 1)[0]):
-        return {}
-    return {LEAD_META: str(lead_length(body_html[: heading.end()]))}
-
-
-def lead_length(lead_html: str) -> int:
-    """Characters other than white space of the text of ``lead_html``."""
-    return len(re.sub(r"\s", "", html.unescape(TAG_RE.sub("", lead_html))))
+    count = 0
+    for body in bodies:
+        heading = body.css_first(HEADINGS)
+        if heading is None:
+            count += _length(body.text(deep=True))
+            continue
+        before = lead_length(body, heading) - _length(heading.text(deep=True))
+        if count + before:
+            return {}
+        return {LEAD_META: str(lead_length(body, heading))}
+    return {}
 
 
 def page_record(title: str, page_html: str, link: str) -> SearchRecord | None:
-    bodies = body_spans(section_spans(page_html))
+    bodies = body_sections(page_tree(page_html))
     if not bodies:
         return None
-    body = "".join(page_html[span.start : span.end] for span in bodies)
-    body_html = searchable_html(body)
-    kind = ENTITY if ENTITY_PAGE_CLASS in bodies[0].attrs.get("class", "").split() else "page"
-    return SearchRecord(kind, link, title, body_html, heading_lead(body_html))
+    classes = (bodies[0].attributes.get("class") or "").split()
+    kind = ENTITY if ENTITY_PAGE_CLASS in classes else "page"
+    for body in bodies:
+        make_searchable(body)
+    lead = heading_lead(bodies)
+    for body in bodies:
+        add_index_words(body)
+    body_html = "".join(body.html or "" for body in bodies)
+    return SearchRecord(kind, link, title, body_html, lead)
 
 
 # An entity's page (``radar-entity.html``) is a record of its own kind, at full weight:
@@ -261,68 +276,69 @@ def page_records(
 # What Pagefind leaves out (``data-pagefind-ignore``: listings, "cited by" lines,
 # navigation) is left out of the records too, so that a change there (a new issue
 # citing an old reference) does not make an old part of the index be indexed again.
-IGNORED_START_RE = re.compile(r"<([a-zA-Z][a-zA-Z0-9]*)\b[^>]*\sdata-pagefind-ignore\b[^>]*>")
-VOID_TAGS = frozenset(
-    {"area", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "wbr"}
-)
-
-
-def searchable_html(body_html: str) -> str:
-    """What Pagefind indexes of a record, as it reads best in excerpts."""
-    return end_blocks_in_chinese(without_ignored(body_html))
-
-
-def without_ignored(body_html: str) -> str:
-    pieces, position = [], 0
-    for start in IGNORED_START_RE.finditer(body_html):
-        if start.start() < position:
-            continue  # inside an element already left out
-        tag = start.group(1).lower()
-        end = start.end() if tag in VOID_TAGS else _closing_end(body_html, tag, start.end())
-        if end is None:
-            continue
-        pieces.append(body_html[position : start.start()])
-        position = end
-    pieces.append(body_html[position:])
-    return "".join(pieces)
-
-
-def _closing_end(body_html: str, tag: str, position: int) -> int | None:
-    """Where the element whose start tag ends at ``position`` ends (None: unclosed)."""
-    depth = 1
-    for found in _tag_re(tag).finditer(body_html, position):
-        depth += -1 if found.group(1) else 1
-        if depth == 0:
-            return found.end()
-    return None
-
-
-@functools.lru_cache(maxsize=64)
-def _tag_re(tag: str) -> re.Pattern[str]:
-    return re.compile(rf"<(/?){tag}\b[^>]*>")
-
-
 # Pagefind joins a block that does not end a sentence (a heading, a meta line) to the
 # next with an ASCII ". " in its excerpts ("RISE 论文. 从模型……"). Ending such blocks
 # with "。" first makes the excerpts read as Chinese. Permalinks (``#``) are dropped:
 # they are not indexed, yet they would hide how the heading's text ends.
-HEADERLINK_RE = re.compile(r'<a class="headerlink"[^>]*>.*?</a>', re.DOTALL)
-BLOCK_END_RE = re.compile(
-    r"(?P<last>[^\s>])(?P<inline>(?:\s*</(?:a|span|em|strong|code|abbr|cite)>)*)"
-    r"(?P<close>\s*</(?:h[1-6]|p|li|dt|dd|th|td|caption|figcaption)>)"
-)
+LEFT_OUT = "[data-pagefind-ignore], a.headerlink"
+BLOCKS = "h1, h2, h3, h4, h5, h6, p, li, dt, dd, th, td, caption, figcaption"
+INLINE = frozenset({"a", "span", "em", "strong", "code", "abbr", "cite"})
 SENTENCE_END = frozenset("。！？；：…!?.;:")
 
 
-def end_blocks_in_chinese(body_html: str) -> str:
-    """``body_html`` with "。" closing each block whose text ends without punctuation."""
+def make_searchable(root: LexborNode) -> None:
+    """Make ``root`` what Pagefind indexes of a record, as it reads best in excerpts."""
+    for node in reversed(root.css(LEFT_OUT)):  # the innermost first
+        node.decompose()
+    for block in root.css(BLOCKS):
+        end_in_chinese(block)
 
-    def close(match: re.Match[str]) -> str:
-        last = match["last"]
-        mark = "" if last in SENTENCE_END else "。"
-        return f"{last}{match['inline']}{mark}{match['close']}"
 
-    return BLOCK_END_RE.sub(close, HEADERLINK_RE.sub("", body_html))
+def end_in_chinese(block: LexborNode) -> None:
+    """``block`` with "。" after its text when that ends without punctuation (after the
+    inline elements the text closes, before the white space that ends the block)."""
+    last_child = _last_content(block)
+    last = last_text(block)
+    if last_child is None or last is None:
+        return
+    text = last.text_content or ""
+    words = text.rstrip()
+    if words[-1] in SENTENCE_END:
+        return
+    if last_child.is_text_node:
+        last.replace_with(f"{words}。{text[len(words) :]}")
+    else:
+        last_child.insert_after("。")
+
+
+def _last_content(node: LexborNode) -> LexborNode | None:
+    """The last child of ``node`` that is not white space."""
+    child = node.last_child
+    while child is not None and child.is_text_node and not (child.text_content or "").strip():
+        child = child.prev
+    return child
+
+
+def last_text(node: LexborNode) -> LexborNode | None:
+    """The text node that ends ``node``, through inline elements only."""
+    child = _last_content(node)
+    if child is None:
+        return None
+    if child.is_text_node:
+        return child
+    return last_text(child) if child.tag in INLINE else None
+
+
+def add_index_words(root: LexborNode) -> None:
+    """Open each innermost block of ``root`` with the index words of its Han bigrams
+    (``terms.py``), which take the block's weight (a heading's, the topic names')."""
+    for block in root.css(BLOCKS):
+        first = block.first_child
+        if first is None or len(block.css(BLOCKS)) > 1:  # the block itself, and another
+            continue
+        words = index_words(block.text(deep=True))
+        if words:
+            first.insert_before(" ".join(words) + " ")
 
 
 def _meta_tags(name: str, values: dict[str, str]) -> Iterator[str]:

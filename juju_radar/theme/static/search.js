@@ -91,16 +91,55 @@
     const ticket = (owner.ticket = (owner.ticket || 0) + 1);
     const pagefind = await loadPagefind();
     const hasFilters = Object.keys(filters).length > 0;
-    const stories = await pagefind.search(query || null, { filters: { ...filters, kind: "story" } });
-    const others = hasFilters || !query
+    const words = indexQuery(query);
+    const stories = await pagefind.search(words || null, { filters: { ...filters, kind: "story" } });
+    const others = hasFilters || !words
       ? null
-      : await pagefind.search(query, { filters: { kind: OTHER_KIND } });
+      : await pagefind.search(words, { filters: { kind: OTHER_KIND } });
     if (ticket !== owner.ticket || !stories) return null;
     const [entities, rest] = others ? await entitiesFirst(others.results) : [[], []];
     const all = [...entities, ...stories.results, ...rest];
     const results = await Promise.all(all.slice(0, limit).map((r) => r.data()));
     if (ticket !== owner.ticket) return null;
     return { total: all.length, results, rest: all.slice(limit) };
+  }
+
+  // --- the words of Chinese text (outputs/search/terms.py) -----------------------------
+  // The index holds each Han run of a record also as its overlapping pairs of characters,
+  // each written as one ASCII word ("qz" and four letters a character), which neither
+  // Pagefind's segmenter (jieba) nor the browser's (Intl.Segmenter) splits: the query's
+  // Han runs become the same words, so any phrase of a story matches.
+  const HAN_RUN = /[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u{20000}-\u{3134f}]+/gu;
+  const INDEX_WORD = /^\s*qz(?:[a-z]{4}){1,2}\s*$/;
+  const LETTERS = "abcdefghijklmnopqrstuvwxyz";
+
+  function charCode(char) {
+    let number = char.codePointAt(0);
+    let code = "";
+    for (let digit = 0; digit < 4; digit += 1) {
+      code = LETTERS[number % 26] + code;
+      number = Math.floor(number / 26);
+    }
+    return code;
+  }
+
+  /** The overlapping pairs of characters of a Han run (a lone character: itself). */
+  function hanPairs(run) {
+    const chars = Array.from(run);
+    if (chars.length < 2) return chars;
+    return chars.slice(0, -1).map((char, at) => char + chars[at + 1]);
+  }
+
+  function indexWord(chars) {
+    return `qz${Array.from(chars, charCode).join("")}`;
+  }
+
+  /** The query Pagefind is given: each Han run as the index words of its pairs. */
+  function indexQuery(query) {
+    return (query || "")
+      .replace(HAN_RUN, (run) => ` ${hanPairs(run).map(indexWord).join(" ")} `)
+      .replace(/\s+/g, " ")
+      .trim();
   }
 
   // --- rendering -------------------------------------------------------------------
@@ -113,24 +152,26 @@
   }
 
   /** The excerpt of a result from its words as Pagefind segmented them (raw_content,
-   *  split at U+200B) and the words the query matched (locations), as text nodes and
-   *  <mark> elements:
+   *  split at U+200B, without the index words of Han pairs), with the query's words
+   *  marked, as text nodes and <mark> elements:
    *  - it starts after the record's lead (a story's heading, meta line and topic names,
    *    `lead` characters, records.py), which the result shows above it;
    *  - it starts at a sentence or clause boundary before the first match, or at the
    *    match itself when the clause began too far back, never on punctuation;
-   *  - adjacent matched words are one mark, so a word segmented in two ("智能", "体")
-   *    is highlighted whole, and so is a word of the query Pagefind matched in part
-   *    (普林斯顿大学: "普林斯" and "大学" matched, "顿" between them is marked too). */
+   *  - a Han phrase of the query marks every word it overlaps, so a word segmented in
+   *    two ("智能", "体") is highlighted whole; a Latin word marks only the words it
+   *    begins ("deepfake" marks "deepfake", never a "D"); adjacent marked words are one
+   *    mark. */
   function excerptNodes(data, query) {
     const raw = data.raw_content;
     if (typeof raw !== "string") return [document.createTextNode(data.plain_excerpt || "")];
-    const words = raw.split("\u200B").map((word) => word.replace(/&lt;/g, "<").replace(/&gt;/g, ">"));
+    const words = raw.split("\u200B").filter((word) => !INDEX_WORD.test(word))
+      .map((word) => word.replace(/&lt;/g, "<").replace(/&gt;/g, ">"));
     const lead = leadWords(words, Number((data.meta || {}).lead) || 0);
-    const matched = wholeMatches(words, data.locations || [], query);
+    const matched = matchedWords(words, query);
     data.leadMatches = [...matched].filter((at) => at < lead).map((at) => words[at].trim())
       .filter((word) => word && !PUNCTUATION_ONLY.test(word));
-    const anchor = (data.locations || []).filter((at) => at >= lead).sort((a, b) => a - b)[0];
+    const anchor = [...matched].filter((at) => at >= lead).sort((a, b) => a - b)[0];
     let start = anchor === undefined ? lead : clauseStart(words, anchor, lead);
     while (start < words.length - 1 && PUNCTUATION_ONLY.test(words[start])) start += 1;
     const end = excerptEnd(words, start);
@@ -159,21 +200,35 @@
     return nodes;
   }
 
-  /** The matched words, with each run of words around a match that together spell a
-   *  part of a query word (the segmenter splits the page's text and the query alike). */
-  function wholeMatches(words, locations, query) {
-    const matched = new Set(locations);
-    const terms = (query || "").toLowerCase().split(/\s+/).filter(Boolean);
-    const within = (from, to) => {
-      const text = words.slice(from, to).join("").trim().toLowerCase();
-      return text && terms.some((term) => term.includes(text));
+  /** The positions of the words the query marks: each word overlapping an occurrence of
+   *  one of the query's Han runs, and each word that a Latin (or other) word of the
+   *  query begins, compared whole, case aside. */
+  function matchedWords(words, query) {
+    const matched = new Set();
+    const runs = (query || "").match(HAN_RUN) || [];
+    const others = (query || "").replace(HAN_RUN, " ").toLowerCase()
+      .split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+    const starts = [];
+    let length = 0;
+    words.forEach((word) => { starts.push(length); length += word.length; });
+    const text = words.join("");
+    const wordAt = (offset) => {
+      let low = 0;
+      let high = starts.length - 1;
+      while (low < high) {
+        const middle = Math.ceil((low + high) / 2);
+        if (starts[middle] <= offset) low = middle; else high = middle - 1;
+      }
+      return low;
     };
-    locations.forEach((at) => {
-      let from = at;
-      let to = at + 1;
-      while (from > 0 && to - from < RUN_WORDS && within(from - 1, to)) from -= 1;
-      while (to < words.length && to - from < RUN_WORDS && within(from, to + 1)) to += 1;
-      for (let word = from; word < to; word += 1) matched.add(word);
+    runs.forEach((run) => {
+      for (let found = text.indexOf(run); found >= 0; found = text.indexOf(run, found + 1)) {
+        for (let at = wordAt(found); at <= wordAt(found + run.length - 1); at += 1) matched.add(at);
+      }
+    });
+    words.forEach((word, at) => {
+      const parts = word.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+      if (parts.some((part) => others.some((other) => part.startsWith(other)))) matched.add(at);
     });
     return matched;
   }
@@ -199,7 +254,6 @@
   const SENTENCE_END = /[。！？!?]$/;
   const CLAUSE_END = /[。！？；，：、!?;:,.…]\s*$/;
   const PUNCTUATION_ONLY = /^[\s\p{P}]*$/u;
-  const RUN_WORDS = 12; // the longest run of words one query word may span
   const CLAUSE_REACH = 24; // words back from the first match to look for a boundary
   const EXCERPT_CHARS = 72;
 
