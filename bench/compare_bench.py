@@ -194,9 +194,13 @@ class Corpus:
     template: Path | None = None  # the export held back for the later imports
 
     def copy_for(self, sides: list[Side], archive: Path) -> None:
+        """The archive's issues and ``references.bib`` in each side's own frame (its seed
+        site's pages and ``conf.py``: a page of HEAD's may use what REF does not know)."""
         for side in sides:
-            site = self.work / f"{self.kind}-{self.issues}-{slug(side.name)}"
-            shutil.copytree(archive, site, symlinks=True)
+            site = fresh_site(side, self.work / f"{self.kind}-{self.issues}-{slug(side.name)}")
+            shutil.rmtree(site / "issues")
+            shutil.copytree(archive / "issues", site / "issues")
+            shutil.copy2(archive / "references.bib", site / "references.bib")
             self.sites[side.name] = site
 
 
@@ -214,7 +218,7 @@ def make_corpus(kind: str, issues: int, work: Path, sides: list[Side]) -> Corpus
         synthesize(issues + 1, exports_dir, "--exports")
         *corpus.exports, newest = sorted(exports_dir.glob("*.txt"))
         corpus.template = newest
-        archive = fresh_site(work / f"imported-{issues}")
+        archive = fresh_site(head_side(), work / f"imported-{issues}")
         import_command = [sys.executable, "-m", "juju_radar", "import", *map(str, corpus.exports)]
         run_quietly(import_command, archive)
     corpus.copy_for(sides, archive)
@@ -222,9 +226,9 @@ def make_corpus(kind: str, issues: int, work: Path, sides: list[Side]) -> Corpus
     return corpus
 
 
-def fresh_site(out: Path) -> Path:
-    """A copy of the tests' seed site (its own issue stays, as in build_bench)."""
-    shutil.copytree(SEED_SITE, out)
+def fresh_site(side: Side, out: Path) -> Path:
+    """A copy of the side's own seed site (its own issue stays, as in build_bench)."""
+    shutil.copytree(side.root / SEED_SITE.relative_to(ROOT), out)
     return out
 
 
@@ -275,7 +279,7 @@ def backlog_site(side: Side, corpus: Corpus, site: Path) -> Path:
 def fresh_backlog_site(side: Side, corpus: Corpus, site: Path) -> None:
     target = backlog_site(side, corpus, site)
     shutil.rmtree(target, ignore_errors=True)
-    fresh_site(target)
+    fresh_site(side, target)
 
 
 def clean_tree(side: Side, corpus: Corpus, site: Path) -> None:
