@@ -378,11 +378,19 @@ def measure_row(row: Row, corpus: Corpus, sides: list[Side], runs: int) -> dict[
 
 
 def measure_corpus(
-    kind: str, issues: int, sides: list[Side], runs: int, rows: list[Row], work: Path
+    kind: str,
+    issues: int,
+    sides: list[Side],
+    runs: int,
+    rows: list[Row],
+    work: Path,
+    progress: Callable[[dict[str, Any]], None] = lambda result: None,
 ) -> dict[str, Any]:
+    """The corpus's rows; ``progress`` is given the result so far after each row."""
     corpus = make_corpus(kind, issues, work, sides)
     rows = [row for row in rows if kind in row.corpora]
-    measured = {}
+    measured: dict[str, Any] = {}
+    result = {"corpus": kind, "issues": issues, "runs": runs, "rows": measured}
     for row in rows:
         samples = measure_row(row, corpus, sides, runs)
         measured[row.key] = {
@@ -391,9 +399,10 @@ def measure_corpus(
                 name: [vars(sample) for sample in found] for name, found in samples.items()
             },
         }
+        progress(result)
     for site in corpus.sites.values():
         shutil.rmtree(site, ignore_errors=True)
-    return {"corpus": kind, "issues": issues, "runs": runs, "rows": measured}
+    return result
 
 
 # --- the report ------------------------------------------------------------------------
@@ -470,14 +479,19 @@ def main(argv: list[str] | None = None) -> int:
         for row in ROWS
         if row.group in args.rows and (args.only is None or row.key in args.only)
     ]
+    results: list[dict[str, Any]] = []
+
+    def keep(result: dict[str, Any]) -> None:  # a long run's rows are kept as they come
+        if args.json:
+            done = [*results, result]
+            args.json.write_text(json.dumps(done, ensure_ascii=False, indent=1), "utf-8")
+
     with tempfile.TemporaryDirectory(prefix="compare-bench-") as workdir:
-        results = [
-            measure_corpus(kind, size, sides, args.runs, rows, Path(workdir))
-            for kind in args.corpus
-            for size in args.sizes
-        ]
-    if args.json:
-        args.json.write_text(json.dumps(results, ensure_ascii=False, indent=1), encoding="utf-8")
+        for kind in args.corpus:
+            for size in args.sizes:
+                results.append(
+                    measure_corpus(kind, size, sides, args.runs, rows, Path(workdir), keep)
+                )
     shown = " ".join(["bench/compare_bench.py", *(argv if argv is not None else sys.argv[1:])])
     text = report(results, args.against, shown)
     print(text)

@@ -4,6 +4,7 @@ editors' rows with this checkout standing for the reference (not timed)."""
 
 from __future__ import annotations
 
+import json
 import re
 import subprocess
 import sys
@@ -104,3 +105,10 @@ def test_the_editors_rows_run_side_by_side_on_a_tiny_archive(tmp_path):
     assert labels.count("one more import after `references.bib` was edited by hand") == 2
     assert labels.count("`radar refs missing`") == 2
     assert len(rows) == 6 + 5
+    kept = json.loads((tmp_path / "samples.json").read_text("utf-8"))
+    assert [(result["corpus"], len(result["rows"])) for result in kept] == [
+        ("imported", 6),
+        ("synthetic", 5),
+    ]
+    for row in (row for result in kept for row in result["rows"].values()):
+        assert [len(row["samples"][side]) for side in ("self", "HEAD")] == [1, 1]
