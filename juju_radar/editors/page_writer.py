@@ -175,8 +175,6 @@ def _closing_block(title: str, paragraphs: Iterable[str]) -> str:
 # --- the references ---------------------------------------------------------------------
 
 
-
-
 def source_note(date: dt.date, item_id: str, title: str, label: str) -> str:
     """The note of an imported reference: where it came from (no invented facts)."""
     return f"Juju Radar {date.isoformat()} 条目 {item_id}（{title}）的来源链接“{label}”"
