@@ -85,12 +85,21 @@ lint: $(TEST_STAMP)
 	$(BIN)/mypy
 
 # The timings, which the tests leave out (their verdict would be the machine's load):
-# build, search, the editors' tools, and Lighthouse's performance score.
+# build, search, the editors' tools, and Lighthouse's performance score. With AGAINST=REF
+# (a commit), side by side instead: REF in a clone of its own under _build/against/, each
+# row alternately with HEAD (bench/compare_bench.py; BENCH_OPTIONS adds its options, e.g.
+# BENCH_OPTIONS="--sizes 3650 --corpus imported --rows editors").
+AGAINST ?=
+BENCH_OPTIONS ?=
 bench: $(TEST_STAMP) $(LIGHTHOUSE_STAMP)
+ifeq ($(AGAINST),)
 	$(BIN)/python bench/build_bench.py
 	$(BIN)/python bench/search_bench.py
 	$(BIN)/python bench/editors_bench.py
 	$(BIN)/python bench/lighthouse_bench.py
+else
+	$(BIN)/python bench/compare_bench.py --against $(AGAINST) $(BENCH_OPTIONS)
+endif
 
 # The documentation (docs/, MyST Markdown): not the archive, which leaves docs/ out. Its
 # tables of codes are generated from juju_radar/model/codes.py; warnings are errors.

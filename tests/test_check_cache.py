@@ -83,12 +83,8 @@ def test_a_changed_bibliography_is_checked_again(site, capsys):
     assert "references.bib:15: error: unescaped '%'" in out
 
 
-def test_an_edited_bibliography_checks_again_only_its_changed_segment(site, capsys, monkeypatch):
-    """The .bib read by segment, as the build reads it: the problems a whole-file check
-    finds, with only the edited entry's segment read again."""
-    assert check_output(site, capsys)[0] == 0
-    bib = site / "references.bib"
-    bib.write_text(bib.read_text("utf-8").replace("2026-09-04 公开", "50% 公开"), "utf-8")
+def counted_segments(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The texts of the segments the check reads from now on (not taken from its cache)."""
     segments_read: list[str] = []
     real = segment_cache.segment_facts
 
@@ -97,6 +93,28 @@ def test_an_edited_bibliography_checks_again_only_its_changed_segment(site, caps
         return real(segment, *args)
 
     monkeypatch.setattr(segment_cache, "segment_facts", counting)
+    return segments_read
+
+
+def test_a_cold_check_reads_the_bibliography_whole(site, capsys, monkeypatch):
+    """With nothing kept, one whole reading: cheaper than segment by segment."""
+    segments_read = counted_segments(monkeypatch)
+    assert check_output(site, capsys)[0] == 0
+    assert segments_read == []
+
+
+def test_an_edited_bibliography_checks_again_only_its_changed_segment(site, capsys, monkeypatch):
+    """The .bib read by segment, as the build reads it, once a version of it was checked:
+    the problems a whole-file check finds, with only the edited entry's segment read
+    again."""
+    assert check_output(site, capsys)[0] == 0
+    bib = site / "references.bib"
+    segments_read = counted_segments(monkeypatch)
+    bib.write_text(bib.read_text("utf-8") + "\n% 编辑的注释\n", "utf-8")
+    assert check_output(site, capsys)[0] == 0
+    assert len(segments_read) > 1, "the first edit after a cold check reads every segment"
+    segments_read.clear()
+    bib.write_text(bib.read_text("utf-8").replace("2026-09-04 公开", "50% 公开"), "utf-8")
     status, out = check_output(site, capsys)
     assert status == 1
     expected = check_bib_text(bib.read_text("utf-8"), "references.bib")

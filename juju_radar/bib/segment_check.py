@@ -39,7 +39,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from juju_radar.bib import segment_cache, segment_facts, typesetting
+from juju_radar.bib import entry_notes, segment_cache, segment_facts, typesetting
 from juju_radar.bib.check import CHECKER_MODULES, check_bib_text, internal_error
 from juju_radar.bib.cross_entry_rules import (
     anchor_clash_problems,
@@ -72,6 +72,7 @@ PER_ENTRY_COUNT = len(PER_ENTRY_RULES)
 
 SEGMENT_CHECKER_MODULES: tuple[ModuleType, ...] = (
     *CHECKER_MODULES,
+    entry_notes,
     segment_facts,
     segment_cache,
     sys.modules[__name__],
@@ -89,6 +90,10 @@ class BibCheck:
     """Entry key -> line of its first occurrence, as :func:`parse_bib_keys` gives it."""
     segment_keys: list[str] | None
     """The facts this check used; None when it checked the file whole."""
+    entries: Sequence[EntryFacts] = ()
+    """What the check by segment read of each command (none when it checked whole)."""
+    expanded_chars: int = 0
+    """What the values hold once ``@string`` macros are expanded (by segment only)."""
 
 
 @functools.cache
@@ -175,7 +180,9 @@ def assembled_check(
                 problems.append(problem)
     problems.sort(key=lambda problem: problem.line)
     remember_entries(text, entries)  # the build's other uses of the file read them here
-    return BibCheck(problems, entry_keys(entries), [segment.key for segment in segments])
+    expanded = sum(found.expanded_chars for found in facts)
+    keys = [segment.key for segment in segments]
+    return BibCheck(problems, entry_keys(entries), keys, entries, expanded)
 
 
 def latex_problem_of(

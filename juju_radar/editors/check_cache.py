@@ -12,19 +12,19 @@ rules (dates and ids used twice, citations that resolve) always run over every i
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
 from juju_radar.bib import typesetting
 from juju_radar.bib.check import CHECKER_MODULES, check_bib_text
+from juju_radar.bib.entry_notes import entry_note_digests
+from juju_radar.bib.entry_records import EntryRecord
 from juju_radar.bib.file_entries import entry_keys
-from juju_radar.bib.identifiers import EDITORS_NOTE_FIELD
 from juju_radar.bib.reader import EXPANSION_ALLOWANCE, read_bib
-from juju_radar.bib.segment_check import SEGMENT_CHECKER_MODULES, check_bib_segments
+from juju_radar.bib.segment_check import SEGMENT_CHECKER_MODULES, BibCheck, check_bib_segments
 from juju_radar.bib.size_limits import DEFAULT_BIB_LIMITS, BibLimits
 from juju_radar.editors import (
     export_blocks,
@@ -35,7 +35,6 @@ from juju_radar.editors import (
     page_writer,
     site_files,
 )
-from juju_radar.editors.page_writer import FORMER_NOTE_SUFFIX
 from juju_radar.editors.site_files import Site, item_ids_in
 from juju_radar.model import (
     anchors,
@@ -102,39 +101,48 @@ class BibFacts:
         return {key.lower() for key in self.keys}
 
 
-def note_digest(note: str) -> bytes:
-    """What an imported entry's note is known by: its notes are long, their digests short."""
-    return hashlib.blake2b(note.encode(), digest_size=16).digest()
-
-
 def bib_facts(
     text: str,
     path: str,
     limits: BibLimits = DEFAULT_BIB_LIMITS,
     problems: Sequence[Problem] | None = None,
 ) -> BibFacts:
-    """What the check keeps of a .bib file; ``problems`` when already known (by the
-    check by segment, which gives what :func:`check_bib_text` gives)."""
+    """What the check keeps of a .bib file, read whole; ``problems`` when already known."""
     problems = tuple(check_bib_text(text, path, limits) if problems is None else problems)
     # What the check read: a file past a limit is read no further, here either.
     reading = read_bib(text, stop_after=limits.max_entries)
-    entries = [entry for entry in reading.entries if entry.is_citable]
+    citable = [entry for entry in reading.entries if entry.is_citable]
+    notes = [(entry.key, entry_note_digests(entry)) for entry in citable]
+    return facts_of_entries(text, problems, citable, notes, reading.expanded_chars)
+
+
+def facts_of_entries(
+    text: str,
+    problems: Sequence[Problem],
+    citable: Sequence[EntryRecord],
+    notes: Iterable[tuple[str | None, tuple[bytes, ...]]],
+    expanded_chars: int,
+) -> BibFacts:
+    """What the check keeps of a .bib file, from what it read of its citable entries
+    (whole, or by segment: the same entries) and their notes' digests (key, digests)."""
     return BibFacts(
-        problems=problems,
-        keys=entry_keys(entries),
+        problems=tuple(problems),
+        keys=entry_keys(citable),
         # Earlier versions wrote the note in ``note``; it is in ``radarnote`` now.
-        key_by_note={
-            note_digest((entry.field_value(name) or "").removesuffix(FORMER_NOTE_SUFFIX)): entry.key
-            for entry in entries
-            for name in ("note", EDITORS_NOTE_FIELD)
-            if entry.key and entry.field_value(name)
-        },
-        anchors=frozenset(citation_anchor(entry.key) for entry in entries if entry.key),
+        key_by_note={digest: key for key, digests in notes if key for digest in digests},
+        anchors=frozenset(citation_anchor(entry.key) for entry in citable if entry.key),
         newlines=text.count("\n"),
-        has_crossref=any(entry.field_value("crossref") is not None for entry in entries),
+        has_crossref=any(entry.crossref is not None for entry in citable),
         chars=len(text),
-        expanded_chars=reading.expanded_chars,
+        expanded_chars=expanded_chars,
     )
+
+
+def segment_bib_facts(text: str, checked: BibCheck) -> BibFacts:
+    """What the check keeps of a .bib file checked by segment, from what it read."""
+    citable = [entry for entry in checked.entries if entry.is_citable]
+    notes = [(entry.key, entry.note_digests) for entry in citable]
+    return facts_of_entries(text, checked.problems, citable, notes, checked.expanded_chars)
 
 
 def appended_facts(
@@ -297,20 +305,27 @@ class CheckCache:
         self._seen_bibs.add(key)
         facts = self.store.peek("bib", key)
         if facts is None:
-            facts = bib_facts(text, name, self.site.bib_limits, self._bib_problems(name, text))
+            facts = self._bib_facts(name, text)
             self.store.put("bib", key, facts)
             self.rechecked.append(name)
         return facts  # type: ignore[no-any-return]
 
-    def _bib_problems(self, name: str, text: str) -> list[Problem]:
-        """The file's problems, checking again only the segments not seen before (one
-        namespace of segments per file, as the build keeps them)."""
+    def _bib_facts(self, name: str, text: str) -> BibFacts:
+        """The file's facts: read whole when nothing is kept of any .bib file; else by
+        segment, checking again only the segments not seen before (one namespace of
+        segments per file, as the build keeps them)."""
         segments = f"bib-segments-{digest(self.version, name)}"
         limits = self.site.bib_limits
+        if not self.store.store(segments) and not self.store.store("bib"):
+            # Nothing kept (a cold check): one whole reading costs less than reading
+            # segment by segment (BENCHMARKS.md, "Side by side"); the first check of a
+            # changed file reads it by segment and keeps them.
+            return bib_facts(text, name, limits)
         checked = check_bib_segments(text, name, self.store.namespace(segments), limits)
-        if checked.segment_keys is not None:
-            self.store.keep_only(segments, checked.segment_keys)
-        return checked.problems
+        if checked.segment_keys is None:
+            return bib_facts(text, name, limits, checked.problems)
+        self.store.keep_only(segments, checked.segment_keys)
+        return segment_bib_facts(text, checked)
 
     def remember_bib(self, name: str, text: str, facts: BibFacts) -> None:
         """Keep ``facts`` as those of ``name`` now holding ``text``, the file's only

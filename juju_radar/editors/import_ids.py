@@ -13,9 +13,10 @@ from collections.abc import Container, Sequence
 from dataclasses import dataclass, field
 from itertools import chain, count
 
+from juju_radar.bib.entry_notes import note_digest
 from juju_radar.bib.file_entries import scan_entries
 from juju_radar.bib.identifiers import EDITORS_NOTE_FIELD
-from juju_radar.editors.check_cache import BibFacts, CheckCache, note_digest
+from juju_radar.editors.check_cache import BibFacts, CheckCache
 from juju_radar.editors.export_reader import ExportIssue
 from juju_radar.editors.page_writer import (
     render_bib_entry,

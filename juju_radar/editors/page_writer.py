@@ -175,11 +175,6 @@ def _closing_block(title: str, paragraphs: Iterable[str]) -> str:
 # --- the references ---------------------------------------------------------------------
 
 
-# Notes written by earlier imports (in ``note``, which pages show) ended so; the page
-# itself now says what is missing.
-FORMER_NOTE_SUFFIX = "；由 radar import 生成，标识符（DOI、arXiv 编号或网址）待编辑补全"
-
-
 def source_note(date: dt.date, item_id: str, title: str, label: str) -> str:
     """The note of an imported reference: where it came from (no invented facts)."""
     return f"Juju Radar {date.isoformat()} 条目 {item_id}（{title}）的来源链接“{label}”"
