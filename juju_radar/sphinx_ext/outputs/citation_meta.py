@@ -16,8 +16,10 @@ cited work carries only the identifiers its entry states.
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from markupsafe import Markup
@@ -90,31 +92,49 @@ def reference_content(record: dict[str, Any]) -> str:
     return "; ".join(f"{name}={reference_value(value)}" for name, value in pairs if value)
 
 
+@dataclass(frozen=True)
+class CitedPage:
+    """What a page's citation tags describe: an issue, or one story (``story``: then the
+    newsletter is its container, and the page its own public address)."""
+
+    title: str
+    date: dt.date
+    story: bool = False
+
+
+def issue_page(issue: Issue) -> CitedPage:
+    return CitedPage(issue.title, issue.date)
+
+
 def highwire_tags(
-    issue: Issue, language: str, url: str, references: Iterable[dict[str, Any]]
+    page: CitedPage, language: str, url: str, references: Iterable[dict[str, Any]]
 ) -> list[tuple[str, str]]:
-    date = highwire_date([issue.date.year, issue.date.month, issue.date.day])
+    date = highwire_date([page.date.year, page.date.month, page.date.day])
     tags = [
-        ("citation_title", issue.title),
+        ("citation_title", page.title),
         ("citation_author", ORGANISATION_AS_AUTHOR),
         ("citation_publication_date", date),
         ("citation_online_date", date),
         ("citation_language", language),
         ("citation_publisher", PUBLISHER),
     ]
+    if page.story:
+        tags.append(("citation_journal_title", PUBLISHER))
+    if url and page.story:
+        tags.append(("citation_public_url", url))
     if url:
         tags.append(("citation_fulltext_html_url", url))
     tags += [("citation_reference", reference_content(record)) for record in references]
-    tags += dublin_core_tags(issue, language, url)
+    tags += dublin_core_tags(page, language, url)
     tags += [("z.itemType", ZOTERO_ITEM_TYPE), ("prism.publicationName", PUBLISHER)]
     return tags
 
 
-def dublin_core_tags(issue: Issue, language: str, url: str) -> list[tuple[str, str]]:
+def dublin_core_tags(page: CitedPage, language: str, url: str) -> list[tuple[str, str]]:
     tags = [
-        ("DC.title", issue.title),
+        ("DC.title", page.title),
         ("DC.creator", PUBLISHER),
-        ("DC.date", issue.date.isoformat()),
+        ("DC.date", page.date.isoformat()),
         ("DC.publisher", PUBLISHER),
         ("DC.language", language),
         ("DC.type", DCMI_TYPE),
@@ -157,7 +177,7 @@ def schema_work(record: dict[str, Any]) -> dict[str, Any]:
 
 
 def json_ld(
-    issue: Issue, language: str, site: SiteUrl, url: str, references: Iterable[dict[str, Any]]
+    page: CitedPage, language: str, site: SiteUrl, url: str, references: Iterable[dict[str, Any]]
 ) -> dict[str, Any]:
     organisation = {"@type": "Organization", "name": PUBLISHER}
     periodical: dict[str, Any] = {"@type": "Periodical", "name": PUBLISHER}
@@ -166,8 +186,8 @@ def json_ld(
     document: dict[str, Any] = {
         "@context": "https://schema.org",
         "@type": "NewsArticle",
-        "headline": issue.title,
-        "datePublished": issue.date.isoformat(),
+        "headline": page.title,
+        "datePublished": page.date.isoformat(),
         "inLanguage": language,
         "author": organisation,
         "publisher": organisation,
@@ -200,9 +220,25 @@ def add_citation_meta(
         return
     site = SiteUrl.from_config(app.config)
     url = site.url(app.builder.get_target_uri(pagename)) if site else ""
-    references = cited_records(app, issue)
+    references = cited_records(app, issue.citation_keys)
+    context["metatags"] += citation_metatags(app, issue_page(issue), url, references)
+
+
+def citation_metatags(
+    app: Sphinx,
+    page: CitedPage,
+    url: str,
+    references: list[dict[str, Any]],
+    others: tuple[dict[str, Any], ...] = (),
+) -> str:
+    """The Highwire, Dublin Core and JSON-LD of a page; ``others``: more JSON-LD
+    documents (a story's review), each in a script of its own."""
+    site = SiteUrl.from_config(app.config)
     language = language_tag(app)
-    tags = highwire_tags(issue, language, url, references)
-    context["metatags"] += "".join(str(META.format(name, value)) for name, value in tags)
-    document = json_ld(issue, language, site, url, references)
-    context["metatags"] += f'\n<script type="application/ld+json">{script_json(document)}</script>'
+    tags = highwire_tags(page, language, url, references)
+    documents = (json_ld(page, language, site, url, references), *others)
+    meta = "".join(str(META.format(name, value)) for name, value in tags)
+    return meta + "".join(
+        f'\n<script type="application/ld+json">{script_json(document)}</script>'
+        for document in documents
+    )

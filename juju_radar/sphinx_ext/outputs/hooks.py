@@ -30,7 +30,14 @@ from juju_radar.sphinx_ext.collector import archive_version, radar_data
 from juju_radar.sphinx_ext.config import vocabulary
 from juju_radar.sphinx_ext.directives import listing_directive
 from juju_radar.sphinx_ext.drafts import drafts_left_out
-from juju_radar.sphinx_ext.outputs import citation_meta, sitemap, social, stats, theme_css
+from juju_radar.sphinx_ext.outputs import (
+    citation_meta,
+    sitemap,
+    social,
+    stats,
+    story_pages,
+    theme_css,
+)
 from juju_radar.sphinx_ext.outputs.sitemap import ROBOTS_FILE, SITEMAP_FILE
 from juju_radar.sphinx_ext.preview import skipped_in_preview
 from juju_radar.sphinx_ext.transforms import add_renderer, listing_view
@@ -221,6 +228,9 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("html-page-context", social.add_feed_links)
     app.connect("html-page-context", social.keep_drafts_unindexed)
     app.connect("html-page-context", citation_meta.add_citation_meta)
+    app.connect("html-collect-pages", story_pages.collect_story_pages)
+    app.connect("html-page-context", story_pages.story_page_context, priority=300)
+    app.connect("html-page-context", story_pages.add_story_meta)
     # Started before the search index (priority 500), finished after it.
     app.connect("build-finished", skipped_in_preview(start_publications), priority=200)
     app.connect("build-finished", finish_publications, priority=700)
