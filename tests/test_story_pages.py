@@ -7,9 +7,14 @@ import io
 import json
 import os
 import xml.etree.ElementTree as ET
+from collections.abc import Iterator
+from functools import partial
+from http.server import ThreadingHTTPServer
 from pathlib import Path
+from threading import Thread
 
 import pytest
+from browser.site_server import SUB_PATH, SubPathHandler
 from bs4 import BeautifulSoup
 from conftest import sphinx_build
 from PIL import Image
@@ -217,3 +222,36 @@ def test_cards_are_the_same_bytes_and_an_edit_rewrites_only_its_story(tmp_path: 
     edited = soup(second, f"{SECOND}/taubench-failure-replication.html").get_text()
     assert "差异不大" in edited
     assert differences(clean_build(srcdir, tmp_path / "clean", *WITH_SITE_URL), second) == []
+
+
+@pytest.fixture(scope="module")
+def served(site: tuple[Path, Path]) -> Iterator[str]:
+    """The published site at the sub-path of its address, on 127.0.0.1."""
+    handler = partial(SubPathHandler, directory=str(site[1]))
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}{SUB_PATH}"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+@pytest.mark.browser
+def test_a_story_page_shows_a_qr_code_of_its_address_at_a_phones_width(served, browser):
+    context = browser.new_context(viewport={"width": 390, "height": 800})
+    try:
+        tab = context.new_page()
+        problems: list[str] = []
+        tab.on("pageerror", lambda error: problems.append(str(error)))
+        tab.on("console", lambda message: message.type == "error" and problems.append(message.text))
+        tab.goto(f"{served}{SEED}/rise-self-extrapolation.html", wait_until="load")
+        code = tab.locator("#share svg.radar-qr")
+        box = code.bounding_box()
+        visible = code.is_visible()
+        fits = tab.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth")
+    finally:
+        context.close()
+    assert visible and box is not None and box["width"] >= 100 and box["height"] >= 100
+    assert fits  # nothing scrolls sideways on a phone
+    assert problems == []  # no script error, nothing the page's policy (CSP) refused
