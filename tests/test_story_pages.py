@@ -158,7 +158,11 @@ def test_a_story_is_cited_as_itself_in_the_newsletter(site):
     url = f"{SITE_URL}{SEED}/tau-bench-customer-service.html"
     tags = meta(outdir, f"{SEED}/tau-bench-customer-service.html")
     assert tags["citation_title"] == ["客服能跑起来，不代表能处理好客户的问题"]
-    assert tags["citation_journal_title"] == ["Juju Radar"]
+    # The newsletter is its container as Zotero reads it (a citation_journal_title would
+    # make it a journal article: tests/test_zotero_client.py).
+    assert "citation_journal_title" not in tags
+    assert tags["prism.publicationName"] == ["Juju Radar"]
+    assert tags["z.itemType"] == ["newspaperArticle"]
     assert tags["citation_author"] == ["Juju Radar,"]
     assert tags["citation_public_url"] == [url]
     assert tags["citation_fulltext_html_url"] == [url]

@@ -118,8 +118,9 @@ def highwire_tags(
         ("citation_language", language),
         ("citation_publisher", PUBLISHER),
     ]
-    if page.story:
-        tags.append(("citation_journal_title", PUBLISHER))
+    # No ``citation_journal_title`` for a story either: Zotero's translator then saves it
+    # as a journal article (tests/test_zotero_client.py); ``prism.publicationName`` and
+    # the JSON-LD's ``isPartOf`` name the newsletter as its container.
     if url and page.story:
         tags.append(("citation_public_url", url))
     if url:
