@@ -84,7 +84,7 @@ def test_a_story_page_shows_its_story_and_its_place_in_the_issue(site):
     assert all(source.label in sources for source in item.sources)
     boxes = page.select_one("#cite-this").get_text()
     assert f"{SITE_URL}{SEED}/{item.id}.html" in boxes and "BibTeX" in boxes
-    for link in page.select("#cite-this a.download"):
+    for link in page.select("#cite-this a.radar-download"):
         assert (outdir / SEED / link["href"]).resolve().is_file(), link["href"]
     assert page.select_one("#share svg.radar-qr title").get_text()
 
