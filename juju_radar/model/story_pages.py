@@ -65,33 +65,34 @@ def story_description(item: Item) -> str:
     return first_sentence(" ".join(text.split()))
 
 
-def topic_neighbours(archive: Archive, ref: ItemRef) -> tuple[ItemLine | None, ItemLine | None]:
-    """The older and the newer published story of the same topic."""
-    refs = archive.topic_items(ref.item.topic)  # newest first
-    index = next(
-        (position for position, other in enumerate(refs) if other.item is ref.item),
-        None,
-    )
-    if index is None:
-        return None, None
-    older = item_line(refs[index + 1]) if index + 1 < len(refs) else None
-    newer = item_line(refs[index - 1]) if index > 0 else None
-    return older, newer
+Neighbours = tuple[ItemLine | None, ItemLine | None]  # the older and the newer story
+
+
+def topic_neighbours(archive: Archive) -> dict[int, Neighbours]:
+    """Each published story's older and newer story of the same topic, by the story's
+    identity (``id(item)``): one pass over each topic's stories."""
+    found: dict[int, Neighbours] = {}
+    for refs in archive.by_topic.values():  # newest first
+        for index, ref in enumerate(refs):
+            older = item_line(refs[index + 1]) if index + 1 < len(refs) else None
+            newer = item_line(refs[index - 1]) if index > 0 else None
+            found[id(ref.item)] = (older, newer)
+    return found
 
 
 def story_view(
-    archive: Archive,
     vocabulary: Vocabulary,
     ref: ItemRef,
     body_html: str,
     addresses: Mapping[str, str],
+    neighbours: Mapping[int, Neighbours],
 ) -> StoryView:
     """The view of one published story; ``addresses``: citation key -> the address its
-    reference states."""
+    reference states; ``neighbours``: ``topic_neighbours(archive)``."""
     issue, item = ref.issue, ref.item
     topic = vocabulary.topic_by_key(item.topic)
     verdict = vocabulary.verdict_by_key(item.verdict)
-    previous, newer = topic_neighbours(archive, ref)
+    previous, newer = neighbours.get(id(item), (None, None))
     sources = tuple(
         StorySource(
             source.label, next((addresses[key] for key in source.keys if addresses.get(key)), "")

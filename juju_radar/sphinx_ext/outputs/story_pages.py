@@ -32,6 +32,7 @@ from juju_radar.model.story_pages import (
     published_stories,
     single_reviewed_work,
     story_view,
+    topic_neighbours,
 )
 from juju_radar.outputs import story_cards
 from juju_radar.outputs.siteurl import SiteUrl
@@ -88,6 +89,7 @@ def story_views(app: Sphinx, archive: Archive, cache: BuildCache) -> list[StoryV
     keys = {key for ref in refs for key in ref.item.citation_keys}
     addresses = reference_addresses(load_bibliography(app.env), keys)
     texts: dict[str, dict[str, str]] = {}
+    neighbours = topic_neighbours(archive)
     views = []
     for ref in refs:
         docname = ref.issue.docname
@@ -95,7 +97,7 @@ def story_views(app: Sphinx, archive: Archive, cache: BuildCache) -> list[StoryV
             page = outdir / app.builder.get_target_uri(docname)
             texts[docname] = issue_story_texts(cache, page)
         body = texts[docname].get(ref.item.id, "")
-        views.append(story_view(archive, words, ref, body, addresses))
+        views.append(story_view(words, ref, body, addresses, neighbours))
     return views
 
 
