@@ -200,8 +200,9 @@ def test_a_story_citing_one_work_reviews_it_and_one_citing_two_reviews_none(site
 @pytest.mark.site
 def test_cards_are_the_same_bytes_and_an_edit_rewrites_only_its_story(tmp_path: Path):
     """Two clean builds write the same cards; editing one story's text then rewrites its
-    page (and leaves every other story page and every card as it was), and the
-    incremental build equals a clean one."""
+    page (and leaves every other story page and every card as it was); adding an issue
+    rewrites only the stories it follows in their topics; each incremental build equals
+    a clean one."""
     srcdir = published_sources(tmp_path / "src")
     first = clean_build(srcdir, tmp_path / "first", *WITH_SITE_URL)
     second = clean_build(srcdir, tmp_path / "second", *WITH_SITE_URL)
@@ -225,6 +226,27 @@ def test_cards_are_the_same_bytes_and_an_edit_rewrites_only_its_story(tmp_path: 
     assert changed == [f"{SECOND}/taubench-failure-replication.html"]
     edited = soup(second, f"{SECOND}/taubench-failure-replication.html").get_text()
     assert "差异不大" in edited
+    assert differences(clean_build(srcdir, tmp_path / "clean", *WITH_SITE_URL), second) == []
+
+    # A new issue writes its stories' pages and rewrites the story each of its topics
+    # had last (which now has a next one); no other story page, no other card.
+    stories = sorted(second.glob("issues/*/*/*.*"))
+    before = {path: path.stat().st_mtime_ns for path in stories}
+    text = issue.read_text(encoding="utf-8").replace("2026-09-09", "2026-09-11")
+    text = text.replace(":id: taubench-failure-replication", ":id: later-agent")
+    text = text.replace(":id: long-context-recipe", ":id: later-training")
+    (srcdir / "issues/2026/2026-09-11.md").write_text(text, encoding="utf-8")
+    sphinx_build(srcdir, second, *WITH_SITE_URL, env=EPOCH_ENV)
+    changed = sorted(
+        path.relative_to(second).as_posix()
+        for path in stories
+        if path.stat().st_mtime_ns != before[path]
+    )
+    assert changed == [
+        f"{SECOND}/long-context-recipe.html",
+        f"{SECOND}/taubench-failure-replication.html",
+    ]
+    assert (second / "issues/2026/2026-09-11/later-agent.png").is_file()
     assert differences(clean_build(srcdir, tmp_path / "clean", *WITH_SITE_URL), second) == []
 
 

@@ -106,10 +106,12 @@ def frame_digest(app: Sphinx) -> str:
     and the site's navigation (its toctree and titles)."""
     env = app.env
     templates = sorted(TEMPLATES.rglob("*.html"))
-    navigation = repr(
-        sorted((doc, tuple(children)) for doc, children in env.toctree_includes.items())
-    )
-    titles = repr(sorted((doc, title.astext()) for doc, title in env.titles.items()))
+    includes = env.toctree_includes
+    navigation = repr(sorted((doc, tuple(children)) for doc, children in includes.items()))
+    # Only the titles the navigation shows: an issue is in no toctree, and a new one
+    # would otherwise rewrite every story's page.
+    listed = {app.config.root_doc, *includes, *(doc for docs in includes.values() for doc in docs)}
+    titles = repr(sorted((doc, env.titles[doc].astext()) for doc in listed if doc in env.titles))
     config_hash = getattr(getattr(app.builder, "build_info", None), "config_hash", "")
     return digest(
         *(path.read_bytes() for path in templates),
