@@ -36,7 +36,7 @@ MUTED = (92, 92, 98)
 ACCENT = (176, 36, 36)
 RULE = (214, 208, 196)
 ELLIPSIS = "…"
-CARD_COLOURS = 16
+RAMP_STEPS = 6  # shades from the background to each colour of text: its antialiasing
 NO_DITHER = Image.Dither.NONE
 
 
@@ -144,12 +144,30 @@ def card_png(card: CardText, fonts: CardFonts) -> bytes:
     draw.text((MARGIN, bottom), f"{card.score}｜{card.verdict}", font=strong, fill=ACCENT)
     name_width = int(strong.getlength(card.archive))
     draw.text((CARD_SIZE[0] - MARGIN - name_width, bottom), card.archive, font=strong, fill=INK)
-    # In 16 colours, undithered: a third of the bytes of full colour (14 KB, not 46 KB a
-    # card; 18,000 cards would be 800 MB), the text as sharp.
-    palette = image.quantize(colors=CARD_COLOURS, method=Image.Quantize.MEDIANCUT, dither=NO_DITHER)
+    # In the card's own palette, undithered: 14 KB, not 46 KB a card in full colour
+    # (18,000 cards would be 800 MB), the text as sharp; mapped to a fixed palette in 2 ms
+    # (a median-cut palette took 40 ms a card, and an optimised save 20 ms more).
     output = io.BytesIO()
-    palette.save(output, format="PNG", optimize=True)
+    image.quantize(palette=_palette(), dither=NO_DITHER).save(output, format="PNG")
     return output.getvalue()
+
+
+@lru_cache(maxsize=1)
+def _palette() -> Image.Image:
+    """The card's colours: the background, shades of it towards each colour of text,
+    and the rule's."""
+    colours = [
+        tuple(
+            round(BACKGROUND[i] + (ink[i] - BACKGROUND[i]) * step / (RAMP_STEPS - 1))
+            for i in range(3)
+        )
+        for ink in (INK, ACCENT, MUTED)
+        for step in range(RAMP_STEPS)
+    ]
+    unique = list(dict.fromkeys([*colours, RULE]))
+    palette = Image.new("P", (1, 1))
+    palette.putpalette([value for colour in unique for value in colour])
+    return palette
 
 
 @lru_cache(maxsize=8)
