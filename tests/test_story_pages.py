@@ -16,12 +16,13 @@ from threading import Thread
 import pytest
 from browser.site_server import SUB_PATH, SubPathHandler
 from bs4 import BeautifulSoup
-from conftest import sphinx_build
+from conftest import copy_site, sphinx_build
 from PIL import Image
 from publishing_site import DRAFT_DATE, SITE_URL, WITH_SITE_URL, issues_in, published_sources
 from site_builds import EPOCH_ENV, clean_build, differences
 
 from juju_radar.model.issue_records import first_sentence, plain_text
+from juju_radar.outputs import story_cards
 
 SITEMAP_NS = {"s": "http://www.sitemaps.org/schemas/sitemap/0.9"}
 SEED = "issues/2026/2026-09-08"
@@ -281,3 +282,14 @@ def test_a_story_page_shows_a_qr_code_of_its_address_at_a_phones_width(served, b
     assert visible and box is not None and box["width"] >= 100 and box["height"] >= 100
     assert fits  # nothing scrolls sideways on a phone
     assert problems == []  # no script error, nothing the page's policy (CSP) refused
+
+
+@pytest.mark.site
+def test_without_the_cjk_fonts_the_build_fails_saying_so(tmp_path: Path, monkeypatch):
+    monkeypatch.setattr(story_cards, "FONT_FOLDERS", (tmp_path / "no-fonts",))
+    srcdir = copy_site(tmp_path / "src")
+    result = sphinx_build(srcdir, tmp_path / "html", check=False)
+    assert result.returncode != 0
+    assert "[radar.card-font-missing]" in result.stderr, result.stderr
+    assert "fonts-noto-cjk" in result.stderr
+    assert not list((tmp_path / "html").glob("issues/*/*/*.png"))

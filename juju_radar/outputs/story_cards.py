@@ -63,8 +63,9 @@ class CardFonts:
         return digest(*(f"{path}\0{path.stat().st_size}" for path in (self.regular, self.bold)))
 
 
-def find_fonts(folders: tuple[Path, ...] = FONT_FOLDERS) -> CardFonts | None:
-    for folder in folders:
+def find_fonts(folders: tuple[Path, ...] | None = None) -> CardFonts | None:
+    """The fonts in the first of ``folders`` (``FONT_FOLDERS``) holding both, or None."""
+    for folder in FONT_FOLDERS if folders is None else folders:
         regular, bold = (folder / name for name in FONT_FILES)
         if regular.is_file() and bold.is_file():
             return CardFonts(regular, bold)
