@@ -293,3 +293,18 @@ def test_without_the_cjk_fonts_the_build_fails_saying_so(tmp_path: Path, monkeyp
     assert "[radar.card-font-missing]" in result.stderr, result.stderr
     assert "fonts-noto-cjk" in result.stderr
     assert not list((tmp_path / "html").glob("issues/*/*/*.png"))
+
+
+@pytest.mark.site
+def test_a_renamed_story_leaves_no_page_or_card_behind(tmp_path: Path):
+    srcdir = published_sources(tmp_path / "src")
+    outdir = clean_build(srcdir, tmp_path / "html", *WITH_SITE_URL)
+    old = outdir / SECOND / "long-context-recipe"
+    assert old.with_suffix(".html").is_file() and old.with_suffix(".png").is_file()
+    issue = srcdir / f"{SECOND}.md"
+    text = issue.read_text(encoding="utf-8").replace(":id: long-context-recipe", ":id: renamed")
+    issue.write_text(text, encoding="utf-8")
+    sphinx_build(srcdir, outdir, *WITH_SITE_URL, env=EPOCH_ENV)
+    assert not old.with_suffix(".html").exists() and not old.with_suffix(".png").exists()
+    assert (outdir / SECOND / "renamed.html").is_file()
+    assert differences(clean_build(srcdir, tmp_path / "clean", *WITH_SITE_URL), outdir) == []
