@@ -249,6 +249,9 @@ def story_page_context(
     context[STORY_CONTEXT] = True
     context.setdefault("metatags", "")
     context["radar_cite_html"] = cite_html(app, view, url)
+    # What the page shows of documents' HTML, which the template prints: the page's
+    # style sheets are chosen from its classes (``page_assets.keep_used_assets``).
+    context["body"] = view.body_html + context["radar_cite_html"]
     context["radar_qr_svg"] = story_cards.qr_svg(url, "本条页面的二维码") if url else ""
     context["radar_downloads"] = download_links(view)
     context["radar_card"] = card_file(view.pagename).rsplit("/", 1)[-1]
