@@ -195,10 +195,13 @@ def collect_story_pages(app: Sphinx) -> Iterator[tuple[str, dict[str, Any], str]
     if fonts is None and views:
         missing_fonts(app)
     frame = frame_digest(app)
+    bibliography = load_bibliography(app.env)
     for view in views:
         if fonts is not None:
             write_card(app, cache, view, fonts)
-        state = digest(frame, repr(view), story_url(app, view.pagename))
+        # Its head describes each cited work (citation_reference, JSON-LD) as its entry does.
+        cited = (bibliography.digest(key) for key in view.citation_keys)
+        state = digest(frame, repr(view), story_url(app, view.pagename), *cited)
         path = Path(app.outdir, app.builder.get_target_uri(view.pagename))
         if cache.peek(STORY_PAGES, view.pagename) == state and path.is_file():
             continue
