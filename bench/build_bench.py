@@ -319,6 +319,26 @@ def directory_size(path: Path) -> int:
     return sum(file.stat().st_size for file in path.rglob("*") if file.is_file())
 
 
+def file_count(path: Path) -> int:
+    return sum(1 for file in path.rglob("*") if file.is_file())
+
+
+# A story's page and card (sphinx_ext/outputs/story_pages.py): issues/YYYY/YYYY-MM-DD/<anchor>.*
+STORY_PAGES = "issues/*/*/*.html"
+STORY_CARDS = "issues/*/*/*.png"
+
+
+def story_outputs(outdir: Path) -> dict[str, int]:
+    """How many story pages the site has, and the bytes of the pages and of their cards."""
+    pages, cards = list(outdir.glob(STORY_PAGES)), list(outdir.glob(STORY_CARDS))
+    return {
+        "pages": len(pages),
+        "page_bytes": sum(page.stat().st_size for page in pages),
+        "cards": len(cards),
+        "card_bytes": sum(card.stat().st_size for card in cards),
+    }
+
+
 def measure(
     corpus: str, issues: int, runs: int, workdir: Path, rows: tuple[str, ...], large: int
 ) -> dict[str, Any]:
@@ -380,6 +400,8 @@ def measure_synthetic(
     outdir = build / "html"
     if "output" in rows:
         result["output_mib"] = directory_size(outdir.resolve()) / 2**20
+        result["output_files"] = file_count(outdir.resolve())
+        result["stories"] = story_outputs(outdir.resolve())
         result["search_bundle"] = bundle_size(outdir)
     if "output" in rows or "search" in rows:
         result.update(browse(outdir, rows))
@@ -452,6 +474,10 @@ def browse(outdir: Path, rows: tuple[str, ...]) -> dict[str, Any]:
         if "output" in rows:
             issue_page = sorted((outdir / "issues").rglob("20*.html"))[-1].relative_to(outdir)
             result["first_visit"] = first_visit(browser, base, outdir, issue_page.as_posix())
+            story_pages = sorted(outdir.glob(STORY_PAGES))
+            if story_pages:
+                story_page = story_pages[-1].relative_to(outdir).as_posix()
+                result["story_first_visit"] = first_visit(browser, base, outdir, story_page)
         if "search" in rows:
             result["search_cold"] = cold_query(browser, base, outdir)
             page = browser.new_page()
@@ -562,6 +588,14 @@ def measure_rows(result: dict[str, Any]) -> dict[str, str]:
         )
     if "output_mib" in result:
         rows["output size"] = f"{result['output_mib']:.1f} MiB"
+        if "output_files" in result:
+            rows["output files"] = f"{result['output_files']}"
+        if "stories" in result:
+            stories = result["stories"]
+            rows["story pages / cards: count, MiB"] = (
+                f"{stories['pages']}, {stories['page_bytes'] / 2**20:.1f} MiB / "
+                f"{stories['cards']}, {stories['card_bytes'] / 2**20:.1f} MiB"
+            )
         bundle = result["search_bundle"]
         rows["search index: bundle on disk (index part) / files"] = (
             f"{bundle['total'] / 2**20:.1f} MiB ({bundle['index'] / 2**20:.1f} MiB) / "
@@ -576,6 +610,11 @@ def measure_rows(result: dict[str, Any]) -> dict[str, str]:
     if "first_visit" in result:
         visit = result["first_visit"]
         rows["first visit of an issue page: raw / gzipped"] = (
+            f"{kib(visit['raw'])} / {kib(visit['gzip'])} ({visit['requests']} requests)"
+        )
+    if "story_first_visit" in result:
+        visit = result["story_first_visit"]
+        rows["first visit of a story page: raw / gzipped"] = (
             f"{kib(visit['raw'])} / {kib(visit['gzip'])} ({visit['requests']} requests)"
         )
     if "search_cold" in result:

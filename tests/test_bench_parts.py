@@ -25,6 +25,7 @@ from build_bench import (  # noqa: E402
     issue_pages,
     measure_preview,
     measure_rows,
+    story_outputs,
 )
 from tree_memory import TreeMemory  # noqa: E402
 
@@ -273,3 +274,27 @@ def test_lighthouse_s_table_gives_each_page_s_median_against_the_target():
         "| `stats.html` | 74 (under the target) | 73, 74, 99 | 1500 | total-blocking-time |"
     )
     assert page_row("index.html", [report(0.98, 10)]).startswith("| `index.html` | 98 | 98 |")
+
+
+def test_the_bench_counts_story_pages_and_cards_and_reports_them(tmp_path):
+    story = tmp_path / "issues" / "2026" / "2026-09-08"
+    story.mkdir(parents=True)
+    (story / "a.html").write_bytes(b"x" * 100)
+    (story / "a.png").write_bytes(b"x" * 300)
+    (story.parent / "2026-09-08.html").write_bytes(b"the issue page is not a story")
+    found = story_outputs(tmp_path)
+    assert found == {"pages": 1, "page_bytes": 100, "cards": 1, "card_bytes": 300}
+    visit = {"raw": 4096, "gzip": 2048, "requests": 3}
+    bundle = {"total": 0, "index": 0, "files": 0}
+    rows = measure_rows(
+        {
+            "output_mib": 1.0,
+            "output_files": 12,
+            "stories": found,
+            "search_bundle": bundle,
+            "story_first_visit": visit,
+        }
+    )
+    assert rows["output files"] == "12"
+    assert rows["story pages / cards: count, MiB"] == "1, 0.0 MiB / 1, 0.0 MiB"
+    assert rows["first visit of a story page: raw / gzipped"].endswith("(3 requests)")

@@ -352,6 +352,7 @@ BUILD_ONLY: dict[tuple[codes.Scope, str], str] = {
     ("build", "generated-page"): "a source at a period page (test_listing_pages)",
     ("build", "search"): "the search index failing to build (test_search)",
     ("build", "missing-identifier"): "the build's one-line sum of the bib notes, not a problem",
+    ("build", "card-font-missing"): "the build machine's fonts, not the content (test_story_pages)",
 }
 
 # Codes of the commands that write or read what is not a page of the build: no build

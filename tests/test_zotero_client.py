@@ -1,4 +1,4 @@
-"""An issue page as Zotero saves it: Zotero's own translation-server, with the
+"""An issue page and a story's page as Zotero saves them: Zotero's own translation-server, with the
 translators, run here on the built page (``make test-clients``).
 
 ``tests/clients/zotero/setup.sh`` assembles translation-server and zotero/translators at
@@ -161,6 +161,23 @@ def test_an_issue_is_one_newspaper_article_by_the_organisation(site, translation
     assert item["publicationTitle"] == ORGANISATION
     assert item["date"].replace("/", "-") == "2026-09-08"
     assert item["language"] == "zh-CN"
+    assert item["url"] == url
+
+
+STORY_PAGE = "issues/2026/2026-09-08/rise-self-extrapolation.html"
+STORY_TITLE = "RISE：沿着刚刚学会的方向，再往前走一点"
+
+
+def test_a_story_is_saved_from_its_page_with_its_own_title(site, translation_server):
+    """The story's page (``sphinx_ext/outputs/story_pages.py``) describes the story, the
+    newsletter as its container: Zotero saves the story, not the issue."""
+    url = f"{site.address}{STORY_PAGE}"
+    (item,) = save(translation_server, url)
+    assert item["title"] == STORY_TITLE
+    assert item["itemType"] == "newspaperArticle"
+    assert [whole_name(creator) for creator in item["creators"]] == [ORGANISATION]
+    assert item["publicationTitle"] == ORGANISATION
+    assert item["date"].replace("/", "-") == "2026-09-08"
     assert item["url"] == url
 
 

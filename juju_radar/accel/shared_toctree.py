@@ -34,7 +34,8 @@ def share_toctree_html(
     # Generated pages (the 404 page's links are rewritten) and pages in a toctree keep
     # their own.
     listed = pagename in env.files_to_rebuild or pagename == app.config.root_doc
-    if generate is None or pagename not in env.found_docs or listed:
+    shared_page = pagename in env.found_docs or context.get("radar_story", False)
+    if generate is None or not shared_page or listed:
         return
     shared = getattr(app.builder, CACHE_ATTRIBUTE, None)
     if shared is None:

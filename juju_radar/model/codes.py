@@ -694,6 +694,14 @@ _BUILD: list[Code] = [
         "(`references.bib: N entries without a DOI/URL/arXiv id/ISBN yet`)",
         "`references.bib`",
     ),
+    *_row(
+        "build",
+        "error",
+        "card-font-missing",
+        "the CJK font a story's share card is drawn with (Noto Sans CJK, Debian's "
+        "`fonts-noto-cjk`, as README asks) is not installed: no card is drawn",
+        "`conf.py`",
+    ),
 ]
 
 _LINKS: list[Code] = [

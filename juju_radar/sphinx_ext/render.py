@@ -29,7 +29,7 @@ from juju_radar.model.archive import (
     item_line,
     related,
 )
-from juju_radar.model.issue_records import Issue, format_score
+from juju_radar.model.issue_records import Issue, Item, format_score
 from juju_radar.model.listing_views import (
     LISTING_VIEWS,
     ArchiveView,
@@ -37,6 +37,7 @@ from juju_radar.model.listing_views import (
     Landing,
     ViewSettings,
 )
+from juju_radar.model.story_pages import story_pagename
 from juju_radar.model.vocabulary import Topic, Verdict, Vocabulary
 from juju_radar.outputs.feeds import ALL_FEED, feed_path
 from juju_radar.sphinx_ext.bibliography import (
@@ -439,7 +440,7 @@ def item_extras(context: RenderContext, item_id: str) -> list[nodes.Node]:
     if issue is None or item is None:
         return []
     found = related(context.archive, issue, item)
-    result: list[nodes.Node] = []
+    result: list[nodes.Node] = [story_page_line(context, issue, item)] if issue.published else []
     if found.earlier_same_topic:
         topic = context.vocabulary.topic_by_key(item.topic)
         result.append(
@@ -459,6 +460,17 @@ def item_extras(context: RenderContext, item_id: str) -> list[nodes.Node]:
     url = context.absolute(issue.docname, item.id)
     result.append(cite_disclosure(cite.item_work(issue, item, url)))
     return [nodes.container("", *result, classes=["radar-item-extras"])]
+
+
+def story_page_line(context: RenderContext, issue: Issue, item: Item) -> nodes.paragraph:
+    """The link to the story's own page (``model.story_pages``), to share and cite it."""
+    line = nodes.paragraph(classes=[STORY_PAGE_LINE])
+    uri = context.link(story_pagename(issue.docname, item.id), "")
+    line += internal_link(uri, "本条单独页面（分享、引用）", classes=["radar-story-page-link"])
+    return line
+
+
+STORY_PAGE_LINE = "radar-story-page-line"
 
 
 def references(context: RenderContext, selector: str) -> list[nodes.Node]:

@@ -9,6 +9,7 @@ the issue's year and month under it, linked to their headings on the archive pag
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import TYPE_CHECKING, Any
 
 from juju_radar.sphinx_ext.collector import radar_data
@@ -25,8 +26,13 @@ def issue_period(
     issue = radar_data(app.env).issues.get(pagename)
     if issue is None or not issue.published or ARCHIVE_DOC not in app.env.all_docs:
         return
-    year, month = issue.date.year, issue.date.month
-    context["radar_period"] = {
+    context["radar_period"] = period_context(issue.date)
+
+
+def period_context(date: dt.date) -> dict[str, str]:
+    """The archive's year and month of ``date``, as the sidebar marks them."""
+    year, month = date.year, date.month
+    return {
         "archive": ARCHIVE_DOC,
         "year": f"{year} 年",
         "year_anchor": f"y{year}",

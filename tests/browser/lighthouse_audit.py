@@ -21,6 +21,7 @@ LIGHTHOUSE_DIR = Path(__file__).resolve().parent / "lighthouse"
 PAGES = [
     "index.html",
     "issues/2026/2026-09-08.html",
+    "issues/2026/2026-09-08/tau-bench-customer-service.html",
     "topics/agent.html",
     "issues/index.html",
     "search.html?q=Agent",

@@ -8,7 +8,9 @@
 4. on a phone code and citations wrap instead of scrolling sideways, "回到顶部" sits in
    the header bar over no text, the search box's placeholder fits, the header names the
    site and the drawer has a close button;
-5. each story has a copy-link button, which copies the story's address and says so.
+5. each story has a copy-link button, which copies the story's address and says so;
+6. a story's page: its address, without search words, copied and shared (navigator.share),
+   (the QR code of it: tests/test_story_pages.py, on a site with its address).
 """
 
 from __future__ import annotations
@@ -353,9 +355,55 @@ def test_each_story_has_a_copy_link_button_that_copies_its_address(
         story = second.get_attribute("id")
         said = toast.inner_text()
     assert too_faint == []
-    assert copied == f"{archive}{ISSUE_PAGE}#{story}"
+    assert copied == f"{archive}{ISSUE_PAGE.removesuffix('.html')}/{story}.html"
     assert said == "已复制本条链接"
     assert errors == []
+
+
+# --- 6. a story's own page: its address to copy, share and scan ------------------------------
+
+STORY_PAGE = f"{ISSUE_PAGE.removesuffix('.html')}/{STORY}.html"
+# navigator.share as a phone has it, noting what it was given (Chromium on Linux has none).
+SHARE_SHEET_JS = """
+navigator.share = (data) => { window.radarShared = data; return Promise.resolve(); };
+"""
+
+
+def copied_address(tab: Any, story: Any) -> str:
+    story.locator("button.radar-copy-link").click()
+    tab.locator(".radar-toast").wait_for(state="visible")
+    return str(tab.evaluate("() => navigator.clipboard.readText()"))
+
+
+@pytest.mark.parametrize("page", [ISSUE_PAGE, STORY_PAGE])
+def test_a_story_is_copied_and_shared_as_its_pages_address_without_search_words(
+    tabs: Any, archive: str, page: str
+) -> None:
+    """Arrived from a search (``?pagefind-highlight=``), at the issue or the story's page:
+    the link copied and the one shared are the story page's bare address."""
+    tab = sized_tab(tabs, 390)
+    try:
+        errors: list[str] = []
+        tab.on("pageerror", lambda error: errors.append(str(error)))
+        tab.add_init_script(SHARE_SHEET_JS)
+        tab.goto(f"{archive}{page}?pagefind-highlight=%E5%AE%A2%E6%9C%8D#{STORY}")
+        story = tab.locator(f"section#{STORY}")
+        copied = copied_address(tab, story)
+        story.locator("button.radar-share").click()
+        shared = tab.wait_for_function("() => window.radarShared").json_value()
+    finally:
+        tab.close()
+    assert copied == f"{archive}{STORY_PAGE}"
+    assert shared == {"title": "🛠️ 客服能跑起来，不代表能处理好客户的问题", "url": copied}
+    assert errors == []
+
+
+def test_without_a_share_sheet_a_story_offers_no_share_button(tabs: Any, archive: str) -> None:
+    with opened(tabs, archive + STORY_PAGE, 1280) as tab:
+        has_share = tab.evaluate("() => typeof navigator.share === 'function'")
+        buttons = tab.locator("button.radar-share").count()
+        copy_buttons = tab.locator("button.radar-copy-link").count()
+    assert (has_share, buttons, copy_buttons) == (False, 0, 1)
 
 
 @pytest.mark.parametrize("width", [390, 1280])

@@ -16,8 +16,10 @@ cited work carries only the identifiers its entry states.
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from markupsafe import Markup
@@ -92,45 +94,64 @@ def reference_content(record: dict[str, Any]) -> str:
     return "; ".join(f"{name}={reference_value(value)}" for name, value in pairs if value)
 
 
+@dataclass(frozen=True)
+class CitedPage:
+    """What a page's citation tags describe: an issue, or one story (``story``: then the
+    newsletter is its container, and the page its own public address)."""
+
+    title: str
+    date: dt.date
+    story: bool = False
+    modified: dt.date | None = None  # the last correction's date
+
+
+def issue_page(issue: Issue) -> CitedPage:
+    return CitedPage(issue.title, issue.date, modified=last_correction(issue.corrections))
+
+
 def highwire_tags(
-    issue: Issue,
+    page: CitedPage,
     language: str,
     url: str,
     references: Iterable[dict[str, Any]],
     license: License | None = None,
 ) -> list[tuple[str, str]]:
-    date = highwire_date([issue.date.year, issue.date.month, issue.date.day])
+    date = highwire_date([page.date.year, page.date.month, page.date.day])
     tags = [
-        ("citation_title", issue.title),
+        ("citation_title", page.title),
         ("citation_author", ORGANISATION_AS_AUTHOR),
         ("citation_publication_date", date),
         ("citation_online_date", date),
         ("citation_language", language),
         ("citation_publisher", PUBLISHER),
     ]
+    # No ``citation_journal_title`` for a story either: Zotero's translator then saves it
+    # as a journal article (tests/test_zotero_client.py); ``prism.publicationName`` and
+    # the JSON-LD's ``isPartOf`` name the newsletter as its container.
+    if url and page.story:
+        tags.append(("citation_public_url", url))
     if url:
         tags.append(("citation_fulltext_html_url", url))
     tags += [("citation_reference", reference_content(record)) for record in references]
-    tags += dublin_core_tags(issue, language, url, license)
+    tags += dublin_core_tags(page, language, url, license)
     tags += [("z.itemType", ZOTERO_ITEM_TYPE), ("prism.publicationName", PUBLISHER)]
     return tags
 
 
 def dublin_core_tags(
-    issue: Issue, language: str, url: str, license: License | None = None
+    page: CitedPage, language: str, url: str, license: License | None = None
 ) -> list[tuple[str, str]]:
     """``DC.rights`` is the licence's address, when the site states one."""
     tags = [
-        ("DC.title", issue.title),
+        ("DC.title", page.title),
         ("DC.creator", PUBLISHER),
-        ("DC.date", issue.date.isoformat()),
+        ("DC.date", page.date.isoformat()),
         ("DC.publisher", PUBLISHER),
         ("DC.language", language),
         ("DC.type", DCMI_TYPE),
     ]
     tags += [("DC.identifier", url)] if url else []
-    modified = last_correction(issue.corrections)
-    tags += [("DC.modified", modified.isoformat())] if modified else []
+    tags += [("DC.modified", page.modified.isoformat())] if page.modified else []
     return tags + ([("DC.rights", license.url)] if license else [])
 
 
@@ -169,7 +190,7 @@ def schema_work(record: dict[str, Any]) -> dict[str, Any]:
 
 
 def json_ld(
-    issue: Issue,
+    page: CitedPage,
     language: str,
     site: SiteUrl,
     url: str,
@@ -183,8 +204,8 @@ def json_ld(
     document: dict[str, Any] = {
         "@context": "https://schema.org",
         "@type": "NewsArticle",
-        "headline": issue.title,
-        "datePublished": issue.date.isoformat(),
+        "headline": page.title,
+        "datePublished": page.date.isoformat(),
         "inLanguage": language,
         "author": organisation,
         "publisher": organisation,
@@ -196,9 +217,8 @@ def json_ld(
         document["mainEntityOfPage"] = url
     if license:
         document["license"] = license.url
-    modified = last_correction(issue.corrections)
-    if modified:
-        document["dateModified"] = modified.isoformat()
+    if page.modified:
+        document["dateModified"] = page.modified.isoformat()
     return document
 
 
@@ -222,10 +242,26 @@ def add_citation_meta(
         return
     site = SiteUrl.from_config(app.config)
     url = site.url(app.builder.get_target_uri(pagename)) if site else ""
-    references = cited_records(app, issue)
+    references = cited_records(app, issue.citation_keys)
+    context["metatags"] += citation_metatags(app, issue_page(issue), url, references)
+
+
+def citation_metatags(
+    app: Sphinx,
+    page: CitedPage,
+    url: str,
+    references: list[dict[str, Any]],
+    others: tuple[dict[str, Any], ...] = (),
+) -> str:
+    """The Highwire, Dublin Core and JSON-LD of a page; ``others``: more JSON-LD
+    documents (a story's review), each in a script of its own."""
+    site = SiteUrl.from_config(app.config)
     language = language_tag(app)
     license = configured_license(app.config.radar_license)
-    tags = highwire_tags(issue, language, url, references, license)
-    context["metatags"] += "".join(str(META.format(name, value)) for name, value in tags)
-    document = json_ld(issue, language, site, url, references, license)
-    context["metatags"] += f'\n<script type="application/ld+json">{script_json(document)}</script>'
+    tags = highwire_tags(page, language, url, references, license)
+    documents = (json_ld(page, language, site, url, references, license), *others)
+    meta = "".join(str(META.format(name, value)) for name, value in tags)
+    return meta + "".join(
+        f'\n<script type="application/ld+json">{script_json(document)}</script>'
+        for document in documents
+    )

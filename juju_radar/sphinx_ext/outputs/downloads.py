@@ -98,16 +98,16 @@ def _record(bibliography: Bibliography, key: str) -> dict[str, Any]:
     return csl_record(key, bibliography.data.entries[key])
 
 
-def cited_records(app: Sphinx, issue: Issue) -> list[dict[str, Any]]:
-    """The CSL-JSON records of what an issue cites, in order of first citation."""
+def cited_records(app: Sphinx, keys: tuple[str, ...]) -> list[dict[str, Any]]:
+    """The CSL-JSON records of what an issue (or a story) cites, in order of first citation."""
     bibliography = load_bibliography(app.env)
     entries = bibliography.data.entries
-    return [_record(bibliography, key) for key in issue.citation_keys if key in entries]
+    return [_record(bibliography, key) for key in dict.fromkeys(keys) if key in entries]
 
 
 def _write(app: Sphinx, issue: Issue, docname: str) -> None:
     entries, keys = load_bibliography(app.env).texts, issue.citation_keys
-    records = cited_records(app, issue)
+    records = cited_records(app, issue.citation_keys)
     texts = {
         BIBTEX_SUFFIX: "\n".join(
             published_entry_text(entries[key]) for key in keys if key in entries

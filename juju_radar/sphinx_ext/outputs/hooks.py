@@ -36,6 +36,7 @@ from juju_radar.sphinx_ext.outputs import (
     sitemap,
     social,
     stats,
+    story_pages,
     theme_css,
 )
 from juju_radar.sphinx_ext.outputs.sitemap import ROBOTS_FILE, SITEMAP_FILE
@@ -229,6 +230,9 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("html-page-context", social.keep_drafts_unindexed)
     app.connect("html-page-context", citation_meta.add_citation_meta)
     app.connect("html-page-context", license_notice.add_license)
+    app.connect("html-collect-pages", story_pages.collect_story_pages)
+    app.connect("html-page-context", story_pages.story_page_context, priority=300)
+    app.connect("html-page-context", story_pages.add_story_meta)
     # Started before the search index (priority 500), finished after it.
     app.connect("build-finished", skipped_in_preview(start_publications), priority=200)
     app.connect("build-finished", finish_publications, priority=700)

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 from xml.etree import ElementTree
 
+from juju_radar.model.story_pages import published_stories, story_pagename
 from juju_radar.outputs.siteurl import SiteUrl
 from juju_radar.sphinx_ext.collector import radar_data
 from juju_radar.sphinx_ext.entities import sitemap_pages
@@ -31,21 +32,21 @@ SITEMAP_NS = "http://www.sitemaps.org/schemas/sitemap/0.9"
 
 
 def published_pages(app: Sphinx) -> list[tuple[str, dt.date | None]]:
-    """(output path, last change) of every page except drafts and the 404 page: home
-    first."""
+    """(output path, last change) of every page except drafts and the 404 page, and of
+    every story's page: home first."""
     issues = radar_data(app.env).issues
     drafts = {docname for docname, issue in issues.items() if not issue.published}
     newest = max((issue.date for issue in issues.values() if issue.published), default=None)
     hidden = drafts | {app.config.notfound_pagename}
     shown = (app.env.found_docs | listing_titles(app).keys()) - hidden
-    docnames = sorted(shown, key=lambda name: (name != "index", name))
-    pages = [
-        (
-            app.builder.get_target_uri(docname),
-            issues[docname].date if docname in issues else newest,
-        )
-        for docname in docnames
-    ]
+    dates = {docname: newest for docname in shown}
+    dates |= {docname: issue.date for docname, issue in issues.items() if docname in dates}
+    dates |= {  # each story's page, dated as its issue
+        story_pagename(ref.docname, ref.item.id): ref.issue.date
+        for ref in published_stories(radar_data(app.env).archive())
+    }
+    pagenames = sorted(dates, key=lambda name: (name != "index", name))
+    pages = [(app.builder.get_target_uri(name), dates[name]) for name in pagenames]
     return pages + [(page, newest) for page in sitemap_pages(app)]
 
 

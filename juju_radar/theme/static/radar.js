@@ -106,8 +106,21 @@ document.addEventListener("DOMContentLoaded", () => {
   window.addEventListener("resize", update);
 });
 
+// A story's own address: its page's (linked from the issue page; the page itself on a
+// story's page), without search parameters (?pagefind-highlight=…) or an anchor.
+const storyAddress = (story) => {
+  const link = story.querySelector("a.radar-story-page-link");
+  const own = document.querySelector(".radar-story-page");
+  if (!link && !own) return `${window.location.origin}${window.location.pathname}#${story.id}`;
+  const address = new URL(link && !own ? link.href : window.location.href);
+  address.search = "";
+  address.hash = "";
+  return address.href;
+};
+
 // Each story gets a "复制链接" button beside its category line: it copies the story's
-// address (the page's, with the story's #anchor) and says so in a toast.
+// address (storyAddress) and says so in a toast; where the browser has a share sheet
+// (navigator.share, on phones), a "分享" button beside it opens it with that address.
 document.addEventListener("DOMContentLoaded", () => {
   const stories = document.querySelectorAll("section.radar-item[id]");
   if (!stories.length) return;
@@ -127,8 +140,8 @@ document.addEventListener("DOMContentLoaded", () => {
     button.type = "button";
     button.className = "radar-copy-link btn btn-sm";
     button.textContent = "复制链接";
+    const address = storyAddress(story);
     button.addEventListener("click", async () => {
-      const address = `${window.location.origin}${window.location.pathname}#${story.id}`;
       try {
         await navigator.clipboard.writeText(address);
         say("已复制本条链接");
@@ -137,8 +150,20 @@ document.addEventListener("DOMContentLoaded", () => {
         say("无法写入剪贴板：本条链接已在地址栏中");
       }
     });
+    const buttons = [button];
+    if (typeof navigator.share === "function") {
+      const share = document.createElement("button");
+      share.type = "button";
+      share.className = "radar-share btn btn-sm";
+      share.textContent = "分享";
+      const title = story.querySelector(":scope > h1, :scope > h2")?.textContent.replace(/#$/, "");
+      share.addEventListener("click", () => {
+        navigator.share({ title: title?.trim(), url: address }).catch(() => {});
+      });
+      buttons.push(share);
+    }
     const meta = story.querySelector(":scope > .radar-item-meta");
-    if (meta) meta.append(" ", button);
-    else story.querySelector(":scope > h2")?.after(button);
+    if (meta) meta.append(" ", ...buttons);
+    else story.querySelector(":scope > h2")?.after(...buttons);
   }
 });
