@@ -22,7 +22,6 @@ from typing import TYPE_CHECKING, Any, cast
 from docutils import nodes
 from jinja2 import Environment, FileSystemLoader
 from markupsafe import Markup
-from sphinx.environment import CONFIG_OK
 from sphinx.locale import get_translation
 from sphinx.util import logging
 
@@ -189,8 +188,6 @@ def collect_listing_pages(app: Sphinx) -> Iterator[CollectedPage]:
     bib = load_bibliography(app.env)
     cache = build_cache(app.doctreedir)
     written: dict[str, str] = dict(cache.peek(WRITTEN, "pages") or {})
-    if app.env.config_status != CONFIG_OK:
-        written = {}  # the settings changed: Sphinx writes every document again, and so here
     pages = archive_period_pages(app)
     current: dict[str, str] = {}
     for page in pages:
