@@ -100,6 +100,7 @@ def setup_extension(app: Sphinx) -> None:
     app.add_event(paging.FACTS_PARSED_AHEAD)
     app.add_event(SHARE_PAGE_DIGESTS)
     app.connect("builder-inited", paging.note_drafts_ahead)
+    app.connect("builder-inited", listing_pages.remove_old_stubs, priority=300)
     app.connect("html-collect-pages", listing_pages.collect_listing_pages)
     app.connect("builder-inited", buildcache.start_build, priority=100)
     app.connect("env-before-read-docs", bibliography.load_before_reading)

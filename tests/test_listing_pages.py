@@ -123,6 +123,27 @@ def test_a_source_at_a_period_page_is_reported_and_its_page_replaced(tmp_path):
     assert "手写的内容" not in page and "2026 年共 2 条" in page
 
 
+def test_an_older_builds_stubs_are_removed_and_an_editors_page_kept(tmp_path):
+    """A clone made before the period pages were collected holds the stubs its builds
+    wrote (with directives that are gone): the build removes them, and only them."""
+    from juju_radar.sphinx_ext.listing_pages import OLD_STUB_MARK
+
+    srcdir = copy_site(tmp_path / "src")
+    (srcdir / "references").mkdir()
+    stub = srcdir / "references/2026-09.md"
+    stub.write_text(
+        f"---\norphan: true\n---\n\n{OLD_STUB_MARK}\n\n# 2026 年 9 月\n\n"
+        "```{radar-references}\n:month: 2026-09\n```\n",
+        encoding="utf-8",
+    )
+    kept = srcdir / "references/notes.md"
+    kept.write_text("---\norphan: true\n---\n\n# 编辑的笔记\n\n手写的内容。\n", encoding="utf-8")
+    outdir = tmp_path / "html"
+    sphinx_build(srcdir, outdir)
+    assert not stub.exists() and kept.exists()
+    assert "2026" in page_text(outdir / "references/2026-09.html")
+
+
 HOSTILE = '<b onclick="x">A & B @ "q"</b>'
 
 
