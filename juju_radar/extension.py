@@ -38,7 +38,7 @@ from juju_radar.sphinx_ext.directives import (
     TopicYearDirective,
     listing_directive,
 )
-from juju_radar.sphinx_ext.headings import FlattenHeadings
+from juju_radar.sphinx_ext.headings import FlattenHeadings, WholeWordsInHeadings
 from juju_radar.sphinx_ext.item_lines import ITEM_LIST_WRITER
 from juju_radar.sphinx_ext.nodes import (
     depart_disclosure,
@@ -99,6 +99,7 @@ def setup_extension(app: Sphinx) -> None:
     app.add_env_collector(RadarCollector)
     app.add_transform(IssuePageTransform)
     app.add_transform(FlattenHeadings)
+    app.add_post_transform(WholeWordsInHeadings)
     app.add_post_transform(PlaceholderTransform)
     app.connect("builder-inited", init_env)
     app.add_event(paging.FACTS_PARSED_AHEAD)

@@ -6,7 +6,7 @@ The interface text is Chinese; topic names carry their English label beside them
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import partial
 from typing import Any
@@ -348,14 +348,17 @@ def issue_header(context: RenderContext) -> list[nodes.Node]:
         "", f"正文实计 {stats.words:,} 字，阅读约 {stats.minutes} 分钟", classes=["radar-stats"]
     )
     result.append(line)
+    # The neighbours at the top too: at the page's end they are thousands of pixels down
+    # on a phone, after the references and the citation block.
+    result += issue_nav(context, ["radar-issue-nav-top"])
     return result
 
 
-def issue_nav(context: RenderContext) -> list[nodes.Node]:
+def issue_nav(context: RenderContext, classes: Sequence[str] = ()) -> list[nodes.Node]:
     older, newer = (issue_link(issue) for issue in context.archive.neighbours(context.docname))
     if older is None and newer is None:
         return []
-    nav = nodes.paragraph(classes=["radar-issue-nav"])
+    nav = nodes.paragraph(classes=["radar-issue-nav", *classes])
     if older is not None:
         prev = internal_link(context.link(older.docname, ""), "← 上一期：", ["radar-prev"])
         prev += [_date(older.date), nodes.Text(f" {older.title}")]
