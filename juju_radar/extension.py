@@ -66,6 +66,7 @@ LISTINGS = {
     "radar-references-index": "references-index",
     "radar-recent": "recent",
     "radar-subscribe": "subscribe",
+    "radar-feeds": "feeds",
 }
 
 
