@@ -41,7 +41,7 @@
         <ul>
           <xsl:for-each select="atom:entry">
             <li>
-              <a href="{atom:link[@rel='alternate']/@href}"><xsl:value-of select="atom:title"/></a>
+              <a href="{atom:link[not(@rel) or @rel='alternate']/@href}"><xsl:value-of select="atom:title"/></a>
               <xsl:text>（</xsl:text><xsl:value-of select="substring(atom:published, 1, 10)"/><xsl:text>）</xsl:text>
             </li>
           </xsl:for-each>
