@@ -6,8 +6,8 @@ phone's and a desktop's width, in light and dark mode.
 2. no heading line ends inside a word of the site's segmentation
    (``juju_radar.model.segmentation``, as the search index cuts Chinese);
 3. an issue page shows its previous and next issue on the first screen of a phone, and
-   one length and reading time; the search page's box is dark in dark mode; the rest of
-   an issue page (its search record) comes after every story the query finds.
+   one length and reading time; the search page's box is dark in dark mode (that the
+   rest of an issue page comes after every story a query finds is test_reader's).
 """
 
 from __future__ import annotations
@@ -22,7 +22,6 @@ import pytest
 from juju_radar.model.segmentation import words
 
 from .conftest import sized_tab
-from .search_results import wait_for_results
 from .test_reading import contrast, luminance
 
 pytestmark = pytest.mark.browser
@@ -201,15 +200,3 @@ def test_the_search_box_takes_the_pages_colours(
     assert contrast(background, page) < 1.5  # the box is the page's colour, not white on dark
     assert contrast(text, background) >= 4.5
 
-
-@pytest.mark.parametrize("query", ["客服", "代码"])
-def test_the_issue_record_never_ranks_above_a_story_that_matches(
-    module_context: Any, site_url: str, query: str
-) -> None:
-    with opened(module_context, f"{site_url}search.html?q={query}", (390, 844), "light") as tab:
-        wait_for_results(tab, ".radar-search-page", query)
-        kinds = tab.eval_on_selector_all(
-            ".radar-search-page .radar-search-result", "items => items.map(i => i.dataset.kind)"
-        )
-    assert "story" in kinds and "issue" in kinds  # both match: the order was measured
-    assert kinds.index("issue") > max(index for index, kind in enumerate(kinds) if kind == "story")
