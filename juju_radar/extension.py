@@ -37,7 +37,7 @@ from juju_radar.sphinx_ext.directives import (
     TopicDirective,
     listing_directive,
 )
-from juju_radar.sphinx_ext.headings import FlattenHeadings
+from juju_radar.sphinx_ext.headings import FlattenHeadings, WholeWordsInHeadings
 from juju_radar.sphinx_ext.item_lines import ITEM_LIST_WRITER
 from juju_radar.sphinx_ext.nodes import (
     depart_disclosure,
@@ -65,6 +65,7 @@ LISTINGS = {
     "radar-references-index": "references-index",
     "radar-recent": "recent",
     "radar-subscribe": "subscribe",
+    "radar-feeds": "feeds",
 }
 
 
@@ -95,6 +96,7 @@ def setup_extension(app: Sphinx) -> None:
     app.add_env_collector(RadarCollector)
     app.add_transform(IssuePageTransform)
     app.add_transform(FlattenHeadings)
+    app.add_post_transform(WholeWordsInHeadings)
     app.add_post_transform(PlaceholderTransform)
     app.connect("builder-inited", init_env)
     app.add_event(paging.FACTS_PARSED_AHEAD)

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import hashlib
+import json
 import os
 import shutil
 import uuid
@@ -12,10 +14,12 @@ from urllib.parse import urljoin
 from urllib.request import urlopen
 
 import feedparser
+import jsonschema
 import pytest
 from browser.site_server import serve
 from bs4 import BeautifulSoup
 from conftest import ROOTS, copy_site, sphinx_build
+from lxml import etree
 from publishing_site import (
     DRAFT_DATE,
     SITE_URL,
@@ -47,7 +51,7 @@ def test_the_archive_feed_has_one_entry_per_published_issue_newest_first(site):
     issues = published_issues(srcdir)
     feed = read_feed(outdir, "all")
     assert feed.version == "atom10"
-    assert feed.feed.title == "Juju Radar 归档"
+    assert feed.feed.title == "Juju Radar 归档 · 每期摘要"  # one entry per issue, not per story
     assert feed.feed.language == "zh-CN"
     assert [entry.title for entry in feed.entries] == [issue.title for issue in issues]
     for entry, issue in zip(feed.entries, issues, strict=True):
@@ -85,6 +89,8 @@ def test_drafts_are_in_no_feed(site):
     _, outdir = site
     feeds = sorted((outdir / "feeds").glob("*.atom.xml"))
     assert len(feeds) == 1 + len(vocabulary().topics)
+    feeds += sorted((outdir / "feeds").glob("*.json"))
+    assert len(feeds) == 2 * (1 + len(vocabulary().topics))
     for path in feeds:
         text = path.read_text(encoding="utf-8")
         assert DRAFT_DATE not in text and "draft-only-item" not in text, path.name
@@ -175,8 +181,30 @@ def site_without_address(tmp_path_factory: pytest.TempPathFactory) -> Path:
     base = tmp_path_factory.mktemp("feeds-no-address")
     srcdir = published_sources(base / "src")
     env = {key: value for key, value in os.environ.items() if key != "RADAR_SITE_URL"}
-    sphinx_build(srcdir, base / "html", env=env)
+    sphinx_build(srcdir, base / "html", *SUBSCRIBE_OPTIONS, env=env)
     return base / "html"
+
+
+# Subscribing other than by feed, set in the site without an address.
+SUBSCRIBE_LINKS = {
+    "邮件订阅": "https://example.org/newsletter/signup",
+    "微信公众号": "https://example.org/wechat/account",
+}
+SUBSCRIBE_OPTIONS = (
+    "-D",
+    f"radar_subscribe_email={SUBSCRIBE_LINKS['邮件订阅']}",
+    "-D",
+    f"radar_subscribe_wechat={SUBSCRIBE_LINKS['微信公众号']}",
+)
+
+
+def test_the_subscribe_page_shows_the_email_and_wechat_links_set(site, site_without_address):
+    def shown(outdir: Path) -> dict[str, str]:
+        page = BeautifulSoup((outdir / "subscribe.html").read_text(encoding="utf-8"), "html.parser")
+        return {a.get_text(): a["href"] for a in page.select(".radar-subscribe-other a")}
+
+    assert shown(site_without_address) == SUBSCRIBE_LINKS
+    assert shown(site[1]) == {}
 
 
 def test_without_an_address_feeds_link_relatively_and_readers_land_on_the_stories(
@@ -266,3 +294,57 @@ def test_an_incremental_build_writes_the_same_publications_as_a_clean_one(tmp_pa
     incremental = publications(tmp_path / "incremental")
     assert incremental == publications(tmp_path / "clean")
     assert "feeds/all.atom.xml" in incremental
+
+
+FEED_NAMES = ["all", *(topic.key for topic in vocabulary().topics)]
+JSON_FEED_SCHEMA = json.loads((Path(__file__).parent / "jsonfeed-1.1.schema.json").read_text())
+
+
+def validate_json_feed(document: dict[str, Any]) -> None:
+    """The schema, and its dates as RFC 3339 (jsonschema checks "date-time" only with a
+    package the tests do not install)."""
+    jsonschema.validate(document, JSON_FEED_SCHEMA)
+    for item in document["items"]:
+        for field in ("date_published", "date_modified"):
+            assert dt.datetime.fromisoformat(item[field]).tzinfo is not None, item[field]
+
+
+@pytest.mark.parametrize("name", FEED_NAMES)
+def test_each_atom_feed_has_a_json_feed_beside_it_with_the_same_entries(site, name):
+    _, outdir = site
+    atom = read_feed(outdir, name)
+    document = json.loads((outdir / "feeds" / f"{name}.json").read_text(encoding="utf-8"))
+    validate_json_feed(document)
+    assert document["title"] == atom.feed.title
+    assert document["feed_url"] == f"{SITE_URL}feeds/{name}.json"
+    assert [item["id"] for item in document["items"]] == [entry.id for entry in atom.entries]
+    assert [item["url"] for item in document["items"]] == [entry.link for entry in atom.entries]
+    assert [item["title"] for item in document["items"]] == [entry.title for entry in atom.entries]
+    assert [item["content_html"] for item in document["items"]] == [
+        entry.content[0].value for entry in atom.entries
+    ]
+
+
+def test_a_json_feed_without_an_address_links_relative_to_itself(site_without_address):
+    outdir = site_without_address
+    for name in FEED_NAMES:
+        document = json.loads((outdir / "feeds" / f"{name}.json").read_text(encoding="utf-8"))
+        validate_json_feed(document)
+        for item in document["items"]:
+            page = item["url"].partition("#")[0]
+            assert (outdir / "feeds" / page).resolve().is_file(), item["url"]
+
+
+@pytest.mark.parametrize("with_address", [True, False], ids=["address", "no-address"])
+def test_every_atom_feed_names_its_base_and_its_stylesheet(
+    site, site_without_address, with_address
+):
+    outdir = site[1] if with_address else site_without_address
+    base = SITE_URL if with_address else "../"
+    for name in FEED_NAMES:
+        root = etree.parse(str(outdir / "feeds" / f"{name}.atom.xml")).getroot()
+        assert root.get("{http://www.w3.org/XML/1998/namespace}base") == base
+        stylesheet = root.getprevious()
+        assert stylesheet.target == "xml-stylesheet"
+        assert stylesheet.get("type") == "text/xsl"
+        assert (outdir / "feeds" / stylesheet.get("href")).is_file()

@@ -6,7 +6,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from juju_radar.model.segmentation import words
+from juju_radar.model.segmentation import unbreakable_words, words
 
 
 def test_chinese_is_cut_into_dictionary_words() -> None:
@@ -21,3 +21,19 @@ def test_an_extra_word_is_taken_whole_only_where_it_is_given() -> None:
 @given(st.text(alphabet=st.sampled_from("英矽智能公司模型 Qwen3-8B，。“”《》τ\n"), max_size=40))
 def test_every_character_is_kept(text: str) -> None:
     assert "".join(words(text)) == text
+
+
+def test_a_heading_keeps_its_chinese_words_whole_and_leaves_the_rest() -> None:
+    assert unbreakable_words("把3D场景拆成物体") == [
+        ("把3D", False),
+        ("场景", True),
+        ("拆成", True),
+        ("物体", True),
+    ]
+
+
+@given(st.text(alphabet=st.sampled_from("智能客服模型评测 Qwen3-8B，。“”τ"), max_size=40))
+def test_the_runs_of_a_heading_keep_every_character(text: str) -> None:
+    runs = unbreakable_words(text)
+    assert "".join(run for run, _ in runs) == text
+    assert all(len(run) > 1 for run, whole in runs if whole)

@@ -278,14 +278,32 @@ def test_the_front_page_without_earlier_issues_says_so(built_seed_site):
     assert home.select_one("#recent-issues .radar-empty").get_text() == "暂无更早的一期。"
 
 
-def test_the_front_page_links_every_feed_with_how_to_use_it(built_seed_site):
+def test_the_front_page_leads_to_the_subscribe_page(built_seed_site):
     home = soup(built_seed_site, "index.html")
     block = home.select_one("#subscribe .radar-subscribe")
     assert "RSS 阅读器" in block.select_one(".radar-subscribe-howto").get_text()
-    feeds = [link["href"] for link in block.select("a.radar-feed-link")]
+    assert block.select_one("a.radar-subscribe-link")["href"] == "subscribe.html"
+    for page in ["index.html", ISSUE]:
+        header = soup(built_seed_site, page).select_one(
+            ".bd-header-article a.radar-header-subscribe"
+        )
+        assert (built_seed_site / page).parent.joinpath(header["href"]).resolve() == (
+            built_seed_site / "subscribe.html"
+        ).resolve()
+
+
+def test_the_subscribe_page_lists_every_feed_with_how_to_use_it(built_seed_site):
+    page = soup(built_seed_site, "subscribe.html")
+    block = page.select_one(".radar-feeds")
+    assert "RSS 阅读器" in block.select_one(".radar-subscribe-howto").get_text()
     topics = [topic.key for topic in site_vocabulary().topics]
-    assert feeds == [f"feeds/{name}.atom.xml" for name in ["all", *topics]]
-    assert all((built_seed_site / feed).is_file() for feed in feeds)
+    atom = [link["href"] for link in block.select("a.radar-feed-link")]
+    json_feeds = [link["href"] for link in block.select("a.radar-json-feed-link")]
+    assert atom == [f"feeds/{name}.atom.xml" for name in ["all", *topics]]
+    assert json_feeds == [f"feeds/{name}.json" for name in ["all", *topics]]
+    assert all((built_seed_site / feed).is_file() for feed in atom + json_feeds)
+    # The seed site sets neither email nor WeChat: nothing is shown for them.
+    assert block.select(".radar-subscribe-other") == []
 
 
 @pytest.mark.parametrize(

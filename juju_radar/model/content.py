@@ -50,6 +50,7 @@ SITE_DIRECTIVES = frozenset(
         "radar-latest",
         "radar-recent",
         "radar-subscribe",
+        "radar-feeds",
         "radar-archive",
         "radar-topic-index",
         "radar-topic",

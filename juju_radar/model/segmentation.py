@@ -27,3 +27,23 @@ def segmenter(extra_words: tuple[str, ...]) -> rjieba.Jieba:
     for word in extra_words:
         jieba.add_word(word, None, None)
     return jieba
+
+
+def is_cjk(character: str) -> bool:
+    """A Chinese character (CJK unified ideographs and their extension A)."""
+    return "\u3400" <= character <= "\u9fff"
+
+
+def unbreakable_words(text: str) -> list[tuple[str, bool]]:
+    """``text`` as runs, each with whether a line must not break inside it: the words
+    of two or more Chinese characters are kept whole (a browser breaks Chinese between
+    any two characters), everything else is left to the browser. The runs' texts joined
+    are ``text``."""
+    runs: list[tuple[str, bool]] = []
+    for word in words(text):
+        whole = len(word) > 1 and all(is_cjk(character) for character in word)
+        if runs and not whole and not runs[-1][1]:
+            runs[-1] = (runs[-1][0] + word, False)
+        else:
+            runs.append((word, whole))
+    return runs

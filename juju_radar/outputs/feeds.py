@@ -1,21 +1,34 @@
-"""Atom feeds of the published archive, written with feedgen after every html build.
+"""Atom and JSON feeds of the published archive, written with feedgen after every html
+build.
 
-``feeds/all.atom.xml`` has one entry per issue; ``feeds/<topic>.atom.xml`` one entry
-per item of that topic, linking to the item's anchor. Everything comes from the
-collected issues (the same ``Archive`` as the listing pages), so an incremental build
-writes the same feeds as a clean one.
+``feeds/all.atom.xml`` is a digest, one entry per issue (its lead and its stories'
+links), and says so in its title; ``feeds/<topic>.atom.xml`` has one entry per item of
+that topic, linking to the item's anchor. Beside each, ``<name>.json`` holds the same
+entries as JSON Feed 1.1. Everything comes from the collected issues (the same
+``Archive`` as the listing pages), so an incremental build writes the same feeds as a
+clean one.
+
+An Atom feed names the site's root in ``xml:base`` (the address, or ``../`` from the
+feed's folder without one) and its links are written from there; it names the
+stylesheet ``feeds/feed.xsl``, which a browser applies to show a readable page with the
+feed's address instead of raw XML. JSON Feed has no base: without a site address its
+links are relative to the feed's own location.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
+import json
 import os
 import uuid
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from feedgen.feed import FeedGenerator
+from lxml import etree
 from markupsafe import Markup
 
 from juju_radar.model.archive import Archive, ItemRef
@@ -26,6 +39,12 @@ from juju_radar.outputs.siteurl import SiteUrl
 
 FEED_DIR = "feeds"
 ALL_FEED = "all"
+DIGEST_TITLE = "每期摘要"  # the all feed: one entry per issue, not every story
+DIGEST_SUBTITLE = "每期一条：导语与本期各条目的链接"
+STYLESHEET = "feed.xsl"  # in FEED_DIR, beside the feeds
+STYLESHEET_SOURCE = Path(__file__).with_name(STYLESHEET)
+JSON_FEED_VERSION = "https://jsonfeed.org/version/1.1"
+XML_BASE = "{http://www.w3.org/XML/1998/namespace}base"
 # An issue goes out at 08:00 Beijing time on its date.
 BEIJING = dt.timezone(dt.timedelta(hours=8), "Asia/Shanghai")
 PUBLICATION_TIME = dt.time(8, 0)
@@ -48,23 +67,38 @@ class FeedContext:
     site_title: str
     author: str
     limit: int
+    # Without a site URL, what a link starts with: "" in Atom (relative to its xml:base,
+    # the site's root), the way up to the root in JSON Feed (relative to the feed).
+    relative_prefix: str = ""
 
     def page_url(self, docname: str, anchor: str = "") -> str:
-        """Absolute with a site URL; else relative to the feed's own location (RFC 4287
-        lets a feed reader resolve it against the feed's URL)."""
+        """Absolute with a site URL; else relative (``relative_prefix``)."""
         return self._url(self.target_uri(docname), anchor)
 
-    def feed_url(self, name: str) -> str:
-        return self._url(feed_path(name))
+    def feed_url(self, name: str, path: str = "") -> str:
+        return self._url(path or feed_path(name))
 
     def _url(self, target: str, anchor: str = "") -> str:
         if self.site:
             return self.site.url(target, anchor)
-        relative = "../" * FEED_DIR.count("/") + f"../{target}"
+        relative = self.relative_prefix + target
         return f"{relative}#{anchor}" if anchor else relative
+
+    @property
+    def xml_base(self) -> str:
+        """The site's root: its address, or the way up from the feeds' folder."""
+        return self.site.url("") if self.site else root_from_feeds()
+
+    def for_json(self) -> FeedContext:
+        return dataclasses.replace(self, relative_prefix=root_from_feeds())
 
     def entry_id(self, docname: str, anchor: str = "") -> str:
         return stable_id(self.target_uri(docname) + (f"#{anchor}" if anchor else ""))
+
+
+def root_from_feeds() -> str:
+    """The site's root, relative to the feeds' folder."""
+    return "../" * (FEED_DIR.count("/") + 1)
 
 
 def stable_id(path: str) -> str:
@@ -76,6 +110,11 @@ def stable_id(path: str) -> str:
 def feed_path(name: str) -> str:
     """Output path of a feed, relative to the site root."""
     return f"{FEED_DIR}/{name}.atom.xml"
+
+
+def json_feed_path(name: str) -> str:
+    """Output path of a feed's JSON Feed, relative to the site root."""
+    return f"{FEED_DIR}/{name}.json"
 
 
 def published_at(issue: Issue) -> dt.datetime:
@@ -165,7 +204,9 @@ def item_content(context: FeedContext, ref: ItemRef) -> str:
 
 
 def all_issues_feed(context: FeedContext) -> FeedGenerator:
-    feed = _new_feed(context, ALL_FEED, context.site_title, "Juju Radar 每期导语与条目", "index")
+    feed = _new_feed(
+        context, ALL_FEED, f"{context.site_title} · {DIGEST_TITLE}", DIGEST_SUBTITLE, "index"
+    )
     for issue in context.archive.published[: context.limit]:
         entry = feed.add_entry(order="append")
         url = context.page_url(issue.docname)
@@ -215,13 +256,59 @@ def all_feeds(context: FeedContext) -> dict[str, FeedGenerator]:
 
 
 def write_feeds(context: FeedContext, outdir: Path) -> list[Path]:
-    """Write every feed; remove feeds of topics no longer configured (as a clean build)."""
-    written = []
+    """Write every feed, Atom and JSON, and the stylesheet; remove feeds of topics no
+    longer configured (as a clean build)."""
+    written = [outdir / FEED_DIR / STYLESHEET]
+    written[0].parent.mkdir(parents=True, exist_ok=True)
+    written[0].write_bytes(STYLESHEET_SOURCE.read_bytes())
+    json_feeds = all_feeds(context.for_json())
     for name, feed in all_feeds(context).items():
-        target = outdir / feed_path(name)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_bytes(feed.atom_str(pretty=True))
-        written.append(target)
-    for stale in sorted(set((outdir / FEED_DIR).glob("*.atom.xml")) - set(written)):
+        atom = outdir / feed_path(name)
+        atom.write_bytes(atom_document(feed, context.xml_base))
+        as_json = outdir / json_feed_path(name)
+        as_json.write_text(json_feed_text(json_feeds[name], context.for_json(), name), "utf-8")
+        written += [atom, as_json]
+    for stale in sorted(set((outdir / FEED_DIR).glob("*")) - set(written)):
         stale.unlink()
     return written
+
+
+def atom_document(feed: FeedGenerator, xml_base: str) -> bytes:
+    """The feed as feedgen writes it, with its ``xml:base`` and its stylesheet."""
+    root = etree.fromstring(feed.atom_str(pretty=False))
+    root.set(XML_BASE, xml_base)
+    root.addprevious(etree.PI("xml-stylesheet", f'type="text/xsl" href="{STYLESHEET}"'))
+    return etree.tostring(
+        root.getroottree(), xml_declaration=True, encoding="UTF-8", pretty_print=True
+    )
+
+
+def json_feed_text(feed: FeedGenerator, context: FeedContext, name: str) -> str:
+    """JSON Feed 1.1 (https://www.jsonfeed.org/version/1.1/) of the entries of ``feed``,
+    read through feedgen's getters: the same entries as the Atom feed."""
+    home = next(link["href"] for link in feed.link() if link["rel"] == "alternate")
+    document = {
+        "version": JSON_FEED_VERSION,
+        "title": feed.title(),
+        "home_page_url": home,
+        "feed_url": context.feed_url(name, json_feed_path(name)),
+        "description": feed.subtitle(),
+        "language": LANGUAGE,
+        "authors": [{"name": context.author}],
+        "items": [json_item(entry) for entry in feed.entry()],
+    }
+    return json.dumps(document, ensure_ascii=False, indent=1) + "\n"
+
+
+def json_item(entry: Any) -> dict[str, Any]:
+    tags = [category.get("label") or category["term"] for category in entry.category() or []]
+    return {
+        "id": entry.id(),
+        "url": entry.link()[0]["href"],
+        "title": entry.title(),
+        "content_html": entry.content()["content"],
+        "summary": entry.summary()["summary"],
+        "date_published": entry.published().isoformat(),
+        "date_modified": entry.updated().isoformat(),
+        **({"tags": list(dict.fromkeys(tags))} if tags else {}),
+    }

@@ -32,6 +32,11 @@ CONFIG_VALUES: tuple[tuple[str, object, Literal["env", "html"], type | tuple[typ
     ("radar_verdicts", [], "env", list),
     ("radar_site_url", "", "html", str),
     ("radar_feed_limit", 50, "html", int),
+    # Subscribing other than by feed, shown on the subscribe page only when set: the
+    # address of an email newsletter's sign-up page (or a mailto:), and of the WeChat
+    # official account's page.
+    ("radar_subscribe_email", "", "html", str),
+    ("radar_subscribe_wechat", "", "html", str),
     # Issues the front page lists after the newest one (``render.recent_issues``).
     ("radar_front_page_issues", 10, "html", int),
     # The first and last year an issue may be dated in.
@@ -183,6 +188,15 @@ def bib_limits(config: Config) -> BibLimits:
 
 def vocabulary(config: Config) -> Vocabulary:
     return vocabulary_from_config(config.radar_topics, config.radar_verdicts)
+
+
+def subscribe_links(config: Config) -> tuple[tuple[str, str], ...]:
+    """(label, address) of each way to subscribe other than feeds that conf.py sets."""
+    given = [
+        ("邮件订阅", config.radar_subscribe_email),
+        ("微信公众号", config.radar_subscribe_wechat),
+    ]
+    return tuple((label, address.strip()) for label, address in given if address.strip())
 
 
 def view_settings(config: Config) -> ViewSettings:

@@ -6,7 +6,7 @@ The interface text is Chinese; topic names carry their English label beside them
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import partial
 from typing import Any
@@ -39,7 +39,7 @@ from juju_radar.model.listing_views import (
 )
 from juju_radar.model.story_pages import story_pagename
 from juju_radar.model.vocabulary import Topic, Verdict, Vocabulary
-from juju_radar.outputs.feeds import ALL_FEED, feed_path
+from juju_radar.outputs.feeds import ALL_FEED, DIGEST_TITLE, feed_path, json_feed_path
 from juju_radar.sphinx_ext.bibliography import (
     Bibliography,
     bibliography_nodes,
@@ -81,6 +81,8 @@ class RenderContext:
     text_read: int = 0  # of a page's text, what its readers take (``list_writer``)
     view_settings: ViewSettings = ViewSettings(10, ())  # what listings take from conf.py
     list_writer: ItemListWriter | None = None  # item lists other than as nodes (``accel``)
+    # (label, address) of the ways to subscribe other than feeds (``radar_subscribe_*``)
+    subscribe_links: tuple[tuple[str, str], ...] = ()
 
     def listing_view(self, kind: str, attributes: Mapping[str, str]) -> Any:
         """What a listing of ``kind`` shows (its view model; ``model.listing_views``)."""
@@ -286,23 +288,61 @@ def issue_summary(context: RenderContext, view: IssueSummary) -> nodes.container
     return summary
 
 
-FEED_READER_HOWTO = (
-    "在下面的链接上点右键、复制链接地址，粘贴到 Feedly、Inoreader 或 NetNewsWire "
-    "等 RSS 阅读器的“添加订阅”里，每出新的一期，阅读器就会自动收到其中的条目。"
+SUBSCRIBE_PAGE = "subscribe"  # the page listing every feed (subscribe.md)
+FEED_READER = (
+    "RSS 阅读器（如 Feedly、Inoreader、NetNewsWire）是一种收取网站更新的应用："
+    "把订阅地址粘贴到它的“添加订阅”里，每出新的一期，阅读器就会自动收到，不必再回网站查看。"
 )
 
 
 def subscribe(context: RenderContext) -> list[nodes.Node]:
-    """The Atom feeds: all items, and one per topic (``outputs/feeds.py``)."""
-    feeds = [(ALL_FEED, "全部条目")]
-    feeds += [(topic.key, f"主题：{topic.label}") for topic in context.vocabulary.topics]
-    listing = nodes.bullet_list(classes=["radar-feed-list"])
-    for name, label in feeds:
-        line = nodes.paragraph("", "", *_feed_link(context, name, f"{label}（Atom）"))
-        listing += nodes.list_item("", line)
+    """The front page's subscribe section: one line, and the way to the subscribe page."""
+    line = nodes.paragraph(classes=["radar-subscribe-howto"])
+    line += nodes.Text("用 RSS 阅读器订阅，每出新的一期就会自动收到：")
+    line += internal_link(
+        context.link(SUBSCRIBE_PAGE, ""), "订阅方式与地址 →", ["radar-subscribe-link"]
+    )
     box = nodes.container(classes=["radar-subscribe"])
-    box += nodes.paragraph("", FEED_READER_HOWTO, classes=["radar-subscribe-howto"])
+    box += line
+    return [box]
+
+
+def feed_choices(vocabulary: Vocabulary) -> list[tuple[str, str, str]]:
+    """(feed name, label, what it holds) of every feed (``outputs/feeds.py``)."""
+    choices = [(ALL_FEED, DIGEST_TITLE, "每期一条：本期导语与各条目的链接。")]
+    choices += [
+        (topic.key, f"主题：{topic.label}", f"“{topic.label}”主题的每一条，每条一项。")
+        for topic in vocabulary.topics
+    ]
+    return choices
+
+
+def feeds_page(context: RenderContext) -> list[nodes.Node]:
+    """The subscribe page: what a feed reader is, each feed with its address (a copy
+    button is added by radar.js), and the other ways conf.py sets."""
+    up = "../" * context.docname.count("/")
+    box = nodes.container(classes=["radar-subscribe", "radar-feeds"])
+    box += nodes.paragraph("", FEED_READER, classes=["radar-subscribe-howto"])
+    listing = nodes.bullet_list(classes=["radar-feed-list"])
+    for name, label, holds in feed_choices(context.vocabulary):
+        entry = nodes.list_item(classes=["radar-feed"])
+        title = nodes.paragraph(classes=["radar-feed-title"])
+        title += nodes.strong("", label)
+        title += nodes.Text(f"　{holds}")
+        entry += title
+        address = nodes.paragraph(classes=["radar-feed-address"])
+        address += internal_link(up + feed_path(name), "Atom 地址", ["radar-feed-link"])
+        address += nodes.Text(" · ")
+        address += internal_link(
+            up + json_feed_path(name), "JSON Feed 地址", ["radar-json-feed-link"]
+        )
+        entry += address
+        listing += entry
     box += listing
+    for label, address in context.subscribe_links:
+        other = nodes.paragraph(classes=["radar-subscribe-other"])
+        other += nodes.reference("", label, refuri=address, classes=["radar-subscribe-external"])
+        box += other
     return [box]
 
 
@@ -327,6 +367,9 @@ def issue_header(context: RenderContext) -> list[nodes.Node]:
     )
     result.append(line)
     result += corrections_notice(issue)
+    # The neighbours at the top too: at the page's end they are thousands of pixels down
+    # on a phone, after the references and the citation block.
+    result += issue_nav(context, ["radar-issue-nav-top"])
     return result
 
 
@@ -348,11 +391,11 @@ def corrections_notice(issue: Issue) -> list[nodes.Node]:
     return [note]
 
 
-def issue_nav(context: RenderContext) -> list[nodes.Node]:
+def issue_nav(context: RenderContext, classes: Sequence[str] = ()) -> list[nodes.Node]:
     older, newer = (issue_link(issue) for issue in context.archive.neighbours(context.docname))
     if older is None and newer is None:
         return []
-    nav = nodes.paragraph(classes=["radar-issue-nav"])
+    nav = nodes.paragraph(classes=["radar-issue-nav", *classes])
     if older is not None:
         prev = internal_link(context.link(older.docname, ""), "← 上一期：", ["radar-prev"])
         prev += [_date(older.date), nodes.Text(f" {older.title}")]

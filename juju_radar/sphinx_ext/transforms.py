@@ -16,7 +16,7 @@ from juju_radar.model.issue_records import is_issue_path
 from juju_radar.sphinx_ext import render
 from juju_radar.sphinx_ext.bibliography import load_bibliography
 from juju_radar.sphinx_ext.collector import radar_data
-from juju_radar.sphinx_ext.config import view_settings, vocabulary
+from juju_radar.sphinx_ext.config import subscribe_links, view_settings, vocabulary
 from juju_radar.sphinx_ext.item_lines import ITEM_LIST_WRITER
 from juju_radar.sphinx_ext.nodes import listing_attributes, placeholder, radar_placeholder
 from juju_radar.sphinx_ext.preview import is_preview
@@ -84,6 +84,7 @@ RENDERERS: dict[str, Renderer] = {
     "latest": lambda context, node: render.latest_issue(context, listing_view(context, node)),
     "recent": lambda context, node: render.recent_issues(context, listing_view(context, node)),
     "subscribe": lambda context, node: render.subscribe(context),
+    "feeds": lambda context, node: render.feeds_page(context),
     "best": lambda context, node: render.best_items(context, listing_view(context, node)),
     "references-index": lambda context, node: render.references_index(context),
 }
@@ -155,6 +156,7 @@ class PlaceholderTransform(SphinxPostTransform):
             text_read=description_length(self.config),
             view_settings=view_settings(self.config),
             list_writer=self.env.events.emit_firstresult(ITEM_LIST_WRITER),
+            subscribe_links=subscribe_links(self.config),
         )
         for node in found:
             node.replace_self(RENDERERS[node["kind"]](context, node))

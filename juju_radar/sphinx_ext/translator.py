@@ -27,6 +27,7 @@ IGNORED_CLASSES = frozenset(
         "radar-latest",
         "radar-recent",
         "radar-subscribe",
+        "radar-feeds",
         "radar-item-list",
         "radar-issue-list",
         "radar-topic-index",

@@ -26,6 +26,7 @@ PAGES = [
     "issues/index.html",
     "search.html?q=Agent",
     "stats.html",
+    "subscribe.html",
 ]
 # A hang guard, not a measure: a page takes about 10 s (audit.mjs gives Chromium and the
 # page minutes of their own before Lighthouse gives up on them).

@@ -56,6 +56,7 @@ AXE_PAGES = [
     "references.html",
     "search.html?q=Agent",
     "stats.html",
+    "subscribe.html",
 ]
 CJK_THEN_ASCII_PERIOD = re.compile(r"[\u3400-\u9fff\uff00-\uffef][\u200b\s]*\.\s")
 

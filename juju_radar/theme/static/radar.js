@@ -167,3 +167,27 @@ document.addEventListener("DOMContentLoaded", () => {
     else story.querySelector(":scope > h2")?.after(...buttons);
   }
 });
+
+// The subscribe page: a "复制地址" button after each feed's link copies the feed's full
+// address (a phone has no right-click) and says so on the button.
+document.addEventListener("DOMContentLoaded", () => {
+  for (const link of document.querySelectorAll(".radar-feed-address > a")) {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "radar-copy-address radar-copy-link btn btn-sm";
+    button.textContent = "复制地址";
+    button.addEventListener("click", async () => {
+      try {
+        await navigator.clipboard.writeText(link.href);
+        button.textContent = "已复制";
+      } catch {
+        const range = document.createRange();
+        range.selectNodeContents(link);
+        window.getSelection().removeAllRanges();
+        window.getSelection().addRange(range);
+        button.textContent = "已选中，请长按复制";
+      }
+    });
+    link.after(button);
+  }
+});
