@@ -9,6 +9,7 @@ import re
 from pathlib import Path
 from xml.etree import ElementTree
 
+import feedparser
 import pytest
 from bs4 import BeautifulSoup
 from conftest import site_with_root, sphinx_build
@@ -71,12 +72,18 @@ def test_a_story_stops_a_false_match_and_names_an_entity(built: Path) -> None:
     ]
     sierra = soup(built / "entities" / "sierra.html")
     assert "#market-rise" in str(sierra.select(".radar-entity-stories"))
-    feed = ElementTree.parse(built / "entities" / "grpo.atom.xml").getroot()
-    links = [entry.find(f"{ATOM}link").get("href") for entry in feed.iter(f"{ATOM}entry")]
-    assert links == [
-        "../issues/2026/2026-09-09.html#grpo-again",
-        "../issues/2026/2026-09-08.html#rise-self-extrapolation",
+    # As a feed reader reads it: each link against the feed's xml:base, itself against
+    # the feed's address.
+    feed_address = "https://example.org/site/entities/grpo.atom.xml"
+    parsed = feedparser.parse(
+        (built / "entities" / "grpo.atom.xml").read_bytes(),
+        response_headers={"content-location": feed_address},
+    )
+    assert [entry.link for entry in parsed.entries] == [
+        "https://example.org/site/issues/2026/2026-09-09.html#grpo-again",
+        "https://example.org/site/issues/2026/2026-09-08.html#rise-self-extrapolation",
     ]
+    assert parsed.feed.links[1].href == feed_address  # its self link
 
 
 def test_the_page_shows_years_references_and_companions(built: Path) -> None:

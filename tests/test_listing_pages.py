@@ -123,6 +123,7 @@ def test_a_source_at_a_period_page_is_reported_and_its_page_replaced(tmp_path):
     assert "手写的内容" not in page and "2026 年共 2 条" in page
 
 
+@pytest.mark.slow
 def test_an_older_builds_stubs_are_removed_and_an_editors_page_kept(tmp_path):
     """A clone made before the period pages were collected holds the stubs its builds
     wrote (with directives that are gone): the build removes them, and only them."""

@@ -12,8 +12,11 @@ from feedgen.feed import FeedGenerator
 from juju_radar.model.archive import ItemRef
 from juju_radar.model.entity_views import EntityPage, shown_name
 from juju_radar.outputs.feeds import (
+    FEED_DIR,
     LANGUAGE,
+    STYLESHEET,
     FeedContext,
+    atom_document,
     fallback_now,
     item_content,
     published_at,
@@ -28,9 +31,8 @@ def feed_path(entity_id: str) -> str:
 
 
 def feed_url(context: FeedContext, entity_id: str) -> str:
-    if context.site:
-        return context.site.url(feed_path(entity_id))
-    return f"{entity_id}.atom.xml"
+    """Absolute with a site URL; else from the site's root, the feed's ``xml:base``."""
+    return context.feed_url(entity_id, feed_path(entity_id))
 
 
 def entity_feed(context: FeedContext, page: EntityPage) -> FeedGenerator:
@@ -77,7 +79,8 @@ def write_entity_feeds(
     for page in pages:
         target = outdir / feed_path(page.entity.id)
         target.parent.mkdir(parents=True, exist_ok=True)
-        content = entity_feed(context, page).atom_str(pretty=True)
+        stylesheet = f"../{FEED_DIR}/{STYLESHEET}"
+        content = atom_document(entity_feed(context, page), context.xml_base, stylesheet)
         if not target.is_file() or target.read_bytes() != content:
             target.write_bytes(content)
         written.append(target)

@@ -273,11 +273,12 @@ def write_feeds(context: FeedContext, outdir: Path) -> list[Path]:
     return written
 
 
-def atom_document(feed: FeedGenerator, xml_base: str) -> bytes:
-    """The feed as feedgen writes it, with its ``xml:base`` and its stylesheet."""
+def atom_document(feed: FeedGenerator, xml_base: str, stylesheet: str = STYLESHEET) -> bytes:
+    """The feed as feedgen writes it, with its ``xml:base`` and its stylesheet (its address
+    relative to the feed's own)."""
     root = etree.fromstring(feed.atom_str(pretty=False))
     root.set(XML_BASE, xml_base)
-    root.addprevious(etree.PI("xml-stylesheet", f'type="text/xsl" href="{STYLESHEET}"'))
+    root.addprevious(etree.PI("xml-stylesheet", f'type="text/xsl" href="{stylesheet}"'))
     return etree.tostring(
         root.getroottree(), xml_declaration=True, encoding="UTF-8", pretty_print=True
     )

@@ -21,8 +21,8 @@ import pytest
 
 from juju_radar.model.segmentation import words
 
+from .colours import contrast, luminance
 from .conftest import sized_tab
-from .test_reading import contrast, luminance
 
 pytestmark = pytest.mark.browser
 
