@@ -48,6 +48,13 @@ class StoryView:
     citation_keys: tuple[str, ...]
     previous: ItemLine | None  # the older story of its topic
     next: ItemLine | None  # the newer story of its topic
+    # The issue's corrections (date, sentence), which its cite-as boxes and dates show.
+    corrections: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def modified(self) -> str:
+        """The last correction's date (YYYY-MM-DD), or "" where there is none."""
+        return self.corrections[-1][0] if self.corrections else ""
 
     @property
     def heading(self) -> str:
@@ -120,6 +127,7 @@ def story_view(
         citation_keys=item.citation_keys,
         previous=previous,
         next=newer,
+        corrections=tuple((c.date.isoformat(), c.text) for c in issue.corrections),
     )
 
 

@@ -332,6 +332,7 @@ def add_story_meta(
         tags += card_tags(app, view, url)
     context["metatags"] += "".join(str(tag.format(name, value)) for tag, name, value in tags)
     records = cited_records(app, view.citation_keys)
-    page = CitedPage(view.title, dt.date.fromisoformat(view.date), story=True)
+    modified = dt.date.fromisoformat(view.modified) if view.modified else None
+    page = CitedPage(view.title, dt.date.fromisoformat(view.date), story=True, modified=modified)
     reviews = review_of(view, records, url)
     context["metatags"] += citation_metatags(app, page, url, records, reviews)
