@@ -23,6 +23,9 @@ SHORTEST, LONGEST = 2, 6  # Han characters of a phrase
 WAIT_MS = 300_000  # a hang guard only
 
 
+ISSUE_PAGE_RE = re.compile(r"issues/\d{4}/\d{4}-\d{2}-\d{2}\.html")
+
+
 @dataclass(frozen=True)
 class Query:
     text: str
@@ -30,13 +33,14 @@ class Query:
 
 
 def story_blocks(site: Path) -> dict[str, list[str]]:
-    """Story link -> the text of each innermost block of the story, as published."""
+    """Story link -> the text of each innermost block of the story, as published on its
+    issue's page (where search lands; a story's own page is not a search record)."""
     stories: dict[str, list[str]] = {}
-    for page in sorted((site / "issues").rglob("*.html")):
-        if page.name == "index.html":
+    for page in sorted((site / "issues").glob("*/*.html")):
+        link = page.relative_to(site).as_posix()
+        if not ISSUE_PAGE_RE.fullmatch(link):
             continue
         tree = LexborHTMLParser(page.read_text(encoding="utf-8"))
-        link = page.relative_to(site).as_posix()
         for section in tree.css("section.radar-item[id]"):
             for left_out in reversed(section.css("[data-pagefind-ignore], a.headerlink")):
                 left_out.decompose()
