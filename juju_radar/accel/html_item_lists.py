@@ -31,18 +31,13 @@ from juju_radar.sphinx_ext.item_lines import (
     Linker,
     item_list_nodes,
 )
+from juju_radar.sphinx_ext.item_lines import (
+    writer_text as text,
+)
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
 
-# docutils' HTML writer: the characters it escapes in text and attribute values.
-SPECIAL_CHARACTERS = {
-    ord("&"): "&amp;",
-    ord("<"): "&lt;",
-    ord('"'): "&quot;",
-    ord(">"): "&gt;",
-    ord("@"): "&#64;",
-}
 ATTRIBUTE_WHITESPACE_RE = re.compile("[\n\r\t\v\f]")
 # The attribute ``translator.RadarHTMLTranslator`` gives a listing Pagefind leaves out.
 # The list is never inside another list, so docutils calls it "simple".
@@ -70,11 +65,6 @@ def connect(app: Sphinx) -> None:
 
 def writer(app: Sphinx) -> ItemListWriter:
     return item_list_html
-
-
-def text(value: str) -> str:
-    """Text content, as the writer writes a Text node (``astext`` drops the NUL escapes)."""
-    return (nodes.unescape(value) if "\x00" in value else value).translate(SPECIAL_CHARACTERS)
 
 
 def attribute(value: str) -> str:

@@ -16,6 +16,22 @@ from juju_radar.model.archive import ItemLine
 from juju_radar.model.issue_records import format_score
 from juju_radar.model.vocabulary import Topic, Verdict, Vocabulary
 
+# docutils' HTML writer: the characters it escapes in text and attribute values.
+SPECIAL_CHARACTERS = {
+    ord("&"): "&amp;",
+    ord("<"): "&lt;",
+    ord('"'): "&quot;",
+    ord(">"): "&gt;",
+    ord("@"): "&#64;",
+}
+
+
+def writer_text(value: str) -> str:
+    """Text content, as docutils' HTML writer writes a Text node (``astext`` drops the NUL
+    escapes)."""
+    return (nodes.unescape(value) if "\x00" in value else value).translate(SPECIAL_CHARACTERS)
+
+
 # URI of a document relative to the page being written, with an optional anchor.
 Linker = Callable[[str, str], str]
 ENGLISH_LABEL_CLASS = "radar-topic-en"

@@ -38,6 +38,7 @@ from juju_radar.sphinx_ext import render
 from juju_radar.sphinx_ext.bibliography import load_bibliography
 from juju_radar.sphinx_ext.collector import radar_data, signature_digest
 from juju_radar.sphinx_ext.config import view_settings, vocabulary
+from juju_radar.sphinx_ext.item_lines import writer_text
 from juju_radar.sphinx_ext.paging import is_archive, page_signature
 from juju_radar.sphinx_ext.reference_pages import reference_groups
 from juju_radar.sphinx_ext.transforms import page_link
@@ -61,22 +62,12 @@ WRITTEN = "listing-pages"
 TOC = '<ul>\n<li><a class="reference internal" href="#">{title}</a></li>\n</ul>\n'
 CollectedPage = tuple[str, dict[str, Any], str]  # as ``html-collect-pages`` yields them
 
-# docutils' HTML writer: the characters it escapes in text and attribute values.
-SPECIAL_CHARACTERS = {
-    ord("&"): "&amp;",
-    ord("<"): "&lt;",
-    ord('"'): "&quot;",
-    ord(">"): "&gt;",
-    ord("@"): "&#64;",
-}
-
 
 def encode(value: object) -> str:
     """A value as docutils writes text (``HTMLTranslator.encode``); HTML (``Markup``) as is."""
     if isinstance(value, Markup):
         return str(value)
-    text = str(value)
-    return (nodes.unescape(text) if "\x00" in text else text).translate(SPECIAL_CHARACTERS)
+    return writer_text(str(value))
 
 
 def templates_folder() -> Path:
