@@ -214,6 +214,17 @@ CASES: dict[tuple[codes.Scope, str], Case] = {
     ("page", "forbidden-directive"): Case(
         site_page("p1.md", "```{eval-rst}\n.. note:: x\n```"), group="sources"
     ),
+    ("page", "generated-page"): Case(  # with an issue of its own, whose year has a page
+        {
+            **page(
+                1,
+                lambda text: text.replace("2026-10-01", "2026-11-01").replace("case-1", "gen-1"),
+                at="issues/2026/2026-11-01.md",
+            ),
+            "best/2026.md": "---\norphan: true\n---\n\n# 手写的精选\n",
+        },
+        group="sources",
+    ),
     ("page", "forbidden-role"): Case(site_page("p2.md", "见 {sub-ref}`today`。"), group="sources"),
     ("page", "forbidden-link"): Case(site_page("p3.md", "见 [配置](conf.py)。"), group="sources"),
     ("page", "forbidden-image"): Case(
@@ -349,7 +360,6 @@ BUILD_ONLY: dict[tuple[codes.Scope, str], str] = {
     ): "the build's summary after the bib cases' own codes, asserted there",
     ("build", "bad-site-url"): "the environment's site address (test_site_address)",
     ("build", "no-site-url"): "a deploy build without an address (test_site_address)",
-    ("build", "generated-page"): "a source at a period page (test_listing_pages)",
     ("build", "search"): "the search index failing to build (test_search)",
     ("build", "missing-identifier"): "the build's one-line sum of the bib notes, not a problem",
     ("build", "card-font-missing"): "the build machine's fonts, not the content (test_story_pages)",

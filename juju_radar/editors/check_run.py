@@ -12,6 +12,7 @@ from juju_radar.editors.check_cache import CheckCache
 from juju_radar.editors.exit_status import EXIT_OK, EXIT_PROBLEMS
 from juju_radar.editors.site_files import Site
 from juju_radar.model import codes
+from juju_radar.model.archive import Archive
 from juju_radar.model.archive_rules import archive_problems
 from juju_radar.model.entities import REGISTRY_FILE, Registry, read_registry
 from juju_radar.model.history import file_history, uncorrected_changes
@@ -19,6 +20,7 @@ from juju_radar.model.issue_records import Issue, misplaced_issue
 from juju_radar.model.mentions import unknown_entities
 from juju_radar.model.messages import N_, _, ngettext
 from juju_radar.model.page_files import read_utf8
+from juju_radar.model.period_pages import sources_at_period_pages
 from juju_radar.model.problems import Problem
 from juju_radar.model.site_layout import outside_symlinks, refused_code_files, site_files
 from juju_radar.model.translations import check_translations
@@ -104,6 +106,9 @@ def check_site(site: Site, cache: CheckCache | None = None, changed: bool = Fals
         site.config.get("radar_license"),
     )
     problems += registry_problems(site, issues)
+    if page_exists("references.md"):  # the archive's layout, which has period pages
+        archive = Archive({issue.docname: issue for issue in issues})
+        problems += sources_at_period_pages(archive, site.vocabulary, page_exists)
     problems += uncorrected_changes(issues, file_history(site.root))
     issue_files = set(site.issue_files())
     for path in sorted(in_site - issue_files):

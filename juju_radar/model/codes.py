@@ -671,8 +671,8 @@ _BUILD: list[Code] = [
         "`conf.py`",
     ),
     *_row(
-        "build",
-        "warning",
+        "page",
+        "error",
         "generated-page",
         "a page source where the build generates a year or month page (`references/`, "
         "`best/`, `topics/<topic>/`), such as a stub an older build wrote: the generated "

@@ -13,10 +13,12 @@ issue has been read (``sphinx_ext/listing_pages.py``):
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from juju_radar.model.archive import Archive, ItemLine, ItemRef, item_line
+from juju_radar.model.messages import _
+from juju_radar.model.problems import Problem
 from juju_radar.model.vocabulary import Vocabulary
 
 UNCITED = "uncited"
@@ -104,3 +106,28 @@ def year_view(archive: Archive, vocabulary: Vocabulary, page: PeriodPage) -> Yea
     topic = vocabulary.topic_by_key(page.attribute("topic"))
     back = f"← {topic.label}：最新条目与全部年份"
     return YearView(year, f"topics/{topic.key}", back, lines)
+
+
+def generated_page_message(pagename: str) -> str:
+    return _(
+        "{page} is a page the build generates from the issues: the generated page "
+        "replaces this file's; delete the file"
+    ).format(page=pagename)
+
+
+def sources_at_period_pages(
+    archive: Archive, vocabulary: Vocabulary, source_exists: Callable[[str], bool]
+) -> list[Problem]:
+    """A source file where the build generates a period page (a stub an older build
+    wrote), for ``radar check`` as the build reports it (``generated-page``)."""
+    return [
+        Problem(
+            f"{page.pagename}.md",
+            1,
+            "error",
+            "generated-page",
+            generated_page_message(page.pagename),
+        )
+        for page in period_pages(archive, vocabulary)
+        if source_exists(f"{page.pagename}.md")
+    ]

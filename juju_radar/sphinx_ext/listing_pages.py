@@ -27,10 +27,10 @@ from sphinx.util import logging
 
 from juju_radar.model.archive import Archive
 from juju_radar.model.issue_records import format_score
-from juju_radar.model.messages import _
 from juju_radar.model.period_pages import (
     REFERENCES,
     PeriodPage,
+    generated_page_message,
     period_pages,
     year_view,
 )
@@ -212,13 +212,11 @@ def remove_old_stubs(app: Sphinx) -> None:
 
 def warn_of_source(pagename: str) -> None:
     """A source at a generated page's name (a stub an older build wrote): Sphinx writes its
-    page first, the generated one replaces it."""
-    logger.warning(
-        _(
-            "{page} is a page the build generates from the issues: the generated page "
-            "replaces this file's; delete the file"
-        ).format(page=pagename),
-        location=pagename,
+    page first, the generated one replaces it. Reported at the source's file, as ``radar
+    check`` reports it (``period_pages.sources_at_period_pages``)."""
+    logger.error(
+        generated_page_message(pagename),
+        location=(pagename, 1),
         type="radar",
         subtype="generated-page",
     )
