@@ -11,6 +11,7 @@ import json
 import os
 import subprocess
 from pathlib import Path
+from xml.etree import ElementTree
 
 import pytest
 from conftest import copy_site, sphinx_build
@@ -153,3 +154,53 @@ def test_a_parallel_build_says_what_a_serial_one_says(repository, tmp_path):
     assert footer_change(parallel, f"{SEED}.html") == ["本页最后修改于 2026-09-12。"]
     assert footer_change(parallel, "index.html") == ["本页最后修改于 2026-09-08。"]
     assert differences(serial, parallel) == []
+
+
+SITE_URL = "https://radar.example/"
+SITEMAP_NS = {"s": "http://www.sitemaps.org/schemas/sitemap/0.9"}
+
+
+def sitemap_dates(outdir: Path) -> dict[str, str | None]:
+    """The sitemap's pages (relative to the site) and their ``<lastmod>``, as an XML
+    parser reads them."""
+    root = ElementTree.parse(outdir / "sitemap.xml").getroot()
+    urls = root.findall("s:url", SITEMAP_NS)
+    return {
+        (url.findtext("s:loc", namespaces=SITEMAP_NS) or "").removeprefix(SITE_URL): url.findtext(
+            "s:lastmod", namespaces=SITEMAP_NS
+        )
+        for url in urls
+    }
+
+
+@pytest.mark.site
+def test_the_sitemap_dates_each_page_by_the_change_its_footer_shows(repository, tmp_path):
+    """A commit after publishing, then a correction dated later than its commit: the issue
+    page's ``<lastmod>`` and its stories' follow the footer each time; the home page,
+    whose file did not change, keeps the newest issue's date."""
+    address = ("-D", f"radar_site_url={SITE_URL}")
+    edit(repository / f"{SEED}.md", "两回事", "两件事")
+    commit(repository, "2026-09-13")
+    out = clean_build(repository, tmp_path / "committed", *address)
+    dates = sitemap_dates(out)
+    stories = [page for page in dates if page.startswith(f"{SEED}/")]
+    assert stories  # the seed's items have story pages
+    assert footer_change(out, f"{SEED}.html") == ["本页最后修改于 2026-09-13。"]
+    assert [dates[page] for page in (f"{SEED}.html", *stories)] == ["2026-09-13"] * (
+        1 + len(stories)
+    )
+    assert dates["index.html"] == "2026-09-08"
+
+    edit(
+        repository / f"{SEED}.md",
+        "status: published\n",
+        "status: published\ncorrections:\n  - date: 2026-09-15\n    text: 导语措辞已更正。\n",
+    )
+    commit(repository, "2026-09-14")
+    out = clean_build(repository, tmp_path / "corrected", *address)
+    dates = sitemap_dates(out)
+    assert footer_change(out, f"{SEED}.html") == ["本页最后修改于 2026-09-15。"]
+    assert [dates[page] for page in (f"{SEED}.html", *stories)] == ["2026-09-15"] * (
+        1 + len(stories)
+    )
+    assert dates["index.html"] == "2026-09-08"

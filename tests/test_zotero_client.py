@@ -14,6 +14,7 @@ import datetime as dt
 import functools
 import json
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -31,7 +32,7 @@ from conftest import site_with_root, sphinx_build
 from pybtex.database import parse_string
 
 from juju_radar.bib import cite_this
-from juju_radar.bib.exchange import csl_json, csl_record, ris_text
+from juju_radar.bib.exchange import CSL_TYPES, csl_json, csl_record, ris_text
 from juju_radar.model.license import License
 
 pytestmark = pytest.mark.clients
@@ -219,6 +220,54 @@ def test_zotero_keeps_the_doi_of_every_entry_that_states_one(translation_server,
     items = import_text(translation_server, write(records))
     assert [item["title"] for item in items] == [record["title"] for record in records]
     assert [item.get("DOI") for item in items] == [record["DOI"] for record in records]
+
+
+# One entry with a DOI of every BibTeX type the downloads give a CSL type of its own
+# (exchange.CSL_TYPES), and of none: Zotero gives only some of them a DOI field.
+EVERY_TYPE_WITH_DOI = "\n".join(
+    f"@{kind}{{{kind}, title={{A {kind}}}, doi={{10.5555/{kind}}}}}"
+    for kind in [*CSL_TYPES, "misc", "manual"]
+)
+
+
+def kept_doi(item: dict[str, Any]) -> str | None:
+    """The DOI a Zotero item keeps: its DOI field, or a "DOI: …" line of its Extra (where
+    Zotero keeps it for an item type without the field, and its citations read it)."""
+    extra = re.findall(r"^DOI: (\S+)$", item.get("extra", ""), re.MULTILINE)
+    return item.get("DOI") or (extra[0] if extra else None)
+
+
+@pytest.mark.parametrize("write", [ris_text, csl_json], ids=["ris", "csl-json"])
+def test_zotero_keeps_the_doi_of_every_type_of_entry(translation_server, write):
+    """A book, chapter, report, thesis or program keeps its type and its DOI (in Extra);
+    a program does not make Zotero refuse the whole CSL-JSON file."""
+    entries = parse_string(EVERY_TYPE_WITH_DOI, "bibtex").entries
+    records = [csl_record(key, entry) for key, entry in entries.items()]
+    items = [
+        item
+        for item in import_text(translation_server, write(records))
+        if item["itemType"] != "note"
+    ]
+    assert [item["title"] for item in items] == [record["title"] for record in records]
+    assert [kept_doi(item) for item in items] == [record["DOI"] for record in records]
+    kinds = dict(zip(entries, (item["itemType"] for item in items), strict=True))
+    assert kinds["book"] == "book" and kinds["techreport"] == "report", kinds
+    assert kinds["phdthesis"] == "thesis" and kinds["incollection"] == "bookSection", kinds
+
+
+@pytest.mark.parametrize("write", [ris_text, csl_json], ids=["ris", "csl-json"])
+def test_a_program_stating_its_version_is_one_to_zotero(translation_server, write):
+    entry = parse_string(
+        "@software{s, title={S}, version={1.2}, doi={10.5555/s}, note={A note.}}", "bibtex"
+    ).entries["s"]
+    (item,) = [
+        item
+        for item in import_text(translation_server, write([csl_record("s", entry)]))
+        if item["itemType"] != "note"  # RIS's N1 is a child note
+    ]
+    assert item["itemType"] == "computerProgram"
+    assert item["versionNumber"] == "1.2"
+    assert kept_doi(item) == "10.5555/s"
 
 
 def test_zotero_keeps_the_dois_of_an_issues_downloads(site, translation_server):

@@ -80,6 +80,20 @@ DOI_KEEPING_CSL_TYPE = "article"
 DOI_LOSING_CSL_TYPES = frozenset({"webpage", "document"})
 DOI_KEEPING_RIS_TYPE = "GEN"
 DOI_LOSING_RIS_TYPES = frozenset({"MANSCPT", "ELEC"})
+# A book, chapter, report, thesis or program keeps its type, and its DOI goes where
+# Zotero keeps what its item type has no field for: Extra, as a "DOI: …" line, which
+# Zotero and its citation processor read as the DOI (Zotero's documentation, "Citing
+# fields from Extra"). Zotero's CSL-JSON import makes Extra of CSL ``note``, its RIS
+# import of ``M2`` (RIS.js: ``M2: "extra"``; ``N1`` becomes a child note). Each file
+# keeps its ``DOI``/``DO`` too, for every other reader.
+ZOTERO_DOI_CSL_TYPES = frozenset({"article-journal", "article", "paper-conference", "dataset"})
+ZOTERO_DOI_RIS_TYPES = frozenset({"JOUR", "GEN", "CPAPER", "DATA"})
+EXTRA_DOI = "DOI: {doi}"
+# Zotero's CSL-JSON import refuses a whole file holding a "software" record (its
+# detectImport lists CSL 1.0.1's types), so a program is written as CSL 1.0.1 wrote it:
+# a "book", which Zotero imports as a program when it states a ``version``.
+ZOTERO_CSL_TYPES = {"software": "book"}
+RIS_VERSIONED_TYPES = frozenset({"COMP", "DATA"})  # whose ET is the version, not the edition
 MONTHS = {
     name: number
     for number, names in enumerate(
@@ -227,7 +241,8 @@ def csl_record(key: str, entry: Entry) -> dict[str, Any]:
     )
     if publisher:
         record["publisher"] = publisher
-    for bib_name, csl_name in (("volume", "volume"), ("number", "issue"), ("pages", "page")):
+    simple = (("volume", "volume"), ("number", "issue"), ("pages", "page"), ("version", "version"))
+    for bib_name, csl_name in simple:
         if entry.fields.get(bib_name):
             record[csl_name] = _field(entry, bib_name)
     issued = date_parts(entry)
@@ -251,7 +266,29 @@ def csl_record(key: str, entry: Entry) -> dict[str, Any]:
 
 
 def csl_json(records: list[dict[str, Any]]) -> str:
-    return json.dumps(records, ensure_ascii=False, indent=2) + "\n"
+    """The records as a CSL-JSON file, each as Zotero's import reads it
+    (:func:`zotero_csl_record`)."""
+    readable = [zotero_csl_record(record) for record in records]
+    return json.dumps(readable, ensure_ascii=False, indent=2) + "\n"
+
+
+def extra_doi(record: dict[str, Any], doi_keeping_types: frozenset[str], kind: str) -> str:
+    """The "DOI: …" line for Zotero's Extra of a record of type ``kind`` whose Zotero
+    item type has no DOI field, or "" (no DOI, or a field to hold it)."""
+    if "DOI" not in record or kind in doi_keeping_types:
+        return ""
+    return EXTRA_DOI.format(doi=record["DOI"])
+
+
+def zotero_csl_record(record: dict[str, Any]) -> dict[str, Any]:
+    """A CSL-JSON record as written to a file: a program as a CSL 1.0.1 "book"
+    (:data:`ZOTERO_CSL_TYPES`), and a DOI its Zotero type has no field for also in
+    ``note`` (:data:`ZOTERO_DOI_CSL_TYPES`)."""
+    written = {**record, "type": ZOTERO_CSL_TYPES.get(record["type"], record["type"])}
+    doi_line = extra_doi(record, ZOTERO_DOI_CSL_TYPES, record["type"])
+    if doi_line:
+        written["note"] = "\n".join(filter(None, (doi_line, record.get("note"))))
+    return written
 
 
 def _ris_date(parts: list[int]) -> str:
@@ -297,6 +334,11 @@ def ris_record(record: dict[str, Any]) -> dict[str, Any]:
         ris["language"] = record["language"]
     if "note" in record:
         ris["notes"] = [record["note"]]
+    if "version" in record and ris["type_of_reference"] in RIS_VERSIONED_TYPES:
+        ris["edition"] = record["version"]  # ET: the RIS specification's Version of these
+    doi_line = extra_doi(record, ZOTERO_DOI_RIS_TYPES, ris["type_of_reference"])
+    if doi_line:
+        ris["extra"] = doi_line
     custom = record.get("custom", {})
     if "license" in custom:
         ris["rights"] = f"{custom['license-spdx']} {custom['license']}"
@@ -317,8 +359,9 @@ def ris_url(url: str) -> str:
 
 
 # RIS's CR as the copyright statement it is in the RIS specification and in Zotero's RIS
-# translator (Rights), where rispy names it cited references (Web of Science's use).
-RIS_MAPPING = {**rispy.TAG_KEY_MAPPING, "CR": "rights"}
+# translator (Rights), where rispy names it cited references (Web of Science's use); and
+# M2 (Miscellaneous 2), which rispy does not name, as Zotero's RIS translator reads it.
+RIS_MAPPING = {**rispy.TAG_KEY_MAPPING, "CR": "rights", "M2": "extra"}
 
 
 class RisWriter(rispy.RisWriter):

@@ -50,11 +50,17 @@ def read_history(
     )
 
 
+def page_last_change(env: BuildEnvironment, docname: str) -> dt.date | None:
+    """The last change of the page read from ``docname``: what its footer says and its
+    sitemap ``<lastmod>`` follows."""
+    committed = commit_days(env).get(docname)
+    issue = radar_data(env).issues.get(docname)
+    return last_change(issue, dt.date.fromisoformat(committed) if committed else None)
+
+
 def show_last_change(
     app: Sphinx, pagename: str, templatename: str, context: dict[str, Any], doctree: Any
 ) -> None:
-    committed = commit_days(app.env).get(pagename)
-    issue = radar_data(app.env).issues.get(pagename)
-    changed = last_change(issue, dt.date.fromisoformat(committed) if committed else None)
+    changed = page_last_change(app.env, pagename)
     if changed is not None:
         context[LAST_CHANGE] = changed.isoformat()

@@ -5,9 +5,12 @@ from the collected pages, not from the pages written in this build (an increment
 writes a few, in any order under ``-j``), so every build of the same sources writes the
 same file. Drafts and the 404 page are left out.
 
-``<lastmod>`` is the date the page last changed with the archive: an issue page's own
-date; for every other page (listings, topics, references, stats) the date of the newest
-published issue, since each issue adds to them.
+``<lastmod>`` is the date the page last changed, as its footer says it
+(``page_history.page_last_change``: its last correction, else its file's last commit):
+an issue page's, or its own date when neither is known (outside git); a story's page
+follows its issue's. Every other page (listings, topics, references, stats) changes
+with each issue: the newest published issue's date, or its own file's last change when
+that is later.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from juju_radar.outputs.siteurl import SiteUrl
 from juju_radar.sphinx_ext.collector import radar_data
 from juju_radar.sphinx_ext.entities import sitemap_pages
 from juju_radar.sphinx_ext.listing_pages import listing_titles
+from juju_radar.sphinx_ext.page_history import page_last_change
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -39,15 +43,23 @@ def published_pages(app: Sphinx) -> list[tuple[str, dt.date | None]]:
     newest = max((issue.date for issue in issues.values() if issue.published), default=None)
     hidden = drafts | {app.config.notfound_pagename}
     shown = (app.env.found_docs | listing_titles(app).keys()) - hidden
-    dates = {docname: newest for docname in shown}
-    dates |= {docname: issue.date for docname, issue in issues.items() if docname in dates}
+    dates = {docname: latest(newest, page_last_change(app.env, docname)) for docname in shown}
+    dates |= {
+        docname: page_last_change(app.env, docname) or issue.date
+        for docname, issue in issues.items()
+        if docname in dates
+    }
     dates |= {  # each story's page, dated as its issue
-        story_pagename(ref.docname, ref.item.id): ref.issue.date
+        story_pagename(ref.docname, ref.item.id): dates.get(ref.docname) or ref.issue.date
         for ref in published_stories(radar_data(app.env).archive())
     }
     pagenames = sorted(dates, key=lambda name: (name != "index", name))
     pages = [(app.builder.get_target_uri(name), dates[name]) for name in pagenames]
     return pages + [(page, newest) for page in sitemap_pages(app)]
+
+
+def latest(*days: dt.date | None) -> dt.date | None:
+    return max((day for day in days if day is not None), default=None)
 
 
 def sitemap_xml(site: SiteUrl, pages: list[tuple[str, dt.date | None]]) -> bytes:
