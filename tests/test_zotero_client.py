@@ -292,3 +292,33 @@ def test_zotero_reads_the_licence_of_the_cite_downloads_as_rights(translation_se
     for text in (bibtex, ris):
         (item,) = import_text(translation_server, text)
         assert item["rights"] == rights, text
+
+
+ADDRESSES = """
+@misc{pdf, title={A preprint cited by its PDF}, url={https://arxiv.org/pdf/2609.01234v2},
+  eprint={2609.01234v2}, archiveprefix={arXiv}}
+@misc{semicolon, title={A page}, url={https://a.example/x;y?q=1;2}}
+"""
+
+
+@pytest.mark.parametrize(
+    ("write", "semicolon"),
+    [(ris_text, "https://a.example/x%3By?q=1%3B2"), (csl_json, "https://a.example/x;y?q=1;2")],
+    ids=["ris", "csl-json"],
+)
+def test_zotero_keeps_one_address_and_an_arxiv_entrys_abstract_page(
+    translation_server, write, semicolon
+):
+    """Issue 56's smaller defects as Zotero's import reads them: an arXiv entry cited by
+    its PDF is its abstract page; an address with ``;`` is one address (rispy split RIS
+    ``UR`` at ``;``, so there it is ``%3B``, which Zotero keeps as written; Zotero itself
+    did not split it)."""
+    entries = parse_string(ADDRESSES, "bibtex").entries
+    items = import_text(translation_server, write([csl_record(k, e) for k, e in entries.items()]))
+    assert [item["url"] for item in items] == ["https://arxiv.org/abs/2609.01234v2", semicolon]
+
+
+def test_zotero_reads_the_language_of_the_cite_ris(site, translation_server):
+    text = (site.outdir / PAGE.replace(".html", ".cite.ris")).read_text(encoding="utf-8")
+    items = import_text(translation_server, text)
+    assert items and {item.get("language") for item in items} == {"zh-CN"}
