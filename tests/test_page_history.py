@@ -25,6 +25,9 @@ from juju_radar.model.issue_records import Issue
 
 SEED = "issues/2026/2026-09-08"
 DAY = dt.date
+SITE_URL = "https://radar.example/"
+ADDRESS = ("-D", f"radar_site_url={SITE_URL}")  # a site with an address has a sitemap
+SITEMAP_NS = {"s": "http://www.sitemaps.org/schemas/sitemap/0.9"}
 
 
 def issue(*corrections: Correction) -> Issue:
@@ -123,17 +126,18 @@ def test_the_footer_says_the_last_commit_and_follows_a_new_one(repository, tmp_p
     is the old one), then committed without another edit: the incremental build must say
     the new day, as a clean build does."""
     out = tmp_path / "html"
-    clean_build(repository, out)
+    clean_build(repository, out, *ADDRESS)
     assert footer_change(out, f"{SEED}.html") == ["本页最后修改于 2026-09-08。"]
     assert footer_change(out, "index.html") == ["本页最后修改于 2026-09-08。"]
     edit(repository / f"{SEED}.md", "两回事", "两件事")
 
-    sphinx_build(repository, out, env=EPOCH_ENV)
+    sphinx_build(repository, out, *ADDRESS, env=EPOCH_ENV)
     commit(repository, "2026-09-13")
-    sphinx_build(repository, out, env=EPOCH_ENV)
+    sphinx_build(repository, out, *ADDRESS, env=EPOCH_ENV)
     assert footer_change(out, f"{SEED}.html") == ["本页最后修改于 2026-09-13。"]
     assert footer_change(out, "index.html") == ["本页最后修改于 2026-09-08。"]
-    assert differences(out, clean_build(repository, tmp_path / "clean")) == []
+    assert sitemap_dates(out)[f"{SEED}.html"] == "2026-09-13"  # the sitemap follows too
+    assert differences(out, clean_build(repository, tmp_path / "clean", *ADDRESS)) == []
 
 
 def test_outside_git_no_page_says_when_it_changed(built_seed_site):
@@ -149,15 +153,12 @@ def test_a_parallel_build_says_what_a_serial_one_says(repository, tmp_path):
         "status: published\ncorrections:\n  - date: 2026-09-12\n    text: 导语措辞已更正。\n",
     )
     commit(repository, "2026-09-12")
-    serial = clean_build(repository, tmp_path / "serial")
-    parallel = clean_build(repository, tmp_path / "parallel", "-j", "2")
+    serial = clean_build(repository, tmp_path / "serial", *ADDRESS)
+    parallel = clean_build(repository, tmp_path / "parallel", "-j", "2", *ADDRESS)
+    assert sitemap_dates(parallel)[f"{SEED}.html"] == "2026-09-12"
     assert footer_change(parallel, f"{SEED}.html") == ["本页最后修改于 2026-09-12。"]
     assert footer_change(parallel, "index.html") == ["本页最后修改于 2026-09-08。"]
     assert differences(serial, parallel) == []
-
-
-SITE_URL = "https://radar.example/"
-SITEMAP_NS = {"s": "http://www.sitemaps.org/schemas/sitemap/0.9"}
 
 
 def sitemap_dates(outdir: Path) -> dict[str, str | None]:
@@ -178,10 +179,9 @@ def test_the_sitemap_dates_each_page_by_the_change_its_footer_shows(repository, 
     """A commit after publishing, then a correction dated later than its commit: the issue
     page's ``<lastmod>`` and its stories' follow the footer each time; the home page,
     whose file did not change, keeps the newest issue's date."""
-    address = ("-D", f"radar_site_url={SITE_URL}")
     edit(repository / f"{SEED}.md", "两回事", "两件事")
     commit(repository, "2026-09-13")
-    out = clean_build(repository, tmp_path / "committed", *address)
+    out = clean_build(repository, tmp_path / "committed", *ADDRESS)
     dates = sitemap_dates(out)
     stories = [page for page in dates if page.startswith(f"{SEED}/")]
     assert stories  # the seed's items have story pages
@@ -197,7 +197,7 @@ def test_the_sitemap_dates_each_page_by_the_change_its_footer_shows(repository, 
         "status: published\ncorrections:\n  - date: 2026-09-15\n    text: 导语措辞已更正。\n",
     )
     commit(repository, "2026-09-14")
-    out = clean_build(repository, tmp_path / "corrected", *address)
+    out = clean_build(repository, tmp_path / "corrected", *ADDRESS)
     dates = sitemap_dates(out)
     assert footer_change(out, f"{SEED}.html") == ["本页最后修改于 2026-09-15。"]
     assert [dates[page] for page in (f"{SEED}.html", *stories)] == ["2026-09-15"] * (
