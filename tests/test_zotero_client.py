@@ -322,3 +322,45 @@ def test_zotero_reads_the_language_of_the_cite_ris(site, translation_server):
     text = (site.outdir / PAGE.replace(".html", ".cite.ris")).read_text(encoding="utf-8")
     items = import_text(translation_server, text)
     assert items and {item.get("language") for item in items} == {"zh-CN"}
+
+
+# The fixture's references given other types, each with a DOI (10.5555: the prefix kept
+# for examples), so that the issue's own downloads hold every kind Zotero treats apart.
+RETYPED = {
+    "taubench2026paper": "techreport",
+    "taubench2026code": "software",
+    "worldsculpt2026paper": "phdthesis",
+    "worldsculpt2026code": "online",
+    "rentosertib2026natbiotech": "article",
+    "spc2026release": "book",
+    "spc2026opinion": "incollection",
+}
+
+
+@pytest.fixture(scope="module")
+def retyped_site(tmp_path_factory) -> Path:
+    """The fixture site built with :data:`RETYPED`; its output."""
+    base = tmp_path_factory.mktemp("zotero-types")
+    srcdir = site_with_root("completed-refs", base / "src")
+    bib = srcdir / "references.bib"
+    text = bib.read_text(encoding="utf-8")
+    for key, kind in RETYPED.items():
+        start = re.search(rf"@\w+\{{{key},\n", text)
+        assert start, key
+        opening = f"@{kind}{{{key},\n  doi = {{10.5555/radar-test.{key}}},\n"
+        text = text[: start.start()] + opening + text[start.end() :]
+    bib.write_text(text, encoding="utf-8")
+    sphinx_build(srcdir, base / "html", "-D", "radar_site_url=https://radar.example/")
+    return base / "html"
+
+
+@pytest.mark.parametrize("suffix", [".ris", ".csl.json"])
+def test_zotero_keeps_every_doi_of_the_downloads_of_every_type(
+    retyped_site, translation_server, suffix
+):
+    records = json.loads((retyped_site / PAGE.replace(".html", ".csl.json")).read_text("utf-8"))
+    assert {record["type"] for record in records} >= {"report", "book", "thesis", "chapter"}
+    text = (retyped_site / PAGE.replace(".html", suffix)).read_text(encoding="utf-8")
+    items = [item for item in import_text(translation_server, text) if item["itemType"] != "note"]
+    assert [item["title"] for item in items] == [record["title"] for record in records]
+    assert [kept_doi(item) for item in items] == [record.get("DOI") for record in records]
