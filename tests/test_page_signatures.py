@@ -48,7 +48,7 @@ def synthetic_data(tmp_path: Path) -> tuple[RadarData, Archive, object]:
     data.period_pages[f"best/{year}"] = ("best-year", {"year": year})
     topic = vocab.topics[0].key
     data.period_pages[f"topics/{topic}/{year}"] = ("topic-year", {"topic": topic, "year": year})
-    data.listing_docs["index"] = (("latest", {}), ("recent", {}))
+    data.listing_docs["index"] = (("front", {}),)
     data.listing_docs[f"topics/{topic}"] = (("topic-list", {"topic": topic}),)
     data.listing_docs["stats"] = (("stats", {}),)
     bib = srcdir / "references.bib"
