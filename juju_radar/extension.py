@@ -68,7 +68,6 @@ LISTINGS = {
     "radar-topic-index": "topic-index",
     "radar-best": "best",
     "radar-references-index": "references-index",
-    "radar-subscribe": "subscribe",
     "radar-feeds": "feeds",
 }
 

@@ -48,7 +48,6 @@ ISSUE_DIRECTIVES = frozenset({"radar-item", "radar-closing"})
 SITE_DIRECTIVES = frozenset(
     {
         "radar-front",
-        "radar-subscribe",
         "radar-feeds",
         "radar-archive",
         "radar-topic-index",

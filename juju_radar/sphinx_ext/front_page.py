@@ -17,6 +17,7 @@ from juju_radar.model.issue_records import format_score
 from juju_radar.model.listing_views import FrontPage
 from juju_radar.model.segmentation import unbreakable_words
 from juju_radar.model.story_pages import story_pagename
+from juju_radar.outputs.feeds import ALL_FEED, feed_path
 from juju_radar.sphinx_ext.headings import WORD_CLASS
 from juju_radar.sphinx_ext.item_lines import writer_text
 from juju_radar.sphinx_ext.listing_pages import body_templates
@@ -45,6 +46,7 @@ def front_page_html(context: RenderContext, view: FrontPage) -> str:
         format_score=format_score,
         story_page=story_pagename,
         subscribe_page=SUBSCRIBE_PAGE,
+        all_feed="../" * context.docname.count("/") + feed_path(ALL_FEED),
         whole_words=whole_words,
     )
 

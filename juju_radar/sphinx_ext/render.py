@@ -239,18 +239,6 @@ FEED_READER = (
 )
 
 
-def subscribe(context: RenderContext) -> list[nodes.Node]:
-    """The front page's subscribe section: one line, and the way to the subscribe page."""
-    line = nodes.paragraph(classes=["radar-subscribe-howto"])
-    line += nodes.Text("用 RSS 阅读器订阅，每出新的一期就会自动收到：")
-    line += internal_link(
-        context.link(SUBSCRIBE_PAGE, ""), "订阅方式与地址 →", ["radar-subscribe-link"]
-    )
-    box = nodes.container(classes=["radar-subscribe"])
-    box += line
-    return [box]
-
-
 def feed_choices(vocabulary: Vocabulary) -> list[tuple[str, str, str]]:
     """(feed name, label, what it holds) of every feed (``outputs/feeds.py``)."""
     choices = [(ALL_FEED, DIGEST_TITLE, "每期一条：本期导语与各条目的链接。")]

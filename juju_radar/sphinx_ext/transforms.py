@@ -81,7 +81,6 @@ RENDERERS: dict[str, Renderer] = {
     ),
     "topic-index": lambda context, node: render.topic_index(context, listing_view(context, node)),
     "archive": lambda context, node: render.archive_listing(context, listing_view(context, node)),
-    "subscribe": lambda context, node: render.subscribe(context),
     "feeds": lambda context, node: render.feeds_page(context),
     "best": lambda context, node: render.best_items(context, listing_view(context, node)),
     "references-index": lambda context, node: render.references_index(context),
