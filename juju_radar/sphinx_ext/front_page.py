@@ -39,15 +39,19 @@ def whole_words(text: str) -> Markup:
 
 
 def front_page_html(context: RenderContext, view: FrontPage) -> str:
-    return body_templates().get_template(FRONT_TEMPLATE).render(
-        view=view,
-        link=context.link,
-        vocabulary=context.vocabulary,
-        format_score=format_score,
-        story_page=story_pagename,
-        subscribe_page=SUBSCRIBE_PAGE,
-        all_feed="../" * context.docname.count("/") + feed_path(ALL_FEED),
-        whole_words=whole_words,
+    return (
+        body_templates()
+        .get_template(FRONT_TEMPLATE)
+        .render(
+            view=view,
+            link=context.link,
+            vocabulary=context.vocabulary,
+            format_score=format_score,
+            story_page=story_pagename,
+            subscribe_page=SUBSCRIBE_PAGE,
+            all_feed="../" * context.docname.count("/") + feed_path(ALL_FEED),
+            whole_words=whole_words,
+        )
     )
 
 

@@ -8,21 +8,26 @@ Debian's Chromium.
    1280 px (an issue page keeps its own);
 4. in dark mode the cards are dark.
 
-On the test roots' sites: the seed site (its newest issue has five stories and a lead of
-several sentences) and the seed with the second issue (two on the front page).
+On the seed site (its newest issue has five stories and a lead of two paragraphs) and
+on a site of this module's own: the seed with the second issue (two issues on the front
+page) and ``tests/roots/test-front-page``, whose listing pages hold sections of their own
+(which the theme would list in a right-hand table of contents).
 """
 
 from __future__ import annotations
 
 import re
+import shutil
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
 import pytest
+from conftest import ROOTS, site_with_root, sphinx_build
 
 from .colours import luminance
 from .conftest import sized_tab
+from .site_server import serve
 
 pytestmark = pytest.mark.browser
 
@@ -33,7 +38,7 @@ SEED_STORIES = [
     "rentosertib-aging-clocks",
     "spc-ai-disputes-opinion",
 ]
-SITES = ["site_url", "two_issue_site_url"]
+SITES = ["site_url", "front_site_url"]
 LISTING_PAGES = [
     "index.html",
     "issues/index.html",
@@ -60,6 +65,17 @@ STORIES_JS = """() => Array.from(document.querySelectorAll('.radar-latest .radar
             title: text('a.radar-story-link'), topic: text('.radar-topic'),
             score: text('.radar-score'), verdict: text('.radar-verdict')};
   })"""
+
+
+@pytest.fixture(scope="module")
+def front_site_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The seed with the second issue, its listing pages with sections, built and served."""
+    base = tmp_path_factory.mktemp("front-page")
+    srcdir = site_with_root("second-issue", base / "src")
+    shutil.copytree(ROOTS / "test-front-page", srcdir, dirs_exist_ok=True)
+    sphinx_build(srcdir, base / "html")
+    with serve(base / "html") as url:
+        yield url
 
 
 @contextmanager
@@ -103,9 +119,9 @@ def test_the_latest_card_shows_each_story_with_topic_score_and_verdict(
 
 
 def test_the_earlier_issues_and_the_topics_are_cards_and_links(
-    module_context: Any, two_issue_site_url: str
+    module_context: Any, front_site_url: str
 ) -> None:
-    with opened(module_context, two_issue_site_url + "index.html", (1280, 900)) as tab:
+    with opened(module_context, front_site_url + "index.html", (1280, 900)) as tab:
         recent = tab.locator(".radar-recent .radar-recent-issue")
         card = recent.first.inner_text()
         count = recent.count()
@@ -122,25 +138,25 @@ def test_the_earlier_issues_and_the_topics_are_cards_and_links(
 
 @pytest.mark.parametrize("path", LISTING_PAGES)
 def test_listing_pages_have_no_right_hand_table_of_contents(
-    module_context: Any, two_issue_site_url: str, path: str
+    module_context: Any, front_site_url: str, path: str
 ) -> None:
-    with opened(module_context, two_issue_site_url + path, (1280, 900)) as tab:
+    with opened(module_context, front_site_url + path, (1280, 900)) as tab:
         assert tab.locator("article.bd-article").count() == 1
         assert tab.locator(PAGE_TOC).count() == 0
 
 
 def test_an_issue_page_keeps_its_table_of_contents(
-    module_context: Any, two_issue_site_url: str
+    module_context: Any, front_site_url: str
 ) -> None:
-    with opened(module_context, two_issue_site_url + ISSUE_PAGE, (1280, 900)) as tab:
+    with opened(module_context, front_site_url + ISSUE_PAGE, (1280, 900)) as tab:
         assert tab.locator(".bd-sidebar-secondary").count() == 1
 
 
 @pytest.mark.parametrize("size", [(390, 844), (1280, 900)], ids=["390px", "1280px"])
 def test_the_cards_are_dark_in_dark_mode(
-    module_context: Any, two_issue_site_url: str, size: tuple[int, int]
+    module_context: Any, front_site_url: str, size: tuple[int, int]
 ) -> None:
-    with opened(module_context, two_issue_site_url + "index.html", size, "dark") as tab:
+    with opened(module_context, front_site_url + "index.html", size, "dark") as tab:
         backgrounds = tab.eval_on_selector_all(
             ".radar-card", "cards => cards.map(card => getComputedStyle(card).backgroundColor)"
         )
