@@ -41,7 +41,6 @@ from juju_radar.sphinx_ext.config import view_settings, vocabulary
 from juju_radar.sphinx_ext.item_lines import writer_text
 from juju_radar.sphinx_ext.paging import is_archive, page_signature
 from juju_radar.sphinx_ext.reference_pages import reference_groups
-from juju_radar.sphinx_ext.sidebar import NO_PAGE_TOC
 from juju_radar.sphinx_ext.transforms import page_link
 from juju_radar.store.cache import build_cache, digest
 
@@ -132,7 +131,7 @@ def collected_page(
         "parents": [],
         "prev": None,
         "next": None,
-        "meta": {NO_PAGE_TOC: "true"},  # no right-hand table of contents (``sidebar``)
+        "meta": {},
         "metatags": "",
         "sourcename": "",
         "page_source_suffix": ".md",

@@ -10,8 +10,8 @@ A listing page (the front page, the issues' archive, the topics, the best items,
 references' index, the statistics, the period pages) has no right-hand table of contents:
 a documentation theme's "on this page" column, which on a listing lists one or two
 headings. The theme leaves it out of a page whose metadata holds ``NO_PAGE_TOC``
-(pydata-sphinx-theme's documented ``html_theme.sidebar_secondary.remove``); the period
-pages carry it from ``listing_pages.collected_page``.
+(pydata-sphinx-theme's documented ``html_theme.sidebar_secondary.remove``). The period
+pages (``listing_pages``) have none: their body has no section under its title.
 """
 
 from __future__ import annotations
