@@ -106,6 +106,7 @@ def test_the_front_page_shows_the_newest_issue_whole_and_the_earlier_ones_as_car
     view = front_page(archive, ViewSettings(2, topics))
     newest, *earlier = archive.published[:3]
     assert view.latest is not None and view.latest.link.docname == newest.docname
+    assert view.latest.lead == (plain_text(newest.lead[0]),)
     assert [line.item_id for line in view.latest.items] == [item.id for item in newest.items]
     assert [card.link.docname for card in view.recent] == [issue.docname for issue in earlier]
     assert [card.stories for card in view.recent] == [len(issue.items) for issue in earlier]

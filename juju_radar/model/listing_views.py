@@ -39,7 +39,7 @@ class Landing:
 
 @dataclass(frozen=True)
 class IssueSummary:
-    """An issue on the front page: its link, its lead as shown, its stories' lines."""
+    """The newest issue on the front page: its link, its lead as shown, its stories' lines."""
 
     link: IssueLink
     lead: tuple[str, ...]
@@ -104,11 +104,11 @@ def summary(issue: Issue, lead: tuple[str, ...]) -> IssueSummary:
 
 
 def latest(archive: Archive) -> IssueSummary | None:
-    """The newest issue, with its whole lead."""
+    """The newest issue, with its lead's first paragraph (the whole lead is on its page)."""
     issue = archive.latest
     if issue is None:
         return None
-    return summary(issue, tuple(plain_text(paragraph) for paragraph in issue.lead))
+    return summary(issue, tuple(plain_text(paragraph) for paragraph in issue.lead[:1]))
 
 
 def recent(archive: Archive, front_page_issues: int) -> tuple[IssueCard, ...]:
