@@ -20,6 +20,7 @@ from juju_radar.sphinx_ext import (
     csp,
     drafts,
     entities,
+    front_page,
     listing_pages,
     page_assets,
     page_history,
@@ -51,20 +52,22 @@ from juju_radar.sphinx_ext.nodes import (
 from juju_radar.sphinx_ext.outputs import downloads, search
 from juju_radar.sphinx_ext.outputs import hooks as publishing
 from juju_radar.sphinx_ext.preview import BUILD_AGAIN, add_banner, deferred_in_preview
-from juju_radar.sphinx_ext.transforms import IssuePageTransform, PlaceholderTransform
+from juju_radar.sphinx_ext.transforms import (
+    IssuePageTransform,
+    PlaceholderTransform,
+    add_renderer,
+)
 from juju_radar.store import cache as buildcache
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
 
 LISTINGS = {
-    "radar-latest": "latest",
+    "radar-front": "front",
     "radar-archive": "archive",
     "radar-topic-index": "topic-index",
     "radar-best": "best",
     "radar-references-index": "references-index",
-    "radar-recent": "recent",
-    "radar-subscribe": "subscribe",
     "radar-feeds": "feeds",
 }
 
@@ -93,6 +96,7 @@ def setup_extension(app: Sphinx) -> None:
     app.add_directive("radar-topic", TopicDirective)
     for name, kind in LISTINGS.items():
         app.add_directive(name, listing_directive(kind))
+    add_renderer("front", front_page.render_front_page)
     app.add_env_collector(RadarCollector)
     app.add_transform(IssuePageTransform)
     app.add_transform(FlattenHeadings)
@@ -137,6 +141,7 @@ def setup_extension(app: Sphinx) -> None:
     write_missing_issue_bibs = deferred_in_preview(downloads.write_missing_issue_bibs)
     app.connect("build-finished", write_missing_issue_bibs, priority=300)
     app.connect("html-page-context", sidebar.issue_period)
+    app.connect("html-page-context", sidebar.no_page_toc)
     app.connect("html-page-context", add_banner)
     app.add_css_file("radar.css")
     app.add_js_file("radar.js")

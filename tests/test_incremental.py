@@ -191,8 +191,9 @@ def test_adding_an_issue_updates_archive_home_and_topic_pages(tmp_path):
     shutil.copytree(ROOTS / "test-second-issue", srcdir, dirs_exist_ok=True)
     sphinx_build(srcdir, outdir)
     home = page_text(outdir / "index.html")
-    assert "最新一期 · 2026-09-09 · 第二期：评测之外的交付" in home
-    assert "2026-09-08 · 让 AI 造一个客服，难在代码之外" in home.split("近期各期")[1]
+    latest, recent = home.split("近期各期")
+    assert "最新一期 · 2026-09-09 · 2 条" in latest and "第二期：评测之外的交付" in latest
+    assert "2026-09-08 · 5 条" in recent and "让 AI 造一个客服，难在代码之外" in recent
     archive = page_text(outdir / "issues/index.html")
     assert archive.index("2026-09-09") < archive.index("2026-09-08")
     agent = page_text(outdir / "topics/agent.html")

@@ -14,8 +14,8 @@ from juju_radar.accel import parallel_signatures
 from juju_radar.editors.synth import SynthOptions, write_synthetic_archive
 from juju_radar.model.archive import Archive
 from juju_radar.model.issue_reader import parse_issue
-from juju_radar.model.issue_records import is_issue_path
-from juju_radar.model.listing_views import ViewSettings
+from juju_radar.model.issue_records import is_issue_path, plain_text
+from juju_radar.model.listing_views import ViewSettings, front_page
 from juju_radar.model.vocabulary import vocabulary_from_config
 from juju_radar.sphinx_ext.bibliography import _load
 from juju_radar.sphinx_ext.collector import RadarData, page_digests
@@ -48,7 +48,7 @@ def synthetic_data(tmp_path: Path) -> tuple[RadarData, Archive, object]:
     data.period_pages[f"best/{year}"] = ("best-year", {"year": year})
     topic = vocab.topics[0].key
     data.period_pages[f"topics/{topic}/{year}"] = ("topic-year", {"topic": topic, "year": year})
-    data.listing_docs["index"] = (("latest", {}), ("recent", {}))
+    data.listing_docs["index"] = (("front", {}),)
     data.listing_docs[f"topics/{topic}"] = (("topic-list", {"topic": topic}),)
     data.listing_docs["stats"] = (("stats", {}),)
     bib = srcdir / "references.bib"
@@ -96,3 +96,22 @@ def test_a_listing_page_changes_only_when_what_it_shows_does(tmp_path: Path) -> 
     after = page_digests(data, data.archive(), bibliography, SETTINGS)  # type: ignore[arg-type]
     changed = {name for name in data.listing_docs if before[name] != after[name]}
     assert changed == {"index", f"topics/{first}", "stats"}
+
+
+def test_the_front_page_shows_the_newest_issue_whole_and_the_earlier_ones_as_cards(
+    tmp_path: Path,
+) -> None:
+    _, archive, _ = synthetic_data(tmp_path)
+    topics = tuple(topic.key for topic in seed_vocabulary().topics)
+    view = front_page(archive, ViewSettings(2, topics))
+    newest, *earlier = archive.published[:3]
+    assert view.latest is not None and view.latest.link.docname == newest.docname
+    assert view.latest.lead == (plain_text(newest.lead[0]),)
+    assert [line.item_id for line in view.latest.items] == [item.id for item in newest.items]
+    assert [card.link.docname for card in view.recent] == [issue.docname for issue in earlier]
+    assert [card.stories for card in view.recent] == [len(issue.items) for issue in earlier]
+    assert all(
+        card.lead and plain_text(issue.lead[0]).startswith(card.lead)
+        for card, issue in zip(view.recent, earlier, strict=True)
+    )
+    assert view.topics == tuple((topic, len(archive.topic_items(topic))) for topic in topics)

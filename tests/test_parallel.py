@@ -92,7 +92,7 @@ def test_a_reader_sends_back_only_the_pages_it_read() -> None:
     read, merged_before = "issues/2026/2026-09-09", "issues/2026/2026-09-08"
     radar = RadarData(
         issues={read: "issue read here", merged_before: "issue merged earlier"},  # type: ignore[dict-item]
-        listing_docs={read: (("best", {}),), "index": (("latest", {}),)},
+        listing_docs={read: (("best", {}),), "index": (("front", {}),)},
         period_pages={"best/2026": ("best-year", {"year": "2026"})},
         formatted={read: {}, merged_before: {}},
         published_state={},

@@ -160,7 +160,7 @@ def test_pages_mark_the_article_body_and_what_search_ignores(built_seed_site: Pa
     for item_id in STORY_IDS:  # anchors stay on the item's section
         assert f'id="{item_id}"' in issue
     home = (built_seed_site / "index.html").read_text(encoding="utf-8")
-    assert re.search(r'class="radar-latest[^"]*"[^>]*data-pagefind-ignore', home)
+    assert re.search(r'class="radar-front"[^>]*data-pagefind-ignore', home)  # its cards
     search_page = (built_seed_site / "search.html").read_text(encoding="utf-8")
     assert "data-pagefind-body" not in search_page
     assert 'class="radar-search-page' in search_page

@@ -264,13 +264,18 @@ def test_the_front_page_lists_the_recent_issues_after_the_newest(four_issue_site
         seed.select_one(".radar-lead").get_text()
         == "给 AI 一道代码题，和交给它一个客户，是两回事。"
     )
-    stories = seed.select(".radar-item-line")
-    assert [line.select_one("a.radar-item-title")["href"] for line in stories] == [
-        f"issues/2026/2026-09-08.html#{item}" for item in ITEM_IDS
+    assert "5 条" in seed.select_one(".radar-card-kicker").get_text()
+    stories = home.select(".radar-latest .radar-item-line")
+    assert [line.select_one("a.radar-story-link")["href"] for line in stories] == [
+        "issues/2026/2026-09-09/taubench-failure-replication.html",
+        "issues/2026/2026-09-09/long-context-recipe.html",
     ]
     first = stories[0]
     assert first.select_one(".radar-topic").get_text("") == "Agent"
-    assert first.select_one(".radar-verdict").get_text() == "建议深挖"
+    assert first.select_one(".radar-score").get_text() == "7.5/10"
+    assert first.select_one(".radar-verdict").get_text() == "持续观察"
+    topics = [a["href"] for a in home.select(".radar-front-topics a")]
+    assert topics == [f"topics/{topic.key}.html" for topic in site_vocabulary().topics]
 
 
 def test_the_front_page_without_earlier_issues_says_so(built_seed_site):

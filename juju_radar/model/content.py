@@ -47,9 +47,7 @@ ISSUE_DIRECTIVES = frozenset({"radar-item", "radar-closing"})
 # The site's own pages: its listings, and the toctree of the front page and topic index.
 SITE_DIRECTIVES = frozenset(
     {
-        "radar-latest",
-        "radar-recent",
-        "radar-subscribe",
+        "radar-front",
         "radar-feeds",
         "radar-archive",
         "radar-topic-index",

@@ -39,11 +39,31 @@ class Landing:
 
 @dataclass(frozen=True)
 class IssueSummary:
-    """An issue on the front page: its link, its lead as shown, its stories' lines."""
+    """The newest issue on the front page: its link, its lead as shown, its stories' lines."""
 
     link: IssueLink
     lead: tuple[str, ...]
     items: tuple[ItemLine, ...]
+
+
+@dataclass(frozen=True)
+class IssueCard:
+    """An earlier issue on the front page: its link, its lead's first sentence, how many
+    stories it has."""
+
+    link: IssueLink
+    lead: str
+    stories: int
+
+
+@dataclass(frozen=True)
+class FrontPage:
+    """The front page: the newest issue whole, the issues before it as cards, and the
+    topics with their counts."""
+
+    latest: IssueSummary | None
+    recent: tuple[IssueCard, ...]
+    topics: tuple[tuple[str, int], ...]  # (topic key, items), in the vocabulary's order
 
 
 @dataclass(frozen=True)
@@ -84,18 +104,31 @@ def summary(issue: Issue, lead: tuple[str, ...]) -> IssueSummary:
 
 
 def latest(archive: Archive) -> IssueSummary | None:
-    """The newest issue, with its whole lead."""
+    """The newest issue, with its lead's first paragraph (the whole lead is on its page)."""
     issue = archive.latest
     if issue is None:
         return None
-    return summary(issue, tuple(plain_text(paragraph) for paragraph in issue.lead))
+    return summary(issue, tuple(plain_text(paragraph) for paragraph in issue.lead[:1]))
 
 
-def recent(archive: Archive, front_page_issues: int) -> tuple[IssueSummary, ...]:
+def recent(archive: Archive, front_page_issues: int) -> tuple[IssueCard, ...]:
     """The issues before the newest, each with its lead's first sentence."""
     return tuple(
-        summary(issue, (first_sentence(plain_text(issue.lead[0])),) if issue.lead else ())
+        IssueCard(link_to(issue), lead_line(issue), len(issue.items))
         for issue in archive.published[1 : 1 + front_page_issues]
+    )
+
+
+def lead_line(issue: Issue) -> str:
+    """The first sentence of the issue's lead, as plain text ("" without a lead)."""
+    return first_sentence(plain_text(issue.lead[0])) if issue.lead else ""
+
+
+def front_page(archive: Archive, settings: ViewSettings) -> FrontPage:
+    return FrontPage(
+        latest(archive),
+        recent(archive, settings.front_page_issues),
+        topic_counts(archive, settings.topics),
     )
 
 
@@ -151,8 +184,7 @@ class ViewSettings:
 ListingView = Callable[[Archive, Mapping[str, str], ViewSettings], object]
 
 LISTING_VIEWS: dict[str, ListingView] = {
-    "latest": lambda archive, _, __: latest(archive),
-    "recent": lambda archive, _, settings: recent(archive, settings.front_page_issues),
+    "front": lambda archive, _, settings: front_page(archive, settings),
     "archive": lambda archive, _, __: issues_archive(archive),
     "topic-list": lambda archive, node, _: landing(archive.topic_items(node["topic"])),
     "topic-index": lambda archive, _, settings: topic_counts(archive, settings.topics),

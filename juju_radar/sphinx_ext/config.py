@@ -37,7 +37,7 @@ CONFIG_VALUES: tuple[tuple[str, object, Literal["env", "html"], type | tuple[typ
     # official account's page.
     ("radar_subscribe_email", "", "html", str),
     ("radar_subscribe_wechat", "", "html", str),
-    # Issues the front page lists after the newest one (``render.recent_issues``).
+    # Issues the front page lists after the newest one (``listing_views.recent``).
     ("radar_front_page_issues", 10, "html", int),
     # The first and last year an issue may be dated in.
     ("radar_date_span", DEFAULT_DATE_SPAN, "env", (tuple, list)),

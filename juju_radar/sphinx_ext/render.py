@@ -33,7 +33,6 @@ from juju_radar.model.issue_records import Issue, Item, format_score
 from juju_radar.model.listing_views import (
     LISTING_VIEWS,
     ArchiveView,
-    IssueSummary,
     Landing,
     ViewSettings,
 )
@@ -233,78 +232,11 @@ def archive_listing(context: RenderContext, view: ArchiveView) -> list[nodes.Nod
     return result
 
 
-def latest_issue(context: RenderContext, view: IssueSummary | None) -> list[nodes.Node]:
-    link = context.link
-    if view is None:
-        return [_empty("暂无已发布的一期。")]
-    issue = view.link
-    box = nodes.container(classes=["radar-latest"])
-    heading = nodes.paragraph(classes=["radar-latest-title"])
-    heading += nodes.inline("", f"最新一期 · {issue.date.isoformat()} · ", classes=["radar-date"])
-    heading += internal_link(link(issue.docname, ""), issue.title, ["radar-issue-title"])
-    box += heading
-    for paragraph in view.lead:
-        box += nodes.paragraph("", paragraph, classes=["radar-lead"])
-    box += item_list(context, view.items, with_date=False)
-    more = nodes.paragraph(classes=["radar-more"])
-    for index, (docname, label) in enumerate(
-        [
-            ("issues/index", "往期归档"),
-            ("topics/index", "按主题浏览"),
-            ("best", "精选"),
-            ("references", "参考文献"),
-        ]
-    ):
-        if index:
-            more += nodes.Text(" · ")
-        more += internal_link(link(docname, ""), label)
-    for feed in _feed_link(context, ALL_FEED, "订阅（Atom）"):
-        more += nodes.Text(" · ")
-        more += feed
-    box += more
-    return [box]
-
-
-def recent_issues(context: RenderContext, earlier: tuple[IssueSummary, ...]) -> list[nodes.Node]:
-    """The issues before the newest: date, title, the lead's first sentence, the stories."""
-    if not earlier:
-        return [_empty("暂无更早的一期。")]
-    listing = nodes.container(classes=["radar-recent"])
-    listing.extend(issue_summary(context, issue) for issue in earlier)
-    more = nodes.paragraph(classes=["radar-more"])
-    more += internal_link(context.link("issues/index", ""), "全部往期：往期归档 →")
-    return [listing, more]
-
-
-def issue_summary(context: RenderContext, view: IssueSummary) -> nodes.container:
-    summary = nodes.container(classes=["radar-recent-issue"])
-    issue = view.link
-    heading = nodes.paragraph(classes=["radar-recent-title"])
-    heading += [_date(issue.date), nodes.Text(" · ")]
-    heading += internal_link(context.link(issue.docname, ""), issue.title, ["radar-issue-title"])
-    summary += heading
-    summary += [nodes.paragraph("", lead, classes=["radar-lead"]) for lead in view.lead]
-    summary += item_list(context, view.items, with_date=False)
-    return summary
-
-
 SUBSCRIBE_PAGE = "subscribe"  # the page listing every feed (subscribe.md)
 FEED_READER = (
     "RSS 阅读器（如 Feedly、Inoreader、NetNewsWire）是一种收取网站更新的应用："
     "把订阅地址粘贴到它的“添加订阅”里，每出新的一期，阅读器就会自动收到，不必再回网站查看。"
 )
-
-
-def subscribe(context: RenderContext) -> list[nodes.Node]:
-    """The front page's subscribe section: one line, and the way to the subscribe page."""
-    line = nodes.paragraph(classes=["radar-subscribe-howto"])
-    line += nodes.Text("用 RSS 阅读器订阅，每出新的一期就会自动收到：")
-    line += internal_link(
-        context.link(SUBSCRIBE_PAGE, ""), "订阅方式与地址 →", ["radar-subscribe-link"]
-    )
-    box = nodes.container(classes=["radar-subscribe"])
-    box += line
-    return [box]
 
 
 def feed_choices(vocabulary: Vocabulary) -> list[tuple[str, str, str]]:

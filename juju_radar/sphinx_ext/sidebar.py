@@ -5,6 +5,13 @@ would mark nothing. Each published issue page gets ``radar_period`` in its templ
 context; ``templates/sbt-sidebar-nav.html`` marks the archive entry as current and shows
 the issue's year and month under it, linked to their headings on the archive page
 (``render.archive_listing`` writes the ids ``yYYYY`` and ``yYYYY-mMM``).
+
+A listing page (the front page, the issues' archive, the topics, the best items, the
+references' index, the statistics, the period pages) has no right-hand table of contents:
+a documentation theme's "on this page" column, which on a listing lists one or two
+headings. The theme leaves it out of a page whose metadata holds ``NO_PAGE_TOC``
+(pydata-sphinx-theme's documented ``html_theme.sidebar_secondary.remove``). The period
+pages (``listing_pages``) have none: their body has no section under its title.
 """
 
 from __future__ import annotations
@@ -18,6 +25,7 @@ if TYPE_CHECKING:
     from sphinx.application import Sphinx
 
 ARCHIVE_DOC = "issues/index"
+NO_PAGE_TOC = "html_theme.sidebar_secondary.remove"
 
 
 def issue_period(
@@ -39,3 +47,12 @@ def period_context(date: dt.date) -> dict[str, str]:
         "month": f"{month} 月",
         "month_anchor": f"y{year}-m{month:02d}",
     }
+
+
+def no_page_toc(
+    app: Sphinx, pagename: str, templatename: str, context: dict[str, Any], doctree: Any
+) -> None:
+    """The listing documents' pages without the right-hand table of contents."""
+    data = radar_data(app.env)
+    if pagename in data.listing_docs or pagename in data.period_pages:
+        context["meta"] = {**(context.get("meta") or {}), NO_PAGE_TOC: "true"}

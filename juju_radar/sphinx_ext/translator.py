@@ -24,8 +24,7 @@ UNSEARCHABLE_DOCS = frozenset({"search"})
 # Classes of generated listings and page chrome inside the article.
 IGNORED_CLASSES = frozenset(
     {
-        "radar-latest",
-        "radar-recent",
+        "radar-front",
         "radar-subscribe",
         "radar-feeds",
         "radar-item-list",
