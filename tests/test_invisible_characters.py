@@ -7,6 +7,7 @@ references.bib and in exports; a ZWJ joining two emoji is part of them."""
 
 from __future__ import annotations
 
+import unicodedata
 from pathlib import Path
 
 import pytest
@@ -21,7 +22,12 @@ from juju_radar.editors import cli
 from juju_radar.editors.export_reader import parse_export
 from juju_radar.model.archive_rules import check_vocabulary_names
 from juju_radar.model.issue_reader import parse_issue
-from juju_radar.model.page import invisible_character
+from juju_radar.model.page import (
+    NO_FORMAT_CHARACTER_RANGES,
+    ZWJ,
+    format_character_from,
+    invisible_character,
+)
 from juju_radar.model.vocabulary import vocabulary_from_config
 
 PAGE_PATH = "issues/2026/2026-09-08.md"
@@ -80,6 +86,35 @@ def test_every_format_character_anywhere_in_a_title_is_refused(char: str, at: in
     _issue, problems = parse_issue(text, PAGE_PATH, seed_vocabulary())
     assert invisible_lines(problems) == [3]
     assert invisible_character(title[:at] + char + title[at:]) == char
+
+
+def test_the_blocks_skipped_hold_no_format_character() -> None:
+    """``invisible_character`` looks at a text character by character only from its first
+    character outside these blocks: none of them may hold a format character."""
+    for low, high in NO_FORMAT_CHARACTER_RANGES:
+        found = [
+            f"U+{code:04X}"
+            for code in range(ord(low), ord(high) + 1)
+            if unicodedata.category(chr(code)) == "Cf"
+        ]
+        assert found == [], (low, high)
+
+
+names = st.text(
+    st.one_of(
+        st.sampled_from([*FORMAT_CHARACTERS, ZWJ, "👩", "💻", "\ufe0f", "\u00ad", "\u202e"]),
+        st.characters(min_codepoint=0x20, max_codepoint=0x7E),
+        st.characters(min_codepoint=0x4E00, max_codepoint=0x4E40),
+        st.characters(),
+    ),
+    max_size=12,
+)
+
+
+@settings(max_examples=examples(500), deadline=None)
+@given(names)
+def test_the_first_invisible_character_is_that_of_a_scan_from_the_start(text: str) -> None:
+    assert invisible_character(text) == format_character_from(text, 0)
 
 
 EXPORT_CASES = [

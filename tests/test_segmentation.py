@@ -3,6 +3,9 @@ editors' words taken whole without changing the default segmenter."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -37,3 +40,17 @@ def test_the_runs_of_a_heading_keep_every_character(text: str) -> None:
     runs = unbreakable_words(text)
     assert "".join(run for run, _ in runs) == text
     assert all(len(run) > 1 for run, whole in runs if whole)
+
+
+def test_the_editors_commands_load_the_segmenter_only_to_cut_text():
+    """rjieba costs a third of a second to load: ``radar check`` and ``radar import``
+    start without it (BENCHMARKS.md, "Side by side (issue 58)")."""
+    code = (
+        "import sys\n"
+        "import juju_radar.editors.check_run, juju_radar.editors.import_run\n"
+        "assert 'rjieba' not in sys.modules, 'loaded at start'\n"
+        "from juju_radar.model.segmentation import words\n"
+        "assert ''.join(words('人工智能周报')) == '人工智能周报'\n"
+        "assert 'rjieba' in sys.modules\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)

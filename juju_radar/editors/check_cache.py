@@ -113,7 +113,8 @@ def bib_facts(
     reading = read_bib(text, stop_after=limits.max_entries)
     citable = [entry for entry in reading.entries if entry.is_citable]
     notes = [(entry.key, entry_note_digests(entry)) for entry in citable]
-    return facts_of_entries(text, problems, citable, notes, reading.expanded_chars)
+    anchors = (citation_anchor(entry.key) for entry in citable if entry.key)
+    return facts_of_entries(text, problems, citable, notes, anchors, reading.expanded_chars)
 
 
 def facts_of_entries(
@@ -121,16 +122,18 @@ def facts_of_entries(
     problems: Sequence[Problem],
     citable: Sequence[EntryRecord],
     notes: Iterable[tuple[str | None, tuple[bytes, ...]]],
+    anchors: Iterable[str],
     expanded_chars: int,
 ) -> BibFacts:
     """What the check keeps of a .bib file, from what it read of its citable entries
-    (whole, or by segment: the same entries) and their notes' digests (key, digests)."""
+    (whole, or by segment: the same entries), their notes' digests (key, digests) and
+    their keys' citation anchors."""
     return BibFacts(
         problems=tuple(problems),
         keys=entry_keys(citable),
         # Earlier versions wrote the note in ``note``; it is in ``radarnote`` now.
         key_by_note={digest: key for key, digests in notes if key for digest in digests},
-        anchors=frozenset(citation_anchor(entry.key) for entry in citable if entry.key),
+        anchors=frozenset(anchors),
         newlines=text.count("\n"),
         has_crossref=any(entry.crossref is not None for entry in citable),
         chars=len(text),
@@ -142,7 +145,8 @@ def segment_bib_facts(text: str, checked: BibCheck) -> BibFacts:
     """What the check keeps of a .bib file checked by segment, from what it read."""
     citable = [entry for entry in checked.entries if entry.is_citable]
     notes = [(entry.key, entry.note_digests) for entry in citable]
-    return facts_of_entries(text, checked.problems, citable, notes, checked.expanded_chars)
+    anchors = (entry.anchor for entry in citable)  # kept with each segment
+    return facts_of_entries(text, checked.problems, citable, notes, anchors, checked.expanded_chars)
 
 
 def appended_facts(

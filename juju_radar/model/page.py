@@ -128,12 +128,37 @@ def forbidden_characters(text: str, lines: list[str], path: str) -> list[Problem
     return problems
 
 
+NO_FORMAT_CHARACTER_RANGES = (
+    ("\x00", "\xac"),  # ASCII and Latin-1 up to the soft hyphen U+00AD
+    ("\xae", "\u05ff"),  # the rest of Latin-1, Latin, Greek, Cyrillic, Armenian, Hebrew
+    ("\u3000", "\u30ff"),  # CJK punctuation, Hiragana, Katakana
+    ("\u4e00", "\u9fff"),  # CJK Unified Ideographs
+    ("\uff00", "\uffef"),  # half- and full-width forms
+)
+"""Blocks without a format character (category Cf), where the titles, keys and labels of
+the archive mostly are: a text of them alone is not looked at character by character
+(``tests/test_invisible_characters.py`` checks each against ``unicodedata``)."""
+
+_MAYBE_FORMAT_CHARACTER_RE = re.compile(
+    "[^"
+    + "".join(f"{re.escape(low)}-{re.escape(high)}" for low, high in NO_FORMAT_CHARACTER_RANGES)
+    + "]"
+)
+
+
 def invisible_character(text: str) -> str | None:
     """The first invisible format character (Unicode category Cf: U+200B, U+2060, U+FEFF,
     U+00AD, the tag characters U+E0000–U+E007F...) of ``text``, a title, key, label or
     topic name, or None. A ZWJ joining two emoji (``👩‍💻``) is part of them; the
     characters refused everywhere (:data:`FORBIDDEN_CHARACTER_RE`) are that rule's."""
-    for position, char in enumerate(text):
+    first = _MAYBE_FORMAT_CHARACTER_RE.search(text)
+    return None if first is None else format_character_from(text, first.start())
+
+
+def format_character_from(text: str, start: int) -> str | None:
+    """:func:`invisible_character` of ``text``, its characters looked at one by one from
+    ``start`` on."""
+    for position, char in enumerate(text[start:], start):
         if unicodedata.category(char) != "Cf" or FORBIDDEN_CHARACTER_RE.match(char):
             continue
         if char == ZWJ and _joins_emoji(text, position):
