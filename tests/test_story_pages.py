@@ -308,3 +308,22 @@ def test_a_renamed_story_leaves_no_page_or_card_behind(tmp_path: Path):
     assert not old.with_suffix(".html").exists() and not old.with_suffix(".png").exists()
     assert (outdir / SECOND / "renamed.html").is_file()
     assert differences(clean_build(srcdir, tmp_path / "clean", *WITH_SITE_URL), outdir) == []
+
+
+@pytest.mark.site
+def test_a_site_without_cards_shares_a_summary_and_drops_the_cards_it_had(tmp_path: Path):
+    """``radar_story_cards = False``: no card is drawn and the story is shared as a
+    summary; switched off after a build with cards, the next build removes them and
+    equals a clean one."""
+    srcdir = published_sources(tmp_path / "src")
+    outdir = clean_build(srcdir, tmp_path / "html", *WITH_SITE_URL)
+    assert len(list(outdir.glob("issues/*/*/*.png"))) == 7
+    without = ("-D", "radar_story_cards=0")
+    sphinx_build(srcdir, outdir, *WITH_SITE_URL, *without, env=EPOCH_ENV)
+    assert not list(outdir.glob("issues/*/*/*.png"))
+    tags = meta(outdir, f"{SEED}/rise-self-extrapolation.html")
+    assert tags["twitter:card"] == ["summary"]
+    assert not [name for name in tags if name.startswith("og:image")]
+    assert tags["article:published_time"] == ["2026-09-08"]
+    clean = clean_build(srcdir, tmp_path / "clean", *WITH_SITE_URL, *without)
+    assert differences(clean, outdir) == []
