@@ -284,6 +284,40 @@ def test_a_story_page_shows_a_qr_code_of_its_address_at_a_phones_width(served, b
     assert problems == []  # no script error, nothing the page's policy (CSP) refused
 
 
+@pytest.mark.browser
+def test_a_story_page_loads_the_search_only_when_the_reader_opens_it(served, browser):
+    """The first visit fetches neither search.js nor search.css; Ctrl+K then loads them,
+    and what the reader typed before search.js arrived is searched in the dialog."""
+    context = browser.new_context()
+    try:
+        tab = context.new_page()
+        problems: list[str] = []
+        fetched: list[str] = []
+        tab.on("pageerror", lambda error: problems.append(str(error)))
+        tab.on("console", lambda message: message.type == "error" and problems.append(message.text))
+        tab.on("request", lambda request: fetched.append(request.url))
+        tab.goto(f"{served}{SEED}/rise-self-extrapolation.html", wait_until="networkidle")
+        first_visit = [url for url in fetched if "/_static/search." in url]
+        held: list = []  # search.js, held back until the query is typed
+        tab.route("**/_static/search.js*", lambda route: held.append(route))
+        tab.keyboard.press("Control+k")
+        tab.keyboard.type("衰老时钟")
+        tab.wait_for_function("() => true")  # lets the held request reach the handler
+        assert len(held) == 1
+        held[0].continue_()
+        tab.wait_for_selector("#pst-search-dialog .radar-search-result", timeout=15_000)
+        found = tab.locator("#pst-search-dialog .radar-search-result a").first.get_attribute("href")
+        styled = tab.evaluate(
+            "() => [...document.styleSheets].some(s => (s.href || '').includes('search.css'))"
+        )
+    finally:
+        context.close()
+    assert first_visit == []
+    assert found is not None and "rentosertib-aging-clocks" in found
+    assert styled
+    assert problems == []
+
+
 @pytest.mark.site
 def test_without_the_cjk_fonts_the_build_fails_saying_so(tmp_path: Path, monkeypatch):
     monkeypatch.setattr(story_cards, "FONT_FOLDERS", (tmp_path / "no-fonts",))
