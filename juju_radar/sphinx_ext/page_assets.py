@@ -27,10 +27,11 @@ STYLES_BY_CLASS: dict[str, frozenset[str]] = {
 }
 # The theme's own static files (``_static`` in the output).
 THEME_STATIC = Path(__file__).parents[1] / "theme" / "static"
-# What a page may load only when the reader uses it: the search (search.js and its
-# styles), added by ``search-on-demand.js`` when the search dialog is first opened.
+# What a page may load only when the reader uses it (``on-demand.js`` adds them): the
+# search (search.js and its styles) when the search dialog is first opened, and the
+# theme's Bootstrap (layout.html leaves it out) at the first pointer, key or scroll.
 SEARCH_ON_DEMAND = {"script": "_static/search.js", "style": "_static/search.css"}
-SEARCH_LOADER = "_static/search-on-demand.js"
+ON_DEMAND_LOADER = "_static/on-demand.js"
 # Scripts nothing on the site calls (the theme reads only ``documentation_options.js``).
 UNUSED_SCRIPTS = frozenset({"_static/doctools.js", "_static/sphinx_highlight.js"})
 
@@ -78,15 +79,15 @@ def static_address(context: dict[str, Any], name: str) -> str:
     return f"{context['pathto'](name, 1)}?v={checksum:08x}"
 
 
-def load_search_on_demand(context: dict[str, Any]) -> None:
-    """Take the search's script and style out of the page; the template adds
-    ``search-on-demand.js`` (``radar_search_on_demand``: its address and theirs), which
-    loads them when the reader opens the search."""
+def load_on_demand(context: dict[str, Any]) -> None:
+    """Take the search's script and style and the theme's Bootstrap out of the page; the
+    templates add ``on-demand.js`` (``radar_on_demand``: its address and the search's),
+    which loads them when the reader first uses them."""
     deferred = set(SEARCH_ON_DEMAND.values())
     for listed in ("css_files", "script_files"):
         if listed in context:
             context[listed] = [a for a in context[listed] if asset_name(a) not in deferred]
-    context["radar_search_on_demand"] = {
-        "loader": static_address(context, SEARCH_LOADER),
+    context["radar_on_demand"] = {
+        "loader": static_address(context, ON_DEMAND_LOADER),
         **{kind: static_address(context, name) for kind, name in SEARCH_ON_DEMAND.items()},
     }

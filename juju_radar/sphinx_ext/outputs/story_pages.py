@@ -47,7 +47,7 @@ from juju_radar.sphinx_ext.outputs.citation_meta import (
 )
 from juju_radar.sphinx_ext.outputs.downloads import cited_records
 from juju_radar.sphinx_ext.outputs.story_bodies import STORY_BODIES, file_key, issue_story_texts
-from juju_radar.sphinx_ext.page_assets import load_search_on_demand
+from juju_radar.sphinx_ext.page_assets import load_on_demand
 from juju_radar.sphinx_ext.sidebar import ARCHIVE_DOC, period_context
 from juju_radar.store.cache import BuildCache, build_cache, digest
 
@@ -262,7 +262,7 @@ def story_page_context(
     # What the page shows of documents' HTML, which the template prints: the page's
     # style sheets are chosen from its classes (``page_assets.keep_used_assets``).
     context["body"] = view.body_html + context["radar_cite_html"]
-    load_search_on_demand(context)
+    load_on_demand(context)
     context["radar_qr_svg"] = story_cards.qr_svg(url, "本条页面的二维码") if url else ""
     context["radar_downloads"] = download_links(view)
     context["radar_card"] = card_file(view.pagename).rsplit("/", 1)[-1]
