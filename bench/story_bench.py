@@ -82,8 +82,11 @@ def main() -> None:
                 clean, added = one_run(trees[side])
                 samples[side]["clean build"].append(clean)
                 samples[side]["add one issue"].append(added)
-                print(f"run {run + 1} {side}: clean {clean.cpu:.1f} s CPU {clean.wall:.1f} s"
-                      f" wall, add {added.cpu:.1f} s CPU {added.wall:.1f} s wall", flush=True)
+                print(
+                    f"run {run + 1} {side}: clean {clean.cpu:.1f} s CPU {clean.wall:.1f} s"
+                    f" wall, add {added.cpu:.1f} s CPU {added.wall:.1f} s wall",
+                    flush=True,
+                )
     print(table(samples))
     if args.json:
         as_dicts = {

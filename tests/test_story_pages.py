@@ -327,9 +327,7 @@ def test_a_story_page_loads_the_search_only_when_the_reader_opens_it(served, bro
 
 
 @pytest.mark.browser
-def test_a_story_page_loads_bootstrap_at_first_use_and_opens_a_menu_clicked_before(
-    served, browser
-):
+def test_a_story_page_loads_bootstrap_at_first_use_and_opens_a_menu_clicked_before(served, browser):
     """The first visit fetches no Bootstrap; the colour-mode menu clicked before it came
     opens once it has, and the theme's tooltips show."""
     context = browser.new_context()
