@@ -12,6 +12,7 @@ from functools import partial
 from http.server import ThreadingHTTPServer
 from pathlib import Path
 from threading import Thread
+from typing import Any
 
 import pytest
 from browser.site_server import SUB_PATH, SubPathHandler
@@ -284,6 +285,72 @@ def test_a_story_page_shows_a_qr_code_of_its_address_at_a_phones_width(served, b
     assert problems == []  # no script error, nothing the page's policy (CSP) refused
 
 
+def watched_tab(context: Any) -> tuple[Any, list[str], list[str]]:
+    """A new tab, the script errors it meets and the addresses it fetches."""
+    tab = context.new_page()
+    problems: list[str] = []
+    fetched: list[str] = []
+    tab.on("pageerror", lambda error: problems.append(str(error)))
+    tab.on("console", lambda message: message.type == "error" and problems.append(message.text))
+    tab.on("request", lambda request: fetched.append(request.url))
+    return tab, problems, fetched
+
+
+@pytest.mark.browser
+def test_a_story_page_loads_the_search_only_when_the_reader_opens_it(served, browser):
+    """The first visit fetches neither search.js nor search.css; Ctrl+K then loads them,
+    and what the reader typed before search.js arrived is searched in the dialog."""
+    context = browser.new_context()
+    try:
+        tab, problems, fetched = watched_tab(context)
+        tab.goto(f"{served}{SEED}/rise-self-extrapolation.html", wait_until="networkidle")
+        first_visit = [url for url in fetched if "/_static/search." in url]
+        assert first_visit == []
+        held: list = []  # search.js, held back until the query is typed
+        tab.route("**/_static/search.js*", lambda route: held.append(route))
+        tab.keyboard.press("Control+k")
+        tab.keyboard.type("衰老时钟")
+        tab.wait_for_function("() => true")  # lets the held request reach the handler
+        assert len(held) == 1
+        held[0].continue_()
+        tab.wait_for_selector("#pst-search-dialog .radar-search-result", timeout=15_000)
+        found = tab.locator("#pst-search-dialog .radar-search-result a").first.get_attribute("href")
+        styled = tab.evaluate(
+            "() => [...document.styleSheets].some(s => (s.href || '').includes('search.css'))"
+        )
+    finally:
+        context.close()
+    assert first_visit == []
+    assert found is not None and "rentosertib-aging-clocks" in found
+    assert styled
+    assert problems == []
+
+
+@pytest.mark.browser
+def test_a_story_page_loads_bootstrap_at_first_use_and_opens_a_menu_clicked_before(served, browser):
+    """The first visit fetches no Bootstrap; the colour-mode menu clicked before it came
+    opens once it has, and the theme's tooltips show."""
+    context = browser.new_context()
+    try:
+        tab, problems, fetched = watched_tab(context)
+        held: list = []  # Bootstrap, held back until the menu is clicked
+        tab.route("**/scripts/bootstrap.js*", lambda route: held.append(route))
+        tab.goto(f"{served}{SEED}/rise-self-extrapolation.html", wait_until="networkidle")
+        first_visit = [url for url in fetched if "bootstrap" in url]
+        tab.locator("button.theme-switch-button").first.click()
+        assert len(held) == 1
+        held[0].continue_()
+        menu = tab.locator(".theme-switch-container .dropdown-menu.show")
+        menu.wait_for(state="visible", timeout=15_000)
+        tab.keyboard.press("Escape")
+        tab.locator("button.search-button-field").first.hover()
+        tab.wait_for_selector(".tooltip", state="visible", timeout=15_000)
+    finally:
+        context.close()
+    assert first_visit == []
+    assert problems == []
+
+
 @pytest.mark.site
 def test_without_the_cjk_fonts_the_build_fails_saying_so(tmp_path: Path, monkeypatch):
     monkeypatch.setattr(story_cards, "FONT_FOLDERS", (tmp_path / "no-fonts",))
@@ -308,3 +375,22 @@ def test_a_renamed_story_leaves_no_page_or_card_behind(tmp_path: Path):
     assert not old.with_suffix(".html").exists() and not old.with_suffix(".png").exists()
     assert (outdir / SECOND / "renamed.html").is_file()
     assert differences(clean_build(srcdir, tmp_path / "clean", *WITH_SITE_URL), outdir) == []
+
+
+@pytest.mark.site
+def test_a_site_without_cards_shares_a_summary_and_drops_the_cards_it_had(tmp_path: Path):
+    """``radar_story_cards = False``: no card is drawn and the story is shared as a
+    summary; switched off after a build with cards, the next build removes them and
+    equals a clean one."""
+    srcdir = published_sources(tmp_path / "src")
+    outdir = clean_build(srcdir, tmp_path / "html", *WITH_SITE_URL)
+    assert len(list(outdir.glob("issues/*/*/*.png"))) == 7
+    without = ("-D", "radar_story_cards=0")
+    sphinx_build(srcdir, outdir, *WITH_SITE_URL, *without, env=EPOCH_ENV)
+    assert not list(outdir.glob("issues/*/*/*.png"))
+    tags = meta(outdir, f"{SEED}/rise-self-extrapolation.html")
+    assert tags["twitter:card"] == ["summary"]
+    assert not [name for name in tags if name.startswith("og:image")]
+    assert tags["article:published_time"] == ["2026-09-08"]
+    clean = clean_build(srcdir, tmp_path / "clean", *WITH_SITE_URL, *without)
+    assert differences(clean, outdir) == []

@@ -38,6 +38,9 @@ RULE = (214, 208, 196)
 ELLIPSIS = "…"
 RAMP_STEPS = 6  # shades from the background to each colour of text: its antialiasing
 NO_DITHER = Image.Dither.NONE
+# zlib's level for the card's PNG: 3 encodes in 3.7 ms a card where Pillow's default (6)
+# took 7.9 ms, for 26 KB instead of 20 KB (BENCHMARKS.md, issue 54).
+PNG_COMPRESS_LEVEL = 3
 
 
 @dataclass(frozen=True)
@@ -77,7 +80,7 @@ def card_key(card: CardText, fonts: CardFonts) -> str:
     return digest(repr(card), fonts.key(), Path(__file__).read_bytes(), CARD_VERSION)
 
 
-CARD_VERSION = "1"
+CARD_VERSION = "2"  # 2: zlib level 3
 
 
 def wrapped(text: str, font: ImageFont.FreeTypeFont, width: int, lines: int) -> list[str]:
@@ -149,7 +152,8 @@ def card_png(card: CardText, fonts: CardFonts) -> bytes:
     # (18,000 cards would be 800 MB), the text as sharp; mapped to a fixed palette in 2 ms
     # (a median-cut palette took 40 ms a card, and an optimised save 20 ms more).
     output = io.BytesIO()
-    image.quantize(palette=_palette(), dither=NO_DITHER).save(output, format="PNG")
+    quantized = image.quantize(palette=_palette(), dither=NO_DITHER)
+    quantized.save(output, format="PNG", compress_level=PNG_COMPRESS_LEVEL)
     return output.getvalue()
 
 

@@ -39,6 +39,9 @@ CONFIG_VALUES: tuple[tuple[str, object, Literal["env", "html"], type | tuple[typ
     ("radar_subscribe_wechat", "", "html", str),
     # Issues the front page lists after the newest one (``listing_views.recent``).
     ("radar_front_page_issues", 10, "html", int),
+    # Draw each story's share card (``og:image``); False for a site that wants none: its
+    # story pages are then shared as a summary, without an image.
+    ("radar_story_cards", True, "html", bool),
     # The first and last year an issue may be dated in.
     ("radar_date_span", DEFAULT_DATE_SPAN, "env", (tuple, list)),
     # How large the .bib files may be: entries, and characters in a field once @string

@@ -11,6 +11,8 @@ untouched, so the next page starts from all of them again.
 
 from __future__ import annotations
 
+import zlib
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from selectolax.lexbor import LexborHTMLParser
@@ -23,6 +25,13 @@ STYLES_BY_CLASS: dict[str, frozenset[str]] = {
     "_static/pygments.css": frozenset({"highlight"}),
     "_static/stats.css": frozenset({"radar-chart", "radar-chart-figure", "radar-stats-table"}),
 }
+# The theme's own static files (``_static`` in the output).
+THEME_STATIC = Path(__file__).parents[1] / "theme" / "static"
+# What a page may load only when the reader uses it (``on-demand.js`` adds them): the
+# search (search.js and its styles) when the search dialog is first opened, and the
+# theme's Bootstrap (layout.html leaves it out) at the first pointer, key or scroll.
+SEARCH_ON_DEMAND = {"script": "_static/search.js", "style": "_static/search.css"}
+ON_DEMAND_LOADER = "_static/on-demand.js"
 # Scripts nothing on the site calls (the theme reads only ``documentation_options.js``).
 UNUSED_SCRIPTS = frozenset({"_static/doctools.js", "_static/sphinx_highlight.js"})
 
@@ -61,3 +70,24 @@ def keep_used_assets(
     context["script_files"] = [
         script for script in context["script_files"] if asset_name(script) not in UNUSED_SCRIPTS
     ]
+
+
+def static_address(context: dict[str, Any], name: str) -> str:
+    """``name`` (``_static/…``, one of the theme's files) as the page links it, with its
+    checksum, as Sphinx links the files it adds."""
+    checksum = zlib.crc32((THEME_STATIC / name.removeprefix("_static/")).read_bytes())
+    return f"{context['pathto'](name, 1)}?v={checksum:08x}"
+
+
+def load_on_demand(context: dict[str, Any]) -> None:
+    """Take the search's script and style and the theme's Bootstrap out of the page; the
+    templates add ``on-demand.js`` (``radar_on_demand``: its address and the search's),
+    which loads them when the reader first uses them."""
+    deferred = set(SEARCH_ON_DEMAND.values())
+    for listed in ("css_files", "script_files"):
+        if listed in context:
+            context[listed] = [a for a in context[listed] if asset_name(a) not in deferred]
+    context["radar_on_demand"] = {
+        "loader": static_address(context, ON_DEMAND_LOADER),
+        **{kind: static_address(context, name) for kind, name in SEARCH_ON_DEMAND.items()},
+    }

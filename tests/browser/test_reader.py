@@ -42,10 +42,9 @@ AXE = ROOT / "tests" / "browser" / "axe" / "node_modules" / "axe-core" / "axe.mi
 TIMEOUT_MS = BROWSER_WAIT_MS  # a hang guard (tests/conftest.py)
 FIRST_VISIT_LIMIT = 90 * 1024
 STORY_PAGE = f"issues/2026/2026-09-08/{STORY}.html"
-# Issue 54 asks for 60 KB; a story page measured 76.6 KB, of which the theme's scripts
-# and sheets every page loads are 70 KB (bootstrap.js alone 24 KB): held here below what
-# an issue page takes until the theme's share is cut (BENCHMARKS.md).
-STORY_FIRST_VISIT_LIMIT = 80 * 1024
+# Issue 54's budget: a story page loads the search and Bootstrap on demand (on-demand.js),
+# 48 KB on the seed site (BENCHMARKS.md).
+STORY_FIRST_VISIT_LIMIT = 60 * 1024
 BROAD_QUERIES = ["模型", "arXiv", "治理", "Agent", "训练"]
 AXE_PAGES = [
     "index.html",
@@ -363,7 +362,7 @@ def test_a_first_visit_of_an_issue_page_is_at_most_90_kb(
 
 
 @widths
-def test_a_first_visit_of_a_story_page_is_at_most_80_kb(
+def test_a_first_visit_of_a_story_page_is_at_most_60_kb(
     reader: Any, browser: Any, archive: tuple[str, Path]
 ) -> None:
     sys.path[:0] = [str(ROOT / "bench")]

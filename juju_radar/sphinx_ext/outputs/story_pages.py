@@ -47,6 +47,7 @@ from juju_radar.sphinx_ext.outputs.citation_meta import (
 )
 from juju_radar.sphinx_ext.outputs.downloads import cited_records
 from juju_radar.sphinx_ext.outputs.story_bodies import STORY_BODIES, file_key, issue_story_texts
+from juju_radar.sphinx_ext.page_assets import load_on_demand
 from juju_radar.sphinx_ext.sidebar import ARCHIVE_DOC, period_context
 from juju_radar.store.cache import BuildCache, build_cache, digest
 
@@ -171,15 +172,20 @@ def missing_fonts(app: Sphinx) -> None:
     warn(problem, str(Path(app.confdir, "conf.py")))
 
 
-def remove_stale(outdir: Path, cache: BuildCache, live: set[str]) -> None:
-    """The pages and cards of stories no longer published (a clean build has none)."""
-    for namespace, suffix in ((STORY_PAGES, ".html"), (STORY_CARDS, story_cards.CARD_SUFFIX)):
-        for pagename in [name for name in cache.store(namespace) if name not in live]:
+def remove_stale(outdir: Path, cache: BuildCache, live: set[str], cards: bool) -> None:
+    """The pages and cards of stories no longer published, and every card when the site
+    draws none (a clean build has none of them)."""
+    kept_cards = live if cards else set()
+    for namespace, suffix, kept in (
+        (STORY_PAGES, ".html", live),
+        (STORY_CARDS, story_cards.CARD_SUFFIX, kept_cards),
+    ):
+        for pagename in [name for name in cache.store(namespace) if name not in kept]:
             Path(outdir, f"{pagename}{suffix}").unlink(missing_ok=True)
             folder = Path(outdir, pagename).parent
             if folder.is_dir() and not any(folder.iterdir()):
                 folder.rmdir()
-        cache.keep_only(namespace, live)
+        cache.keep_only(namespace, kept)
 
 
 def collect_story_pages(app: Sphinx) -> Iterator[tuple[str, dict[str, Any], str]]:
@@ -190,9 +196,10 @@ def collect_story_pages(app: Sphinx) -> Iterator[tuple[str, dict[str, Any], str]
     archive = radar_data(app.env).archive()
     views = story_views(app, archive, cache)
     live = {view.pagename for view in views}
-    remove_stale(Path(app.outdir), cache, live)
-    fonts = story_cards.find_fonts()
-    if fonts is None and views:
+    cards = bool(app.config.radar_story_cards)
+    remove_stale(Path(app.outdir), cache, live, cards)
+    fonts = story_cards.find_fonts() if cards else None
+    if cards and fonts is None and views:
         missing_fonts(app)
     frame = frame_digest(app)
     bibliography = load_bibliography(app.env)
@@ -255,6 +262,7 @@ def story_page_context(
     # What the page shows of documents' HTML, which the template prints: the page's
     # style sheets are chosen from its classes (``page_assets.keep_used_assets``).
     context["body"] = view.body_html + context["radar_cite_html"]
+    load_on_demand(context)
     context["radar_qr_svg"] = story_cards.qr_svg(url, "本条页面的二维码") if url else ""
     context["radar_downloads"] = download_links(view)
     context["radar_card"] = card_file(view.pagename).rsplit("/", 1)[-1]
@@ -271,23 +279,32 @@ NAMED = Markup('\n<meta name="{}" content="{}" />')
 
 def card_tags(app: Sphinx, view: StoryView, url: str) -> list[tuple[Markup, str, str]]:
     """OpenGraph and Twitter tags of the story's card (only with the site's address: a
-    preview needs absolute addresses)."""
-    card_url = url.removesuffix(".html") + story_cards.CARD_SUFFIX
-    width, height = story_cards.CARD_SIZE
-    return [
+    preview needs absolute addresses); a summary without an image where the site draws
+    no cards (``radar_story_cards = False``)."""
+    tags = [
         (OPEN_GRAPH, "og:title", view.title),
         (OPEN_GRAPH, "og:type", "article"),
         (OPEN_GRAPH, "og:url", url),
         (OPEN_GRAPH, "og:site_name", str(app.config.html_title or app.config.project)),
         (OPEN_GRAPH, "og:description", view.description),
         (OPEN_GRAPH, "og:locale", "zh_CN"),
+    ]
+    dated = [
+        (OPEN_GRAPH, "article:published_time", view.date),
+        (OPEN_GRAPH, "article:section", view.topic_label),
+    ]
+    if not app.config.radar_story_cards:
+        return [*tags, *dated, (NAMED, "twitter:card", "summary")]
+    card_url = url.removesuffix(".html") + story_cards.CARD_SUFFIX
+    width, height = story_cards.CARD_SIZE
+    return [
+        *tags,
         (OPEN_GRAPH, "og:image", card_url),
         (OPEN_GRAPH, "og:image:type", "image/png"),
         (OPEN_GRAPH, "og:image:width", str(width)),
         (OPEN_GRAPH, "og:image:height", str(height)),
         (OPEN_GRAPH, "og:image:alt", f"{view.title}（{view.topic_label}，{view.verdict_label}）"),
-        (OPEN_GRAPH, "article:published_time", view.date),
-        (OPEN_GRAPH, "article:section", view.topic_label),
+        *dated,
         (NAMED, "twitter:card", "summary_large_image"),
     ]
 
