@@ -18,6 +18,8 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
 
+    from juju_radar.sphinx_ext.pipeline import Steps
+
 NEVER_EMPTY = frozenset({"sbt-sidebar-nav.html", "article-header-buttons.html"})
 SECTIONS = ("sidebars", "theme_article_header_end")
 STASH = "radar_never_empty_sections"
@@ -48,6 +50,6 @@ def put_back(app: Sphinx, pagename: str, templatename: str, context: dict, doctr
         context[section] = [name for name in names if name in NEVER_EMPTY or name in kept]
 
 
-def connect(app: Sphinx) -> None:
-    app.connect("html-page-context", take_out, priority=450)
-    app.connect("html-page-context", put_back, priority=550)
+def connect(app: Sphinx, steps: Steps) -> None:
+    steps.offer("take-out-theme-sections", take_out)
+    steps.offer("put-back-theme-sections", put_back)
