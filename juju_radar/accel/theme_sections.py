@@ -5,7 +5,8 @@ to drop the ones that render empty (``update_and_remove_templates``, an
 ``html-page-context`` handler at priority 500). The sidebar's navigation and the article's
 header buttons are never empty here, and rendering them twice was ~5 ms a page (20 s of
 CPU for 3,650 issues). They are taken out of their section before the theme's check and
-put back in their place after it, so the page is the same.
+put back in their place after it, so the page is the same (the steps
+``take-out-theme-sections`` and ``put-back-theme-sections`` of ``sphinx_ext/pipeline.py``).
 
 An acceleration (``accel/register.py``, ``never-empty-sections``): it knows which context
 keys the theme's check reads and when it runs, which the theme does not document.
