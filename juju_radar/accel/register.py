@@ -334,7 +334,7 @@ REACHES: tuple[Reach, ...] = (
     ),
     Reach(
         name="bibtex-read-again",
-        modules=("juju_radar.sphinx_ext.preview",),
+        modules=("juju_radar.build.preview",),
         names=("sphinxcontrib.bibtex.builder_inited_cite",),
         written_for=(BIBTEX_EXTENSION,),
         upstream="sphinxcontrib-bibtex reads the .bib files at builder-inited only; the "

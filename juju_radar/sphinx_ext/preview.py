@@ -35,7 +35,8 @@ BANNER_STYLE = (
 )
 CHARTS_LEFT_OUT = "预览中不绘制统计图表：make html 构建的网站里有。"
 DEFERRING = "_radar_preview_deferring"
-# Emitted before each build of a preview application after its first (``check_again``).
+# Emitted before each build of a preview application after its first
+# (``build.preview.check_again``).
 BUILD_AGAIN = "radar-build-again"
 
 Handler = TypeVar("Handler", bound=Callable[..., None])
@@ -48,22 +49,6 @@ def is_preview(config: Config) -> bool:
 def start_deferring(app: Sphinx) -> None:
     """From now on a build rewrites only the pages a save changed (see above)."""
     setattr(app, DEFERRING, True)
-
-
-def check_again(app: Sphinx) -> None:
-    """Before each build of a session after its first: what ``builder-inited`` does once
-    per application and a save can change. Symbolic links out of the site and .bib files
-    BibTeX cannot read stop the build (``SystemExit``); then sphinxcontrib-bibtex parses
-    the .bib files again if they changed."""
-    from sphinxcontrib.bibtex import builder_inited_cite
-
-    from juju_radar.sphinx_ext.archive_checks import refuse_unreadable_bib
-    from juju_radar.sphinx_ext.content import refuse_outside_symlinks
-
-    app.events.emit(BUILD_AGAIN)
-    refuse_outside_symlinks(app)
-    refuse_unreadable_bib(app)
-    builder_inited_cite(app)
 
 
 def defers_other_pages(app: Sphinx) -> bool:
