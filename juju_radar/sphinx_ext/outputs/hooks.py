@@ -42,6 +42,7 @@ from juju_radar.sphinx_ext.outputs import (
 from juju_radar.sphinx_ext.outputs.sitemap import ROBOTS_FILE, SITEMAP_FILE
 from juju_radar.sphinx_ext.preview import skipped_in_preview
 from juju_radar.sphinx_ext.transforms import add_renderer, listing_view
+from juju_radar.store.build_state import build_state
 from juju_radar.store.cache import build_cache, digest, source_digest
 
 if TYPE_CHECKING:
@@ -170,9 +171,6 @@ class Publications:
             self.process.join()
 
 
-RUNNING = "_radar_publications"
-
-
 def start_publications(app: Sphinx, exception: BaseException | None) -> None:
     """Feeds and data, from every collected issue: the same after any build."""
     if exception is not None or app.builder.format != "html":
@@ -202,14 +200,14 @@ def start_publications(app: Sphinx, exception: BaseException | None) -> None:
         (site, sitemap.published_pages(app)) if site else None,
     )
     publications.start()
-    setattr(app, RUNNING, (publications, export_state))
+    build_state(app).publications = (publications, export_state)
 
 
 def finish_publications(app: Sphinx, exception: BaseException | None) -> None:
-    running = getattr(app, RUNNING, None)
+    state = build_state(app)
+    running, state.publications = state.publications, None
     if running is None:
         return
-    delattr(app, RUNNING)
     publications, export_state = running
     try:
         publications.join()
