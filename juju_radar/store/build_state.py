@@ -20,7 +20,9 @@ class BuildState:
     # stale outputs: the pages removed since the last build, whose outputs go
     removed_docs: set[str] = field(default_factory=set)
     # summary: the pages added, changed and removed, for the build's last lines
-    changes: tuple[set[str], set[str], set[str]] = (set(), set(), set())
+    changes: tuple[set[str], set[str], set[str]] = field(
+        default_factory=lambda: (set(), set(), set())
+    )
     # summary: per .bib file, how many entries have no identifier yet
     bare_entries: dict[str, int] = field(default_factory=dict)
     # publishing: the feeds, export and sitemap being written, and the export's version
