@@ -9,6 +9,7 @@ the editors' tools; ``juju_radar/extension.py`` wires them into Sphinx."""
 from __future__ import annotations
 
 import ast
+import graphlib
 import subprocess
 import sys
 from pathlib import Path
@@ -101,3 +102,45 @@ def test_importing_the_model_bib_and_editors_loads_no_sphinx_or_docutils():
     result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "[]"
+
+
+def modules_imported_by(path: Path, package: str) -> set[str]:
+    """The modules of ``package`` a file imports at run time, at its top or in a function
+    (``from package import module`` names the module; a TYPE_CHECKING import is none)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    checking_only = {
+        id(child)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test)
+        for child in ast.walk(node)
+    }
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if id(node) in checking_only or not isinstance(node, ast.ImportFrom | ast.Import):
+            continue
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif node.module and not node.level:
+            found.add(node.module)
+            found.update(f"{node.module}.{alias.name}" for alias in node.names)
+    return {name for name in found if name.startswith(f"{package}.")}
+
+
+def import_graph(folder: str) -> dict[str, set[str]]:
+    package = f"juju_radar.{folder.replace('/', '.')}"
+    modules = {
+        ".".join((package, *path.relative_to(PACKAGE / folder).with_suffix("").parts)): path
+        for path in (PACKAGE / folder).rglob("*.py")
+    }
+    return {
+        name: (modules_imported_by(path, package) & set(modules)) - {name}
+        for name, path in modules.items()
+    }
+
+
+def test_the_extension_has_no_import_circle():
+    """sphinx_ext's modules import one another one way only (issue 53: collector ->
+    paging -> drafts -> preview -> archive_checks / content -> collector was a circle)."""
+    graph = import_graph("sphinx_ext")
+    assert "juju_radar.sphinx_ext.drafts" in graph["juju_radar.sphinx_ext.paging"]
+    graphlib.TopologicalSorter(graph).prepare()  # raises CycleError on a circle

@@ -10,7 +10,6 @@ import re
 import subprocess
 import sys
 from pathlib import Path
-from types import SimpleNamespace
 
 import pytest
 from conftest import copy_site, sphinx_build
@@ -108,19 +107,23 @@ def test_make_html_ends_with_its_summary_in_chinese(tmp_path):
     ]
 
 
+class Application:
+    """Stands for Sphinx's: the summary reads only its build state."""
+
+
 def test_the_summary_lines_in_chinese():
     use_language("zh")
-    app = SimpleNamespace()
+    app = Application()
     issues = {"issues/2026/2026-09-08", "issues/2026/2026-09-15"}
-    setattr(app, summary.CHANGES, (issues, {"index"}, {"issues/2026/2026-09-01"}))
-    setattr(app, summary.BARE_ENTRIES, {"references.bib": 8})
+    summary.note_changes(app, None, issues, {"index"}, {"issues/2026/2026-09-01"})
+    summary.note_bare_entries(app, "references.bib", 8)
     assert summary.summary_lines(app, "网站收录：……", ["未设置网站地址……"]) == [
         "读入 3 页：新增 2 期，删除 1 期。",
         "网站收录：……",
         "references.bib：8 条文献尚无 DOI、URL、arXiv 编号或 ISBN（`radar refs missing` 会列出）。",
         "未设置网站地址……",
     ]
-    setattr(app, summary.CHANGES, (set(), set(), set()))
+    summary.note_changes(app, None, set(), set(), set())
     assert summary.changes_line(app) == "自上次构建以来没有变化。"
 
 

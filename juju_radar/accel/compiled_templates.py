@@ -22,6 +22,8 @@ from jinja2.bccache import Bucket
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
 
+    from juju_radar.sphinx_ext.pipeline import Steps
+
 KINDS_KEPT = 4  # kinds of environment whose templates' code is kept
 
 # What the lexer, the parser, the optimizer and the code generator read of an environment.
@@ -102,5 +104,5 @@ def compile_once(app: Sphinx) -> None:
         environment.bytecode_cache = COMPILED
 
 
-def connect(app: Sphinx) -> None:
-    app.connect("builder-inited", compile_once)
+def connect(app: Sphinx, steps: Steps) -> None:
+    steps.offer("compile-templates-once", compile_once)

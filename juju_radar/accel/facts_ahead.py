@@ -35,6 +35,8 @@ if TYPE_CHECKING:
 
     from sphinx.application import Sphinx
 
+    from juju_radar.sphinx_ext.pipeline import Steps
+
 FORK_FACTS_FROM = 500  # issues to parse before a second process is worth forking
 
 # Parses forked at the start of a build, by source folder, for ``note_drafts_ahead`` to collect:
@@ -42,8 +44,8 @@ FORK_FACTS_FROM = 500  # issues to parse before a second process is worth forkin
 parsing_ahead: dict[Path, tuple[BaseProcess, Connection]] = {}
 
 
-def connect(app: Sphinx) -> None:
-    app.connect("builder-inited", parse_facts_ahead, priority=350)
+def connect(app: Sphinx, steps: Steps) -> None:
+    steps.offer("parse-facts-ahead", parse_facts_ahead)
     app.connect(FACTS_PARSED_AHEAD, lambda _app, srcdir: parsed_ahead(srcdir))
 
 

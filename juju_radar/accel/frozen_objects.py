@@ -23,6 +23,8 @@ if TYPE_CHECKING:
     from sphinx.application import Sphinx
     from sphinx.environment import BuildEnvironment
 
+    from juju_radar.sphinx_ext.pipeline import Steps
+
 
 _collection_deferred = False
 
@@ -66,9 +68,9 @@ def thaw(app: Sphinx, exception: BaseException | None) -> None:
     gc.unfreeze()
 
 
-def connect(app: Sphinx) -> None:
+def connect(app: Sphinx, steps: Steps) -> None:
     from juju_radar.sphinx_ext.preview import deferred_in_preview
 
-    app.connect("env-before-read-docs", deferred_in_preview(freeze_survivors), priority=950)
-    app.connect("env-updated", freeze_before_writers, priority=950)
-    app.connect("build-finished", deferred_in_preview(thaw), priority=950)
+    steps.offer("freeze-survivors", deferred_in_preview(freeze_survivors))
+    steps.offer("freeze-before-writers", freeze_before_writers)
+    steps.offer("thaw", deferred_in_preview(thaw))

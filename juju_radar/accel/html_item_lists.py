@@ -38,6 +38,8 @@ from juju_radar.sphinx_ext.item_lines import (
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
 
+    from juju_radar.sphinx_ext.pipeline import Steps
+
 ATTRIBUTE_WHITESPACE_RE = re.compile("[\n\r\t\v\f]")
 # The attribute ``translator.RadarHTMLTranslator`` gives a listing Pagefind leaves out.
 # The list is never inside another list, so docutils calls it "simple".
@@ -58,7 +60,7 @@ def depart_html_listing(translator: Any, node: html_listing) -> None:
     pass  # never reached: the visit skips the node
 
 
-def connect(app: Sphinx) -> None:
+def connect(app: Sphinx, steps: Steps) -> None:
     app.add_node(html_listing, html=(visit_html_listing, depart_html_listing))
     app.connect(ITEM_LIST_WRITER, writer)
 

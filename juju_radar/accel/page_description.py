@@ -16,6 +16,8 @@ from docutils import nodes
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
 
+    from juju_radar.sphinx_ext.pipeline import Steps
+
 DESCRIPTION_LENGTH = 160  # the theme's
 
 
@@ -50,5 +52,5 @@ def replace_theme_handler(app: Sphinx) -> None:
             listeners[index] = listener._replace(handler=describing_briefly(listener.handler))
 
 
-def connect(app: Sphinx) -> None:
-    app.connect("builder-inited", replace_theme_handler)
+def connect(app: Sphinx, steps: Steps) -> None:
+    steps.offer("replace-theme-description", replace_theme_handler)

@@ -32,6 +32,8 @@ from juju_radar.outputs.search.records import pagefind_executable
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
 
+    from juju_radar.sphinx_ext.pipeline import Steps
+
 
 class ServiceError(RuntimeError):
     """The service answered with an error, or ended."""
@@ -197,7 +199,7 @@ def _forget_pool() -> None:
 os.register_at_fork(after_in_child=_forget_pool)
 
 
-def connect(app: Sphinx) -> None:
+def connect(app: Sphinx, steps: Steps) -> None:
     from juju_radar.sphinx_ext.outputs.search import SEARCH_INDEXER
 
     app.connect(SEARCH_INDEXER, lambda _app: process_services())

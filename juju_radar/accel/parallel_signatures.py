@@ -14,11 +14,12 @@ if TYPE_CHECKING:
     from sphinx.application import Sphinx
 
     from juju_radar.model.archive import Archive
+    from juju_radar.sphinx_ext.pipeline import Steps
 
 PARALLEL_SIGNATURES_FROM = 1000  # pages; below, a fork costs more than it saves
 
 
-def connect(app: Sphinx) -> None:
+def connect(app: Sphinx, steps: Steps) -> None:
     app.connect(SHARE_PAGE_DIGESTS, share_digests)
 
 

@@ -22,6 +22,8 @@ if TYPE_CHECKING:
     from sphinx.application import Sphinx
     from sphinx.builders.html import StandaloneHTMLBuilder
 
+    from juju_radar.sphinx_ext.pipeline import Steps
+
 logger = logging.getLogger(__name__)
 
 SPHINX = ("sphinx", "9.0.4")
@@ -332,7 +334,7 @@ REACHES: tuple[Reach, ...] = (
     ),
     Reach(
         name="bibtex-read-again",
-        modules=("juju_radar.sphinx_ext.preview",),
+        modules=("juju_radar.build.preview",),
         names=("sphinxcontrib.bibtex.builder_inited_cite",),
         written_for=(BIBTEX_EXTENSION,),
         upstream="sphinxcontrib-bibtex reads the .bib files at builder-inited only; the "
@@ -415,7 +417,7 @@ def say_unchecked_reaches() -> None:
             logger.info(f"juju_radar: the reach {reach.name} is unchecked: {why}")
 
 
-def connect(app: Sphinx) -> None:
+def connect(app: Sphinx, steps: Steps) -> None:
     """Connect every acceleration that may run; say once why any other is off, and which
     registered reach was written for other versions than those installed."""
     say_unchecked_reaches()
@@ -428,7 +430,7 @@ def connect(app: Sphinx) -> None:
             reason = why_off(acceleration)
             logger.info(f"juju_radar: acceleration {acceleration.name} is off: {reason}")
         elif hook is not None:
-            getattr(module, hook)(app)
+            getattr(module, hook)(app, steps)
 
 
 def fast_builder(staged: bool) -> type[StandaloneHTMLBuilder] | None:

@@ -57,6 +57,8 @@ from juju_radar.store.cache import source_digest
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
 
+    from juju_radar.sphinx_ext.pipeline import Steps
+
 # The bundle format (Pagefind's version, in each bundle's entry and metadata) this merge
 # reads and writes; its encoding changed as recently as 1.5 (January 2026). Pieces of
 # another version are not merged: their part is indexed whole (``merge_part``).
@@ -297,7 +299,7 @@ def merge_part(bundle: Path, pieces: list[Path], record_sites: Path) -> None:
         index_whole(bundle, [record_sites / piece.name for piece in pieces])
 
 
-def connect(app: Sphinx) -> None:
+def connect(app: Sphinx, steps: Steps) -> None:
     # Here, not at the top: the merge job (``main``) runs without Sphinx.
     from juju_radar.sphinx_ext.outputs.search import SEARCH_MERGER
 

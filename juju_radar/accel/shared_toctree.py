@@ -13,6 +13,8 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
 
+    from juju_radar.sphinx_ext.pipeline import Steps
+
 TOCTREE_FUNCTION = "generate_toctree_html"
 CACHE_ATTRIBUTE = "radar_toctree_html"
 
@@ -53,6 +55,6 @@ def share_toctree_html(
     context[TOCTREE_FUNCTION] = generate_for_folder
 
 
-def connect(app: Sphinx) -> None:
-    app.connect("env-updated", reset_shared_toctrees)
-    app.connect("html-page-context", share_toctree_html, priority=550)
+def connect(app: Sphinx, steps: Steps) -> None:
+    steps.offer("reset-shared-toctrees", reset_shared_toctrees)
+    steps.offer("share-toctree-html", share_toctree_html)

@@ -80,6 +80,8 @@ if TYPE_CHECKING:
     from sphinx.config import Config
     from sphinx.highlighting import PygmentsBridge
 
+    from juju_radar.sphinx_ext.pipeline import Steps
+
 logger = logging.getLogger(__name__)
 
 SERIAL_READ_BELOW = 8
@@ -276,7 +278,7 @@ class HighlightLanguageInOnePass(HighlightLanguageTransform):
             visitor.visit_literal_block(node)
 
 
-def highlight_in_one_pass(app: Sphinx) -> None:
+def highlight_in_one_pass(app: Sphinx, steps: Steps) -> None:
     transforms = app.registry.post_transforms
     transforms[:] = [
         HighlightLanguageInOnePass if transform is HighlightLanguageTransform else transform
@@ -359,15 +361,15 @@ def report_config_changes(app: Sphinx) -> None:
         )
 
 
-def connect_config_report(app: Sphinx) -> None:
+def connect_config_report(app: Sphinx, steps: Steps) -> None:
     defer_config_report(app)
-    app.connect("builder-inited", report_config_changes, priority=990)
+    steps.offer("report-config-changes", report_config_changes)
 
 
-def connect_small_reads(app: Sphinx) -> None:
-    app.connect("env-before-read-docs", read_few_pages_serially, priority=900)
-    app.connect("env-updated", restore_parallel)
+def connect_small_reads(app: Sphinx, steps: Steps) -> None:
+    steps.offer("read-few-pages-serially", read_few_pages_serially)
+    steps.offer("restore-parallel", restore_parallel)
 
 
-def connect_preview_builds(app: Sphinx) -> None:
+def connect_preview_builds(app: Sphinx, steps: Steps) -> None:
     app.connect(BUILD_AGAIN, start_another_build)

@@ -41,6 +41,8 @@ if TYPE_CHECKING:
     from sphinx.application import Sphinx
     from sphinx.environment import BuildEnvironment
 
+    from juju_radar.sphinx_ext.pipeline import Steps
+
 PARSED_BIB = "parsed-bib"
 PARSERS = ("pybtex", "sphinxcontrib-bibtex")
 STORED_FORMAT = "parse and segments"
@@ -276,8 +278,6 @@ def parse_segment(text: str, macros: Mapping[str, str]) -> Parsed | None:
     return Parsed(list(parsed.data.entries.items()), tuple(parsed.data.preamble_list), defined)
 
 
-def connect(app: Sphinx) -> None:
-    # After the .bib check refuses an unreadable file (400), before sphinxcontrib-bibtex
-    # looks at its data (500).
-    app.connect("builder-inited", restore, priority=450)
-    app.connect("env-updated", store, priority=900)
+def connect(app: Sphinx, steps: Steps) -> None:
+    steps.offer("restore-bibdata", restore)
+    steps.offer("store-bibdata", store)

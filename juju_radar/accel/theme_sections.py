@@ -5,7 +5,8 @@ to drop the ones that render empty (``update_and_remove_templates``, an
 ``html-page-context`` handler at priority 500). The sidebar's navigation and the article's
 header buttons are never empty here, and rendering them twice was ~5 ms a page (20 s of
 CPU for 3,650 issues). They are taken out of their section before the theme's check and
-put back in their place after it, so the page is the same.
+put back in their place after it, so the page is the same (the steps
+``take-out-theme-sections`` and ``put-back-theme-sections`` of ``sphinx_ext/pipeline.py``).
 
 An acceleration (``accel/register.py``, ``never-empty-sections``): it knows which context
 keys the theme's check reads and when it runs, which the theme does not document.
@@ -17,6 +18,8 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
+
+    from juju_radar.sphinx_ext.pipeline import Steps
 
 NEVER_EMPTY = frozenset({"sbt-sidebar-nav.html", "article-header-buttons.html"})
 SECTIONS = ("sidebars", "theme_article_header_end")
@@ -48,6 +51,6 @@ def put_back(app: Sphinx, pagename: str, templatename: str, context: dict, doctr
         context[section] = [name for name in names if name in NEVER_EMPTY or name in kept]
 
 
-def connect(app: Sphinx) -> None:
-    app.connect("html-page-context", take_out, priority=450)
-    app.connect("html-page-context", put_back, priority=550)
+def connect(app: Sphinx, steps: Steps) -> None:
+    steps.offer("take-out-theme-sections", take_out)
+    steps.offer("put-back-theme-sections", put_back)

@@ -35,6 +35,24 @@ if TYPE_CHECKING:
 CONF_FILE = "conf.py"
 
 
+def check_again(app: Sphinx) -> None:
+    """Before each build of a session after its first: what ``builder-inited`` does once
+    per application and a save can change. Symbolic links out of the site and .bib files
+    BibTeX cannot read stop the build (``SystemExit``); then sphinxcontrib-bibtex parses
+    the .bib files again if they changed. Here, above the extension, so that its preview
+    mode (``sphinx_ext.preview``) imports none of the checks."""
+    from sphinxcontrib.bibtex import builder_inited_cite
+
+    from juju_radar.sphinx_ext.archive_checks import refuse_unreadable_bib
+    from juju_radar.sphinx_ext.content import refuse_outside_symlinks
+    from juju_radar.sphinx_ext.preview import BUILD_AGAIN
+
+    app.events.emit(BUILD_AGAIN)
+    refuse_outside_symlinks(app)
+    refuse_unreadable_bib(app)
+    builder_inited_cite(app)
+
+
 def needs_new_application(srcdir: Path, changed: Sequence[Path]) -> bool:
     """Whether a change is one a running application does not read again (pages and
     .bib files it does)."""
@@ -81,7 +99,7 @@ class PreviewSession:
     def build(self, changed: Sequence[Path] = ()) -> bool:
         """Build what ``changed`` (or anything since the last session) changed; False when
         the build failed."""
-        from juju_radar.sphinx_ext.preview import check_again, start_deferring
+        from juju_radar.sphinx_ext.preview import start_deferring
 
         with self.lock:
             if self.app is not None and needs_new_application(self.srcdir, changed):

@@ -7,18 +7,17 @@ from typing import TYPE_CHECKING
 
 from juju_radar.bib.exchange import ALL_DOWNLOAD_SUFFIXES
 from juju_radar.sphinx_ext.listing_pages import listing_titles
+from juju_radar.store.build_state import build_state
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
     from sphinx.environment import BuildEnvironment
 
-REMOVED_DOCS = "_radar_removed_docs"
-
 
 def note_removed_docs(
     app: Sphinx, env: BuildEnvironment, added: set[str], changed: set[str], removed: set[str]
 ) -> list[str]:
-    setattr(app, REMOVED_DOCS, set(removed))
+    build_state(app).removed_docs = set(removed)
     return []
 
 
@@ -31,7 +30,7 @@ def remove_stale_outputs(app: Sphinx, exception: Exception | None) -> None:
     if not app.config.html_use_index:  # written while it was on
         Path(app.outdir, "genindex.html").unlink(missing_ok=True)
     collected = listing_titles(app)  # pages that were documents once (the period stubs)
-    for docname in sorted(getattr(app, REMOVED_DOCS, ())):
+    for docname in sorted(build_state(app).removed_docs):
         if docname in app.env.found_docs or docname in collected:
             continue
         Path(app.outdir, app.builder.get_target_uri(docname)).unlink(missing_ok=True)

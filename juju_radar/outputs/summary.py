@@ -14,34 +14,30 @@ from typing import TYPE_CHECKING
 
 from juju_radar.model.issue_records import is_issue_path
 from juju_radar.model.messages import N_, _, ngettext
+from juju_radar.store.build_state import build_state
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
     from sphinx.environment import BuildEnvironment
 
 SUMMARY = "radar-summary.txt"
-CHANGES = "_radar_changes"
-BARE_ENTRIES = "_radar_bare_entries"
 
 
 def note_changes(
     app: Sphinx, env: BuildEnvironment, added: set[str], changed: set[str], removed: set[str]
 ) -> list[str]:
-    setattr(app, CHANGES, (set(added), set(changed), set(removed)))
+    build_state(app).changes = (set(added), set(changed), set(removed))
     return []
 
 
 def note_bare_entries(app: Sphinx, name: str, count: int) -> None:
     """``count`` entries of the .bib file ``name`` have no identifier yet."""
-    counts: dict[str, int] = getattr(app, BARE_ENTRIES, {})
-    setattr(app, BARE_ENTRIES, {**counts, name: count})
+    state = build_state(app)
+    state.bare_entries = {**state.bare_entries, name: count}
 
 
 def changes_line(app: Sphinx) -> str:
-    added: set[str]
-    changed: set[str]
-    removed: set[str]
-    added, changed, removed = getattr(app, CHANGES, (set(), set(), set()))
+    added, changed, removed = build_state(app).changes
     if not (added or changed or removed):
         return _("Nothing changed since the last build.")
     pages = len(added | changed)
@@ -87,7 +83,7 @@ def issue_changes(added: int, changed: int, removed: int) -> str:
 
 def summary_lines(app: Sphinx, holdings: str, left_out: list[str]) -> list[str]:
     lines = [changes_line(app), holdings]
-    for name, count in sorted(getattr(app, BARE_ENTRIES, {}).items()):
+    for name, count in sorted(build_state(app).bare_entries.items()):
         said = ngettext(
             "{name}: {count} entry without a DOI/URL/arXiv id/ISBN yet "
             "(`radar refs missing` lists them).",

@@ -13,13 +13,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from juju_radar.sphinx_ext.preview import is_preview
+from juju_radar.store.build_state import build_state
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
     from sphinx.config import Config
     from sphinx.environment import BuildEnvironment
-
-DRAFTS = "_radar_drafts"
 
 
 def builds_drafts(config: Config) -> bool:
@@ -28,11 +27,11 @@ def builds_drafts(config: Config) -> bool:
 
 def note_drafts(app: Sphinx, paths: set[str]) -> None:
     """The draft issues, by their path from the source folder."""
-    setattr(app, DRAFTS, {path.removesuffix(".md") for path in paths})
+    build_state(app).drafts = {path.removesuffix(".md") for path in paths}
 
 
 def drafts_left_out(app: Sphinx) -> int:
-    return 0 if builds_drafts(app.config) else len(getattr(app, DRAFTS, ()))
+    return 0 if builds_drafts(app.config) else len(build_state(app).drafts)
 
 
 def leave_out_drafts(
@@ -40,7 +39,7 @@ def leave_out_drafts(
 ) -> list[str]:
     if builds_drafts(app.config):
         return []
-    drafts: set[str] = getattr(app, DRAFTS, set()) & env.found_docs
+    drafts = build_state(app).drafts & env.found_docs
     env.found_docs.difference_update(drafts)
     added -= drafts
     changed -= drafts

@@ -40,6 +40,8 @@ if TYPE_CHECKING:
     from sphinx.application import Sphinx
     from sphinx.environment import BuildEnvironment
 
+    from juju_radar.sphinx_ext.pipeline import Steps
+
 logger = logging.getLogger(__name__)
 
 PAGE_FOLDER = "entities"
@@ -375,14 +377,14 @@ def searchable_entities(app: Sphinx) -> list[tuple[str, str, str]]:
     ]
 
 
-def setup(app: Sphinx) -> dict[str, Any]:
-    app.connect("builder-inited", load_registry, priority=600)
-    app.connect("env-get-outdated", read_issues_again)
+def setup(app: Sphinx, steps: Steps) -> dict[str, Any]:
+    steps.offer("load-entities", load_registry)
+    steps.offer("read-entity-issues-again", read_issues_again)
     app.connect("env-purge-doc", purge_doc)
     app.connect("env-merge-info", merge_mentions)
     app.add_transform(LinkMentions)
-    app.connect("env-get-updated", note_changed_pages, priority=600)
-    app.connect("html-collect-pages", collect_pages)
-    app.connect("html-page-context", template_helpers)
-    app.connect("build-finished", write_feeds, priority=600)
+    steps.offer("note-changed-entity-pages", note_changed_pages)
+    steps.offer("collect-entity-pages", collect_pages)
+    steps.offer("entity-template-helpers", template_helpers)
+    steps.offer("write-entity-feeds", write_feeds)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

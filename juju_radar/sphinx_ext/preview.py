@@ -18,6 +18,8 @@ import functools
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from juju_radar.store.build_state import build_state
+
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
     from sphinx.config import Config
@@ -34,8 +36,8 @@ BANNER_STYLE = (
     "border-bottom: 1px solid var(--pst-color-warning, #b58100); }"
 )
 CHARTS_LEFT_OUT = "预览中不绘制统计图表：make html 构建的网站里有。"
-DEFERRING = "_radar_preview_deferring"
-# Emitted before each build of a preview application after its first (``check_again``).
+# Emitted before each build of a preview application after its first
+# (``build.preview.check_again``).
 BUILD_AGAIN = "radar-build-again"
 
 Handler = TypeVar("Handler", bound=Callable[..., None])
@@ -47,27 +49,11 @@ def is_preview(config: Config) -> bool:
 
 def start_deferring(app: Sphinx) -> None:
     """From now on a build rewrites only the pages a save changed (see above)."""
-    setattr(app, DEFERRING, True)
-
-
-def check_again(app: Sphinx) -> None:
-    """Before each build of a session after its first: what ``builder-inited`` does once
-    per application and a save can change. Symbolic links out of the site and .bib files
-    BibTeX cannot read stop the build (``SystemExit``); then sphinxcontrib-bibtex parses
-    the .bib files again if they changed."""
-    from sphinxcontrib.bibtex import builder_inited_cite
-
-    from juju_radar.sphinx_ext.archive_checks import refuse_unreadable_bib
-    from juju_radar.sphinx_ext.content import refuse_outside_symlinks
-
-    app.events.emit(BUILD_AGAIN)
-    refuse_outside_symlinks(app)
-    refuse_unreadable_bib(app)
-    builder_inited_cite(app)
+    build_state(app).deferring = True
 
 
 def defers_other_pages(app: Sphinx) -> bool:
-    return is_preview(app.config) and bool(getattr(app, DEFERRING, False))
+    return is_preview(app.config) and build_state(app).deferring
 
 
 def skipped_in_preview(handler: Handler) -> Handler:

@@ -42,10 +42,13 @@ from juju_radar.sphinx_ext.outputs import (
 from juju_radar.sphinx_ext.outputs.sitemap import ROBOTS_FILE, SITEMAP_FILE
 from juju_radar.sphinx_ext.preview import skipped_in_preview
 from juju_radar.sphinx_ext.transforms import add_renderer, listing_view
+from juju_radar.store.build_state import build_state
 from juju_radar.store.cache import build_cache, digest, source_digest
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
+
+    from juju_radar.sphinx_ext.pipeline import Steps
 
 logger = logging.getLogger(__name__)
 
@@ -168,9 +171,6 @@ class Publications:
             self.process.join()
 
 
-RUNNING = "_radar_publications"
-
-
 def start_publications(app: Sphinx, exception: BaseException | None) -> None:
     """Feeds and data, from every collected issue: the same after any build."""
     if exception is not None or app.builder.format != "html":
@@ -200,14 +200,14 @@ def start_publications(app: Sphinx, exception: BaseException | None) -> None:
         (site, sitemap.published_pages(app)) if site else None,
     )
     publications.start()
-    setattr(app, RUNNING, (publications, export_state))
+    build_state(app).publications = (publications, export_state)
 
 
 def finish_publications(app: Sphinx, exception: BaseException | None) -> None:
-    running = getattr(app, RUNNING, None)
+    state = build_state(app)
+    running, state.publications = state.publications, None
     if running is None:
         return
-    delattr(app, RUNNING)
     publications, export_state = running
     try:
         publications.join()
@@ -219,27 +219,25 @@ def finish_publications(app: Sphinx, exception: BaseException | None) -> None:
         build_cache(app.doctreedir).put(EXPORTS, EXPORTS, export_state)
 
 
-def setup(app: Sphinx) -> dict[str, Any]:
+def setup(app: Sphinx, steps: Steps) -> dict[str, Any]:
     app.setup_extension("notfound.extension")
     if SiteUrl.from_config(app.config):
         app.setup_extension("sphinxext.opengraph")
     app.connect("config-inited", social.configure_extensions)
-    app.connect("builder-inited", say_without_site_url)
-    app.connect("html-page-context", social.describe_page, priority=400)
-    app.connect("html-page-context", social.add_feed_links)
-    app.connect("html-page-context", social.keep_drafts_unindexed)
-    app.connect("html-page-context", citation_meta.add_citation_meta)
-    app.connect("html-page-context", license_notice.add_license)
-    app.connect("html-collect-pages", story_pages.collect_story_pages)
-    app.connect("html-page-context", story_pages.story_page_context, priority=300)
-    app.connect("html-page-context", story_pages.add_story_meta)
-    # Started before the search index (priority 500), finished after it.
-    app.connect("build-finished", skipped_in_preview(start_publications), priority=200)
-    app.connect("build-finished", finish_publications, priority=700)
-    app.connect("build-finished", say_holdings)
-    # After stale pages are removed (500), before the build cache is saved (800).
-    app.connect("build-finished", skipped_in_preview(theme_css.subset_theme_sheets), priority=750)
-    app.connect("env-get-outdated", summary.note_changes, priority=600)  # after drafts'
+    steps.offer("say-without-site-url", say_without_site_url)
+    steps.offer("describe-page", social.describe_page)
+    steps.offer("add-feed-links", social.add_feed_links)
+    steps.offer("keep-drafts-unindexed", social.keep_drafts_unindexed)
+    steps.offer("add-citation-meta", citation_meta.add_citation_meta)
+    steps.offer("add-license", license_notice.add_license)
+    steps.offer("collect-story-pages", story_pages.collect_story_pages)
+    steps.offer("story-page-context", story_pages.story_page_context)
+    steps.offer("add-story-meta", story_pages.add_story_meta)
+    steps.offer("start-publications", skipped_in_preview(start_publications))
+    steps.offer("finish-publications", finish_publications)
+    steps.offer("say-holdings", say_holdings)
+    steps.offer("subset-theme-sheets", skipped_in_preview(theme_css.subset_theme_sheets))
+    steps.offer("note-changes", summary.note_changes)
     app.add_directive("radar-stats", listing_directive("stats"))
     add_renderer(
         "stats", lambda context, node: stats.stats_page(context, listing_view(context, node))

@@ -33,6 +33,8 @@ from juju_radar.store.cache import build_cache
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
 
+    from juju_radar.sphinx_ext.pipeline import Steps
+
 logger = logging.getLogger(__name__)
 
 SEARCH_DOC = "search"
@@ -160,11 +162,11 @@ def build_pagefind_index(app: Sphinx, exception: BaseException | None) -> None:
     )
 
 
-def setup(app: Sphinx) -> None:
+def setup(app: Sphinx, steps: Steps) -> None:
     app.set_translator("html", RadarHTMLTranslator)
     app.add_directive("radar-search", SearchPageDirective)
-    app.connect("builder-inited", disable_sphinx_search)
-    app.connect("build-finished", skipped_in_preview(build_pagefind_index))
+    steps.offer("disable-sphinx-search", disable_sphinx_search)
+    steps.offer("build-pagefind-index", skipped_in_preview(build_pagefind_index))
     app.add_js_file("search.js", loading_method="defer")
     app.add_css_file("search.css")
-    app.connect("html-page-context", default_color_mode)
+    steps.offer("default-color-mode", default_color_mode)
