@@ -14,8 +14,8 @@ import feedparser
 import pytest
 from bs4 import BeautifulSoup
 from conftest import site_with_root, sphinx_build
+from json_feeds import validate_json_feed
 from site_builds import EPOCH_ENV, clean_build, differences
-from test_feeds import validate_json_feed
 
 from juju_radar.outputs.siteurl import SITE_URL_ENV
 from juju_radar.sphinx_ext.config import ACCEL_OFF_ENV
