@@ -5,6 +5,10 @@ from __future__ import annotations
 
 import datetime as dt
 
+import pytest
+import yaml
+
+from juju_radar.model import entities
 from juju_radar.model.archive import Archive
 from juju_radar.model.entities import read_registry
 from juju_radar.model.entity_views import entity_index, entity_pages
@@ -76,6 +80,27 @@ def test_registry_problems_are_at_their_lines() -> None:
 def test_unreadable_registry_is_one_problem() -> None:
     assert codes_at("- id: [unclosed\n") == [(2, "bad-entity")]
     assert codes_at("id: x\n") == [(1, "bad-entity")]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        REGISTRY,
+        REGISTRY + "- id: robot\n  name_zh: 机器\n  name_en: Robot\n  kind: robot\n",
+        REGISTRY + "- id: [unclosed\n",
+        REGISTRY + "- id: a\n  name_zh: 甲\n\tname_en: A\n",
+        "id: x\n",
+        "",
+    ],
+    ids=["valid", "problem", "unclosed", "tab", "mapping", "empty"],
+)
+def test_libyaml_reads_the_registry_as_pure_python_pyyaml_does(
+    text: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert entities.LOADER is yaml.CSafeLoader, "PyYAML's wheel has libyaml"
+    fast = read_registry(text)
+    monkeypatch.setattr(entities, "LOADER", yaml.SafeLoader)
+    assert read_registry(text) == fast
 
 
 def test_chinese_names_match_as_words_of_the_segmentation() -> None:

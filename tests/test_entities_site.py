@@ -5,6 +5,7 @@ issue rewrites only the pages of the entities it mentions."""
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 from xml.etree import ElementTree
@@ -13,9 +14,11 @@ import feedparser
 import pytest
 from bs4 import BeautifulSoup
 from conftest import site_with_root, sphinx_build
+from json_feeds import validate_json_feed
 from site_builds import EPOCH_ENV, clean_build, differences
 
 from juju_radar.outputs.siteurl import SITE_URL_ENV
+from juju_radar.sphinx_ext.config import ACCEL_OFF_ENV
 
 ENTITIES = ("rise", "grpo", "qwen3-8b", "insilico-medicine", "supreme-peoples-court", "sierra")
 ATOM = "{http://www.w3.org/2005/Atom}"
@@ -86,6 +89,28 @@ def test_a_story_stops_a_false_match_and_names_an_entity(built: Path) -> None:
     assert parsed.feed.links[1].href == feed_address  # its self link
 
 
+def test_each_entity_has_a_json_feed_with_its_atom_feeds_entries(built: Path) -> None:
+    for entity in ENTITIES:
+        folder = built / "entities"
+        atom = feedparser.parse((folder / f"{entity}.atom.xml").read_bytes())
+        document = json.loads((folder / f"{entity}.json").read_text("utf-8"))
+        validate_json_feed(document)
+        assert document["title"] == atom.feed.title
+        assert document["feed_url"] == f"../entities/{entity}.json"
+        assert [item["id"] for item in document["items"]] == [e.id for e in atom.entries]
+        assert [item["title"] for item in document["items"]] == [e.title for e in atom.entries]
+        for item in document["items"]:  # relative to the feed, as a reader resolves it
+            page, _, anchor = item["url"].partition("#")
+            assert soup((folder / page).resolve()).find(id=anchor) is not None, item["url"]
+        links = soup(folder / f"{entity}.html").select(".radar-entity-feed a")
+        assert [a["href"] for a in links] == [f"{entity}.atom.xml", f"{entity}.json"]
+    grpo = json.loads((built / "entities" / "grpo.json").read_text("utf-8"))
+    assert [item["url"] for item in grpo["items"]] == [
+        "../issues/2026/2026-09-09.html#grpo-again",
+        "../issues/2026/2026-09-08.html#rise-self-extrapolation",
+    ]
+
+
 def test_the_page_shows_years_references_and_companions(built: Path) -> None:
     grpo = soup(built / "entities" / "grpo.html")
     assert [h.get_text() for h in grpo.select(".radar-entity-timeline h3")] == ["2026 年"]
@@ -110,7 +135,14 @@ def test_parallel_and_incremental_builds_equal_a_clean_one(tmp_path: Path) -> No
     sphinx_build(srcdir, serial, env=EPOCH_ENV)
     after = {path.name: path.stat().st_mtime_ns for path in (serial / "entities").iterdir()}
     rewritten = sorted(name for name in after if after[name] != before.get(name))
-    assert rewritten == ["grpo.atom.xml", "grpo.html", "index.html"]
+    assert rewritten == ["grpo.atom.xml", "grpo.html", "grpo.json", "index.html"]
+    assert differences(clean_build(srcdir, tmp_path / "clean"), serial) == []
+    # A story's text changes, not its line on the entity's page: its feeds follow.
+    edited = (srcdir / "issues/2026/2026-09-10.md").read_text("utf-8")
+    assert "又一个团队用 GRPO" in edited
+    edited = edited.replace("又一个团队用 GRPO", "另一个团队用 GRPO")
+    (srcdir / "issues/2026/2026-09-10.md").write_text(edited, "utf-8")
+    sphinx_build(srcdir, serial, env=EPOCH_ENV)
     assert differences(clean_build(srcdir, tmp_path / "clean"), serial) == []
     # The registry changes: an entity goes (its page and feed too), a kind changes.
     registry = srcdir / "entities.yaml"
@@ -133,3 +165,15 @@ def test_the_sitemap_lists_the_entity_pages(tmp_path: Path) -> None:
     sitemap = (outdir / "sitemap.xml").read_text("utf-8")
     for entity in ("index", *ENTITIES):
         assert f"https://radar.example.org/entities/{entity}.html" in sitemap
+
+
+@pytest.mark.site
+def test_entity_pages_share_the_navigation_and_write_what_the_stock_path_writes(
+    tmp_path: Path, built: Path
+) -> None:
+    """The navigation rendered once for all entity pages (``toctree-once-per-folder``)
+    makes the bytes each page's own rendering makes."""
+    srcdir = site_with_root("entities", tmp_path / "src")
+    stock = tmp_path / "stock"
+    sphinx_build(srcdir, stock, env={**EPOCH_ENV, ACCEL_OFF_ENV: "toctree-once-per-folder"})
+    assert differences(built, stock) == []

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import datetime as dt
 import hashlib
 import json
 import os
@@ -14,11 +13,11 @@ from urllib.parse import urljoin
 from urllib.request import urlopen
 
 import feedparser
-import jsonschema
 import pytest
 from browser.site_server import serve
 from bs4 import BeautifulSoup
 from conftest import ROOTS, copy_site, sphinx_build
+from json_feeds import validate_json_feed
 from lxml import etree
 from publishing_site import (
     DRAFT_DATE,
@@ -297,16 +296,6 @@ def test_an_incremental_build_writes_the_same_publications_as_a_clean_one(tmp_pa
 
 
 FEED_NAMES = ["all", *(topic.key for topic in vocabulary().topics)]
-JSON_FEED_SCHEMA = json.loads((Path(__file__).parent / "jsonfeed-1.1.schema.json").read_text())
-
-
-def validate_json_feed(document: dict[str, Any]) -> None:
-    """The schema, and its dates as RFC 3339 (jsonschema checks "date-time" only with a
-    package the tests do not install)."""
-    jsonschema.validate(document, JSON_FEED_SCHEMA)
-    for item in document["items"]:
-        for field in ("date_published", "date_modified"):
-            assert dt.datetime.fromisoformat(item[field]).tzinfo is not None, item[field]
 
 
 @pytest.mark.parametrize("name", FEED_NAMES)

@@ -17,6 +17,8 @@ if TYPE_CHECKING:
 
 TOCTREE_FUNCTION = "generate_toctree_html"
 CACHE_ATTRIBUTE = "radar_toctree_html"
+# Set in the context of a generated page that no toctree lists (the entity pages).
+SHARED_GENERATED = "radar_generated"
 
 
 def reset_shared_toctrees(app: Sphinx, env: Any) -> None:
@@ -29,14 +31,19 @@ def share_toctree_html(
 ) -> None:
     """The theme renders the whole site navigation for every page and parses it again with
     BeautifulSoup (~6 ms a page, more as the period pages add up). A page that no toctree
-    lists (every issue page) marks nothing in it, so its navigation differs from another
-    such page's only by where relative links start: one rendering serves each folder."""
+    lists (every issue page, story page and entity page) marks nothing in it, so its
+    navigation differs from another such page's only by where relative links start: one
+    rendering serves each folder."""
     generate = context.get(TOCTREE_FUNCTION)
     env = app.env
     # Generated pages (the 404 page's links are rewritten) and pages in a toctree keep
-    # their own.
+    # their own; the story and entity pages (no toctree can list them) share them.
     listed = pagename in env.files_to_rebuild or pagename == app.config.root_doc
-    shared_page = pagename in env.found_docs or context.get("radar_story", False)
+    shared_page = (
+        pagename in env.found_docs
+        or context.get("radar_story", False)
+        or context.get(SHARED_GENERATED, False)
+    )
     if generate is None or not shared_page or listed:
         return
     shared = getattr(app.builder, CACHE_ATTRIBUTE, None)

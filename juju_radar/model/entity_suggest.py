@@ -69,6 +69,9 @@ def suggestions(issues: Iterable[Issue], registry: Registry, min_terms: int = 2)
     """Every candidate the registry lacks, by kind, then most frequent first; unknown
     terms only when they occur ``min_terms`` times or more."""
     registered = {name_key(name) for name in registry.names()}
+    # Name -> whether it is registered or part of a registered name, found once a name.
+    known: dict[str, bool] = {}
+    inside = _registered_text(registered)
     counts: Counter[tuple[str, str]] = Counter()
     where: dict[tuple[str, str], list[str]] = defaultdict(list)
     ordered = sorted(issues, key=lambda issue: (issue.date, issue.docname), reverse=True)
@@ -79,7 +82,11 @@ def suggestions(issues: Iterable[Issue], registry: Registry, min_terms: int = 2)
             text = "\n".join(story_text(item))
             for kind, find in FINDERS.items():
                 for name in find(text):
-                    if name_key(name) in registered or _inside_registered(name, registered):
+                    if name not in known:
+                        known[name] = name_key(name) in registered or _inside_registered(
+                            name, inside
+                        )
+                    if known[name]:
                         continue
                     key = (kind, name)
                     counts[key] += 1
@@ -94,6 +101,12 @@ def suggestions(issues: Iterable[Issue], registry: Registry, min_terms: int = 2)
     return sorted(found, key=lambda c: (KINDS.index(c.kind), -c.count, c.name))
 
 
-def _inside_registered(name: str, registered: set[str]) -> bool:
+def _registered_text(registered: set[str]) -> str:
+    """The registered names, one a line: a name none of the finders' names spans (none
+    holds a line break)."""
+    return "\n".join(sorted(registered))
+
+
+def _inside_registered(name: str, registered_text: str) -> bool:
     """A Chinese term that is part of a registered name (英矽 of 英矽智能)."""
-    return bool(CJK_RE.search(name)) and any(name in other for other in registered)
+    return bool(CJK_RE.search(name)) and name in registered_text

@@ -1,6 +1,7 @@
-"""An Atom feed per registered entity, ``entities/<id>.atom.xml``: the stories that
-mention it, newest first, written with feedgen from the entity page's view model, as the
-topic feeds are (``outputs/feeds.py``)."""
+"""An Atom feed per registered entity, ``entities/<id>.atom.xml``, and its JSON Feed 1.1
+beside it, ``entities/<id>.json``: the stories that mention it, newest first, written
+with feedgen from the entity page's view model, as the topic feeds are
+(``outputs/feeds.py``)."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ from juju_radar.outputs.feeds import (
     atom_document,
     fallback_now,
     item_content,
+    json_feed_text,
     published_at,
     stable_id,
 )
@@ -28,6 +30,10 @@ FOLDER = "entities"  # beside the pages, one folder deep as feeds/ is
 
 def feed_path(entity_id: str) -> str:
     return f"{FOLDER}/{entity_id}.atom.xml"
+
+
+def json_feed_path(entity_id: str) -> str:
+    return f"{FOLDER}/{entity_id}.json"
 
 
 def feed_url(context: FeedContext, entity_id: str) -> str:
@@ -70,20 +76,47 @@ def _refs(context: FeedContext, page: EntityPage) -> Iterable[ItemRef]:
             yield ItemRef(issue, item)
 
 
-def write_entity_feeds(
-    context: FeedContext, pages: Iterable[EntityPage], outdir: Path
-) -> list[Path]:
-    """Every entity's feed; the feeds of entities no longer registered removed."""
-    folder = outdir / FOLDER
-    written = []
+def feed_inputs(context: FeedContext, page: EntityPage) -> str:
+    """What an entity's feeds are made of besides the site's settings and this code: the
+    entity and each story they list (its issue's date and title, the whole record)."""
+    refs = list(_refs(context, page))[: context.limit]
+    return repr(
+        (page.entity, [(ref.docname, ref.issue.date, ref.issue.title, ref.item) for ref in refs])
+    )
+
+
+def feed_files(outdir: Path, entity_id: str) -> tuple[Path, Path]:
+    """The Atom and the JSON feed of an entity."""
+    return outdir / feed_path(entity_id), outdir / json_feed_path(entity_id)
+
+
+def write_entity_feeds(context: FeedContext, pages: Iterable[EntityPage], outdir: Path) -> None:
+    """The feeds, Atom and JSON, of the entities of ``pages`` (a file is written only
+    when its bytes change)."""
+    stylesheet = f"../{FEED_DIR}/{STYLESHEET}"
+    as_json = context.for_json()
     for page in pages:
-        target = outdir / feed_path(page.entity.id)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        stylesheet = f"../{FEED_DIR}/{STYLESHEET}"
-        content = atom_document(entity_feed(context, page), context.xml_base, stylesheet)
-        if not target.is_file() or target.read_bytes() != content:
-            target.write_bytes(content)
-        written.append(target)
-    for stale in sorted(set(folder.glob("*.atom.xml")) - set(written)) if folder.is_dir() else ():
+        entity_id = page.entity.id
+        atom, document = feed_files(outdir, entity_id)
+        feed = entity_feed(context, page)
+        _write_changed(atom, atom_document(feed, context.xml_base, stylesheet))
+        text = json_feed_text(
+            entity_feed(as_json, page), as_json, entity_id, json_feed_path(entity_id)
+        )
+        _write_changed(document, text.encode("utf-8"))
+
+
+def remove_stale_feeds(outdir: Path, registered: Iterable[str]) -> None:
+    """The feeds of entities no longer registered, as a clean build would not have them."""
+    folder = outdir / FOLDER
+    if not folder.is_dir():
+        return
+    kept = {path for entity_id in registered for path in feed_files(outdir, entity_id)}
+    for stale in sorted({*folder.glob("*.atom.xml"), *folder.glob("*.json")} - kept):
         stale.unlink()
-    return written
+
+
+def _write_changed(target: Path, content: bytes) -> None:
+    if not target.is_file() or target.read_bytes() != content:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(content)

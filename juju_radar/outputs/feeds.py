@@ -284,15 +284,16 @@ def atom_document(feed: FeedGenerator, xml_base: str, stylesheet: str = STYLESHE
     )
 
 
-def json_feed_text(feed: FeedGenerator, context: FeedContext, name: str) -> str:
+def json_feed_text(feed: FeedGenerator, context: FeedContext, name: str, path: str = "") -> str:
     """JSON Feed 1.1 (https://www.jsonfeed.org/version/1.1/) of the entries of ``feed``,
-    read through feedgen's getters: the same entries as the Atom feed."""
+    read through feedgen's getters: the same entries as the Atom feed. ``path``: its
+    output path when it is not ``feeds/<name>.json`` (an entity's)."""
     home = next(link["href"] for link in feed.link() if link["rel"] == "alternate")
     document = {
         "version": JSON_FEED_VERSION,
         "title": feed.title(),
         "home_page_url": home,
-        "feed_url": context.feed_url(name, json_feed_path(name)),
+        "feed_url": context.feed_url(name, path or json_feed_path(name)),
         "description": feed.subtitle(),
         "language": LANGUAGE,
         "authors": [{"name": context.author}],
@@ -303,12 +304,13 @@ def json_feed_text(feed: FeedGenerator, context: FeedContext, name: str) -> str:
 
 def json_item(entry: Any) -> dict[str, Any]:
     tags = [category.get("label") or category["term"] for category in entry.category() or []]
+    summary = entry.summary()  # none in an entity's feed
     return {
         "id": entry.id(),
         "url": entry.link()[0]["href"],
         "title": entry.title(),
         "content_html": entry.content()["content"],
-        "summary": entry.summary()["summary"],
+        **({"summary": summary["summary"]} if summary else {}),
         "date_published": entry.published().isoformat(),
         "date_modified": entry.updated().isoformat(),
         **({"tags": list(dict.fromkeys(tags))} if tags else {}),

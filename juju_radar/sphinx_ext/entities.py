@@ -34,7 +34,7 @@ from juju_radar.outputs import entity_feeds
 from juju_radar.sphinx_ext.bibliography import citation_id, load_bibliography
 from juju_radar.sphinx_ext.collector import ISSUE_READ, IssueRead, radar_data, warn
 from juju_radar.sphinx_ext.reference_pages import reference_places
-from juju_radar.store.cache import digest, source_digest
+from juju_radar.store.cache import build_cache, digest, source_digest
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -48,6 +48,8 @@ PAGE_FOLDER = "entities"
 INDEX_PAGE = f"{PAGE_FOLDER}/index"
 PAGE_TEMPLATE = "radar-entity.html"
 INDEX_TEMPLATE = "radar-entities.html"
+# The build cache's record of the feeds written: entity id -> the digest they were made at.
+FEEDS_WRITTEN = "entity-feeds"
 # Where a mention is never linked: links, code, headings, the item's meta and sources.
 UNLINKED = (nodes.reference, nodes.literal, nodes.literal_block, nodes.title, nodes.raw)
 UNLINKED_CLASSES = frozenset({"radar-item-meta", "radar-sources"})
@@ -68,16 +70,19 @@ class EntityData:
     changed: set[str] = field(default_factory=set)
     # This build's pages as rendered (page name, view model, template); never pickled.
     _rendered: list[tuple[str, object, str]] | None = field(default=None, repr=False, compare=False)
-    _matcher: tuple[str, Matcher] | None = field(default=None, repr=False, compare=False)
+    # This build's view models, made once for the pages and the feeds; never pickled.
+    _views: dict[str, EntityPage] | None = field(default=None, repr=False, compare=False)
+    # The matcher of the registry it was made from (that object itself: the registry is
+    # read anew each build, and its digest costs more than finding the names in a story).
+    _matcher: tuple[Registry, Matcher] | None = field(default=None, repr=False, compare=False)
 
     def matcher(self) -> Matcher:
-        key = self.registry.digest()
-        if self._matcher is None or self._matcher[0] != key:
-            self._matcher = (key, Matcher(self.registry))
+        if self._matcher is None or self._matcher[0] is not self.registry:
+            self._matcher = (self.registry, Matcher(self.registry))
         return self._matcher[1]
 
     def __getstate__(self) -> dict[str, object]:
-        return {**self.__dict__, "_matcher": None, "_rendered": None}
+        return {**self.__dict__, "_matcher": None, "_rendered": None, "_views": None}
 
 
 def entity_data(env: BuildEnvironment) -> EntityData:
@@ -146,6 +151,8 @@ class LinkMentions(SphinxTransform):
             return
         items = {item.id: item for item in issue.items} if issue else {}
         suffix = self.config.html_link_suffix or self.config.html_file_suffix or ".html"
+        matcher = data.matcher()
+        known = set(matcher.names.values())
         found: dict[str, tuple[str, ...]] = {}
         for section in self.document.findall(nodes.section):
             if "radar-item" not in section["classes"] or not section["ids"]:
@@ -154,9 +161,8 @@ class LinkMentions(SphinxTransform):
             if item is None:
                 continue
             stopped = {name for name, _line in item.not_entities}
-            in_text = self.link_story(section, data.matcher(), stopped, suffix)
+            in_text = self.link_story(section, matcher, stopped, suffix)
             named = (name for name, _line in item.entities)
-            known = set(data.registry.by_id())
             found[item.id] = story_entities(
                 in_text, (name for name in named if name in known), stopped
             )
@@ -273,11 +279,13 @@ def note_changed_pages(app: Sphinx, env: BuildEnvironment) -> list[str]:
     environment, as the collector keeps the issue pages' signatures."""
     data = entity_data(env)
     code = code_version(app)
-    rendered = list(rendered_pages(view_models(app)))
+    pages = view_models(app)
+    rendered = list(rendered_pages(pages))
     digests = {pagename: digest(code, repr(view)) for pagename, view, _template in rendered}
     data.changed = {name for name, state in digests.items() if data.written.get(name) != state}
     data.written = digests
     data._rendered = rendered
+    data._views = pages
     return []
 
 
@@ -334,14 +342,17 @@ def radar_vocabulary(app: Sphinx) -> Any:
 
 
 def write_feeds(app: Sphinx, exception: BaseException | None) -> None:
-    """One Atom feed per entity; the pages and feeds of entities no longer registered
-    are removed, as a clean build would not have them."""
+    """Each entity's Atom and JSON feeds, written again only when what they are made of
+    changed (``feed_digests``) or a file is gone; the pages and feeds of entities no
+    longer registered are removed, as a clean build would not have them."""
     if exception is not None or app.builder.format != "html":
         return
     from juju_radar.outputs.feeds import FeedContext
     from juju_radar.outputs.siteurl import SiteUrl
 
-    pages = view_models(app)
+    data = entity_data(app.env)
+    pages = data._views if data._views is not None else view_models(app)
+    data._views = None
     context = FeedContext(
         archive=radar_data(app.env).archive(),
         vocabulary=radar_vocabulary(app),
@@ -352,12 +363,40 @@ def write_feeds(app: Sphinx, exception: BaseException | None) -> None:
         limit=app.config.radar_feed_limit,
     )
     outdir = Path(app.outdir)
-    entity_feeds.write_entity_feeds(context, pages.values(), outdir)
+    cache = build_cache(app.doctreedir)
+    written: dict[str, str] = dict(cache.peek(FEEDS_WRITTEN, "feeds") or {})
+    current = feed_digests(app, context, pages)
+    due = [
+        page
+        for entity_id, page in pages.items()
+        if written.get(entity_id) != current[entity_id]
+        or not all(path.is_file() for path in entity_feeds.feed_files(outdir, entity_id))
+    ]
+    entity_feeds.write_entity_feeds(context, due, outdir)
+    entity_feeds.remove_stale_feeds(outdir, pages)
+    cache.put(FEEDS_WRITTEN, "feeds", current)
     kept = {f"{page_name(entity_id)}.html" for entity_id in pages} | {f"{INDEX_PAGE}.html"}
     folder = outdir / PAGE_FOLDER
     for stale in sorted(folder.glob("*.html")) if folder.is_dir() else ():
         if f"{PAGE_FOLDER}/{stale.name}" not in kept:
             stale.unlink()
+
+
+def feed_digests(app: Sphinx, context: Any, pages: dict[str, EntityPage]) -> dict[str, str]:
+    """Entity id -> the digest of what its feeds are made of: its stories
+    (``entity_feeds.feed_inputs``), the feeds' code and the site's settings."""
+    from juju_radar.outputs import feeds
+
+    frame = digest(
+        code_version(app),
+        source_digest(feeds),
+        repr((context.site, context.site_title, context.author, context.limit)),
+        repr(context.vocabulary),
+    )
+    return {
+        entity_id: digest(frame, entity_feeds.feed_inputs(context, page))
+        for entity_id, page in pages.items()
+    }
 
 
 def sitemap_pages(app: Sphinx) -> list[str]:

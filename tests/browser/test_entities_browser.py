@@ -4,6 +4,7 @@ tests/roots/test-entities, served under ``/archive/``)."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from functools import partial
 from pathlib import Path
@@ -37,6 +38,18 @@ def test_clicking_a_mention_opens_the_entity_page(page: Any, entities_site_url: 
     stories.first.locator("a", has_text="GRPO 的又一次复现").click()
     page.wait_for_url(f"**/archive/{SECOND_ISSUE}#grpo-again")
     assert page.script_errors == []
+
+
+def test_the_entity_page_leads_to_its_json_feed(page: Any, entities_site_url: str) -> None:
+    page.goto(f"{entities_site_url}entities/grpo.html")
+    page.locator(".radar-entity-feed a", has_text="JSON Feed").click()
+    page.wait_for_url("**/archive/entities/grpo.json")
+    feed = json.loads(page.locator("body").inner_text())
+    assert feed["version"] == "https://jsonfeed.org/version/1.1"
+    assert [item["url"] for item in feed["items"]] == [
+        "../issues/2026/2026-09-09.html#grpo-again",
+        "../issues/2026/2026-09-08.html#rise-self-extrapolation",
+    ]
 
 
 def test_a_stopped_false_match_is_plain_text(page: Any, entities_site_url: str) -> None:
