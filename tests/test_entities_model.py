@@ -167,5 +167,8 @@ def test_entity_pages_list_stories_references_and_companions() -> None:
     assert [r.key for r in page.references] == ["key2026"]
     assert [(link.id, count) for link, count in page.related] == [("qwen3", 1)]
     assert pages["court"].total == 0
-    index = {kind.key: kind.entities for kind in entity_index(pages)}
+    index = {
+        kind.key: kind.entities
+        for kind in entity_index((page.entity, page.total) for page in pages.values())
+    }
     assert [(link.id, count) for link, count in index["model"]] == [("qwen3", 1), ("qwen3-8b", 0)]

@@ -156,6 +156,26 @@ def test_parallel_and_incremental_builds_equal_a_clean_one(tmp_path: Path) -> No
     assert differences(clean_build(srcdir, tmp_path / "clean"), serial) == []
 
 
+@pytest.mark.slow
+def test_mentions_gone_from_an_edited_or_removed_issue_leave_their_entities_pages(
+    tmp_path: Path,
+) -> None:
+    """Only the entities a page read again mentions (before or after) get their view
+    models made again: those it no longer mentions are among them."""
+    srcdir = site_with_root("entities", tmp_path / "src")
+    built = clean_build(srcdir, tmp_path / "html")
+    second = srcdir / "issues/2026/2026-09-09.md"
+    text = second.read_text("utf-8")
+    assert "Qwen3-8B，并与英矽智能公司" in text
+    second.write_text(text.replace("Qwen3-8B，并与英矽智能公司", ""), "utf-8")
+    sphinx_build(srcdir, built, env=EPOCH_ENV)
+    assert "2026-09-09" not in (built / "entities" / "qwen3-8b.html").read_text("utf-8")
+    assert differences(clean_build(srcdir, tmp_path / "clean"), built) == []
+    second.unlink()
+    sphinx_build(srcdir, built, env=EPOCH_ENV)
+    assert differences(clean_build(srcdir, tmp_path / "clean"), built) == []
+
+
 @pytest.mark.site
 def test_the_sitemap_lists_the_entity_pages(tmp_path: Path) -> None:
     srcdir = site_with_root("entities", tmp_path / "src")

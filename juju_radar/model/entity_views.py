@@ -9,7 +9,8 @@ whose counts change). Pure Python, like the archive.
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 
 from juju_radar.model.archive import Archive, ItemLine, ItemRef, by_year, item_line
@@ -77,13 +78,20 @@ Describe = Callable[[str], tuple[str, str]]  # citation key -> (title, reference
 
 
 def entity_pages(
-    registry: Registry, archive: Archive, mentions: Mentions, describe: Describe
+    registry: Registry,
+    archive: Archive,
+    mentions: Mentions,
+    describe: Describe,
+    only: AbstractSet[str] | None = None,
 ) -> dict[str, EntityPage]:
-    """Entity id -> its page's view model, for every registered entity."""
+    """Entity id -> its page's view model, for every registered entity (or those of
+    ``only``)."""
     stories = stories_by_entity(archive, mentions)
     entities = registry.by_id()
     pages = {}
     for entity in registry.entities:
+        if only is not None and entity.id not in only:
+            continue
         refs = stories.get(entity.id, [])
         pages[entity.id] = EntityPage(
             entity=entity,
@@ -123,15 +131,17 @@ def _related(
     return tuple((link(entities[other]), count) for other, count in ranked)
 
 
-def entity_index(pages: Mapping[str, EntityPage]) -> tuple[IndexKind, ...]:
-    """The registered entities by kind (in ``KINDS`` order), each with its stories."""
+def entity_index(counted: Iterable[tuple[Entity, int]]) -> tuple[IndexKind, ...]:
+    """The registered entities (each with its number of stories) by kind, in ``KINDS``
+    order."""
     kinds = []
+    listed = list(counted)
     for kind in KINDS:
         members = sorted(
-            (page for page in pages.values() if page.entity.kind == kind.key),
-            key=lambda page: (shown_name(page.entity).casefold(), page.entity.id),
+            (pair for pair in listed if pair[0].kind == kind.key),
+            key=lambda pair: (shown_name(pair[0]).casefold(), pair[0].id),
         )
         if members:
-            entries = tuple((link(page.entity), page.total) for page in members)
+            entries = tuple((link(entity), total) for entity, total in members)
             kinds.append(IndexKind(kind.key, kind.label, kind.label_en, entries))
     return tuple(kinds)

@@ -66,6 +66,15 @@ class EntityData:
     mentions: dict[str, dict[str, tuple[str, ...]]] = field(default_factory=dict)
     # Page name -> the digest of the view model it was last written from.
     written: dict[str, str] = field(default_factory=dict)
+    # What every entity page is made of besides its own stories (``page_frame``) when
+    # the view models were last made: while it holds, only the touched ones are made.
+    frame: str = ""
+    # Entity id -> the stories mentioning it, for the index.
+    totals: dict[str, int] = field(default_factory=dict)
+    # The docnames read or removed at this build, and the entities they mentioned
+    # before: with those they mention now, the entities whose view models may change.
+    touched_docs: set[str] = field(default_factory=set)
+    touched: set[str] = field(default_factory=set)
     # The pages whose view model changed at this build's reading.
     changed: set[str] = field(default_factory=set)
     # This build's pages as rendered (page name, view model, template); never pickled.
@@ -218,7 +227,13 @@ def _page_link(base: str, target: str, suffix: str) -> str:
 
 
 def purge_doc(app: Sphinx, env: BuildEnvironment, docname: str) -> None:
-    entity_data(env).mentions.pop(docname, None)
+    """Called in the main process for every page read again or removed (before a
+    parallel read too): its entities, before and after, are touched."""
+    data = entity_data(env)
+    data.touched_docs.add(docname)
+    data.touched.update(
+        entity for found in data.mentions.pop(docname, {}).values() for entity in found
+    )
 
 
 def merge_mentions(
@@ -233,31 +248,56 @@ def merge_mentions(
 # --- pages ---------------------------------------------------------------------------------
 
 
-def view_models(app: Sphinx) -> dict[str, EntityPage]:
-    env = app.env
-    data = entity_data(env)
-    archive = radar_data(env).archive()
-    bibliography = load_bibliography(env)
+def reference_lines(app: Sphinx) -> dict[str, tuple[str, str]]:
+    """Citation key -> (title, references page) of every reference the site knows:
+    what an entity page says of the references its stories cite."""
+    archive = radar_data(app.env).archive()
+    bibliography = load_bibliography(app.env)
     places = reference_places(archive, bibliography)
-
-    def describe(key: str) -> tuple[str, str]:
+    lines = {}
+    for key in sorted({*bibliography.data.entries, *places}):
         entry = bibliography.data.entries.get(key)
         title = str(entry.fields.get("title", key)) if entry is not None else key
         place = places.get(key)
-        return title.replace("{", "").replace("}", ""), place[0] if place else ""
+        lines[key] = (title.replace("{", "").replace("}", ""), place[0] if place else "")
+    return lines
 
-    return entity_pages(data.registry, archive, data.mentions, describe)
+
+def view_models(
+    app: Sphinx,
+    only: AbstractSet[str] | None = None,
+    references: dict[str, tuple[str, str]] | None = None,
+) -> dict[str, EntityPage]:
+    """Entity id -> its page's view model, of every entity or of those of ``only``."""
+    data = entity_data(app.env)
+    lines = reference_lines(app) if references is None else references
+
+    def describe(key: str) -> tuple[str, str]:
+        return lines.get(key, (key, ""))
+
+    archive = radar_data(app.env).archive()
+    return entity_pages(data.registry, archive, data.mentions, describe, only)
+
+
+def page_frame(app: Sphinx, references: dict[str, tuple[str, str]]) -> str:
+    """What every entity page is made of besides its own stories: the code and
+    settings (``code_version``), the registry (names of related entities) and the
+    references' lines. While it holds, a page changes only when a page mentioning its
+    entity was read or removed."""
+    return digest(code_version(app), entity_data(app.env).read_with, repr(references))
 
 
 def rendered_pages(
-    pages: dict[str, EntityPage],
+    pages: dict[str, EntityPage], registry: Registry, totals: dict[str, int]
 ) -> Iterator[tuple[str, object, str]]:
-    """(page name, view model, template) of every entity page, then the index (none
-    without a registry: a site without entities.yaml has no entity pages)."""
+    """(page name, view model, template) of the entity pages of ``pages``, then the
+    index of all (none without a registry: a site without entities.yaml has no entity
+    pages)."""
     for entity_id, page in pages.items():
         yield page_name(entity_id), page, PAGE_TEMPLATE
-    if pages:
-        yield INDEX_PAGE, entity_index(pages), INDEX_TEMPLATE
+    if registry.entities:
+        counted = [(entity, totals.get(entity.id, 0)) for entity in registry.entities]
+        yield INDEX_PAGE, entity_index(counted), INDEX_TEMPLATE
 
 
 def collected_page(
@@ -278,15 +318,34 @@ def note_changed_pages(app: Sphinx, env: BuildEnvironment) -> list[str]:
     view models changed since they were written. Their digests are kept in the
     environment, as the collector keeps the issue pages' signatures."""
     data = entity_data(env)
-    code = code_version(app)
-    pages = view_models(app)
-    rendered = list(rendered_pages(pages))
-    digests = {pagename: digest(code, repr(view)) for pagename, view, _template in rendered}
+    references = reference_lines(app)
+    frame = page_frame(app, references)
+    touched = touched_entities(data)
+    whole = frame != data.frame
+    pages = view_models(app, None if whole else touched, references)
+    totals = {} if whole else dict(data.totals)
+    totals.update((entity_id, page.total) for entity_id, page in pages.items())
+    rendered = list(rendered_pages(pages, data.registry, totals))
+    digests = {pagename: digest(frame, repr(view)) for pagename, view, _template in rendered}
     data.changed = {name for name, state in digests.items() if data.written.get(name) != state}
-    data.written = digests
+    data.written = digests if whole else {**data.written, **digests}
+    data.frame, data.totals = frame, totals
     data._rendered = rendered
     data._views = pages
     return []
+
+
+def touched_entities(data: EntityData) -> set[str]:
+    """The entities the pages read or removed at this build mentioned, before or now
+    (taken: the next build starts with none)."""
+    touched = data.touched | {
+        entity
+        for docname in data.touched_docs
+        for found in data.mentions.get(docname, {}).values()
+        for entity in found
+    }
+    data.touched, data.touched_docs = set(), set()
+    return touched
 
 
 def collect_pages(app: Sphinx) -> Iterable[tuple[str, dict[str, Any], str]]:
@@ -296,13 +355,29 @@ def collect_pages(app: Sphinx) -> Iterable[tuple[str, dict[str, Any], str]]:
     data = entity_data(app.env)
     if data._rendered is None:
         note_changed_pages(app, app.env)
+    rendered = data._rendered or []
+    made = {pagename for pagename, _view, _template in rendered}
+    lost = {
+        entity.id
+        for entity in data.registry.entities
+        if page_name(entity.id) not in made and not _page_file(app, page_name(entity.id)).is_file()
+    }
+    if lost:  # pages unchanged but gone from the output: made again
+        again = view_models(app, lost)
+        data._views = {**(data._views or {}), **again}
+        rendered += [
+            (page_name(entity_id), page, PAGE_TEMPLATE) for entity_id, page in again.items()
+        ]
     pages = []
-    for pagename, view, template in data._rendered or ():
-        target = Path(app.outdir, app.builder.get_target_uri(pagename))
-        if pagename in data.changed or not target.is_file():
+    for pagename, view, template in rendered:
+        if pagename in data.changed or not _page_file(app, pagename).is_file():
             pages.append(collected_page(pagename, view, template, page_title(view)))
     data._rendered = None
     return pages
+
+
+def _page_file(app: Sphinx, pagename: str) -> Path:
+    return Path(app.outdir, app.builder.get_target_uri(pagename))
 
 
 def code_version(app: Sphinx) -> str:
@@ -351,7 +426,7 @@ def write_feeds(app: Sphinx, exception: BaseException | None) -> None:
     from juju_radar.outputs.siteurl import SiteUrl
 
     data = entity_data(app.env)
-    pages = data._views if data._views is not None else view_models(app)
+    views = dict(data._views or {})
     data._views = None
     context = FeedContext(
         archive=radar_data(app.env).archive(),
@@ -365,38 +440,54 @@ def write_feeds(app: Sphinx, exception: BaseException | None) -> None:
     outdir = Path(app.outdir)
     cache = build_cache(app.doctreedir)
     written: dict[str, str] = dict(cache.peek(FEEDS_WRITTEN, "feeds") or {})
-    current = feed_digests(app, context, pages)
+    frame = feed_frame(app, context)
+    registered = [entity.id for entity in data.registry.entities]
+    whole = cache.peek(FEEDS_WRITTEN, "frame") != frame
+
+    def lost(entity_id: str) -> bool:
+        files = entity_feeds.feed_files(outdir, entity_id)
+        return entity_id not in written or not all(path.is_file() for path in files)
+
+    # The view models made at this build are those of the entities whose pages may
+    # have changed; the others' feeds are as written unless the frame changed or a
+    # file is gone.
+    unmade = {entity_id for entity_id in registered if entity_id not in views}
+    again = unmade if whole else {entity_id for entity_id in unmade if lost(entity_id)}
+    if again:
+        views.update(view_models(app, again))
+    current = {entity_id: written[entity_id] for entity_id in registered if entity_id in written}
+    current.update(
+        (entity_id, digest(frame, entity_feeds.feed_inputs(context, page)))
+        for entity_id, page in views.items()
+    )
     due = [
         page
-        for entity_id, page in pages.items()
-        if written.get(entity_id) != current[entity_id]
-        or not all(path.is_file() for path in entity_feeds.feed_files(outdir, entity_id))
+        for entity_id, page in views.items()
+        if written.get(entity_id) != current[entity_id] or lost(entity_id)
     ]
     entity_feeds.write_entity_feeds(context, due, outdir)
-    entity_feeds.remove_stale_feeds(outdir, pages)
+    entity_feeds.remove_stale_feeds(outdir, registered)
     cache.put(FEEDS_WRITTEN, "feeds", current)
-    kept = {f"{page_name(entity_id)}.html" for entity_id in pages} | {f"{INDEX_PAGE}.html"}
+    cache.put(FEEDS_WRITTEN, "frame", frame)
+    kept = {f"{page_name(entity_id)}.html" for entity_id in registered} | {f"{INDEX_PAGE}.html"}
     folder = outdir / PAGE_FOLDER
     for stale in sorted(folder.glob("*.html")) if folder.is_dir() else ():
         if f"{PAGE_FOLDER}/{stale.name}" not in kept:
             stale.unlink()
 
 
-def feed_digests(app: Sphinx, context: Any, pages: dict[str, EntityPage]) -> dict[str, str]:
-    """Entity id -> the digest of what its feeds are made of: its stories
-    (``entity_feeds.feed_inputs``), the feeds' code and the site's settings."""
+def feed_frame(app: Sphinx, context: Any) -> str:
+    """What every entity's feeds are made of besides its stories
+    (``entity_feeds.feed_inputs``): the feeds' code, the site's settings, the registry."""
     from juju_radar.outputs import feeds
 
-    frame = digest(
+    return digest(
         code_version(app),
         source_digest(feeds),
         repr((context.site, context.site_title, context.author, context.limit)),
         repr(context.vocabulary),
+        entity_data(app.env).read_with,
     )
-    return {
-        entity_id: digest(frame, entity_feeds.feed_inputs(context, page))
-        for entity_id, page in pages.items()
-    }
 
 
 def sitemap_pages(app: Sphinx) -> list[str]:
