@@ -15,6 +15,7 @@ and a page and a feed per entity with an index of them all.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable, Iterator
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
@@ -357,10 +358,15 @@ def collect_pages(app: Sphinx) -> Iterable[tuple[str, dict[str, Any], str]]:
         note_changed_pages(app, app.env)
     rendered = data._rendered or []
     made = {pagename for pagename, _view, _template in rendered}
+    present = output_files(Path(app.outdir))
+
+    def on_disk(pagename: str) -> bool:
+        return app.builder.get_target_uri(pagename) in present
+
     lost = {
         entity.id
         for entity in data.registry.entities
-        if page_name(entity.id) not in made and not _page_file(app, page_name(entity.id)).is_file()
+        if page_name(entity.id) not in made and not on_disk(page_name(entity.id))
     }
     if lost:  # pages unchanged but gone from the output: made again
         again = view_models(app, lost)
@@ -370,14 +376,17 @@ def collect_pages(app: Sphinx) -> Iterable[tuple[str, dict[str, Any], str]]:
         ]
     pages = []
     for pagename, view, template in rendered:
-        if pagename in data.changed or not _page_file(app, pagename).is_file():
+        if pagename in data.changed or not on_disk(pagename):
             pages.append(collected_page(pagename, view, template, page_title(view)))
     data._rendered = None
     return pages
 
 
-def _page_file(app: Sphinx, pagename: str) -> Path:
-    return Path(app.outdir, app.builder.get_target_uri(pagename))
+def output_files(outdir: Path) -> set[str]:
+    """The files of the entities' folder in the output, as paths from its root: one
+    listing instead of a look at each of 1,500 files."""
+    folder = outdir / PAGE_FOLDER
+    return {f"{PAGE_FOLDER}/{name}" for name in os.listdir(folder)} if folder.is_dir() else set()
 
 
 def code_version(app: Sphinx) -> str:
@@ -444,9 +453,11 @@ def write_feeds(app: Sphinx, exception: BaseException | None) -> None:
     registered = [entity.id for entity in data.registry.entities]
     whole = cache.peek(FEEDS_WRITTEN, "frame") != frame
 
+    present = output_files(outdir)
+
     def lost(entity_id: str) -> bool:
-        files = entity_feeds.feed_files(outdir, entity_id)
-        return entity_id not in written or not all(path.is_file() for path in files)
+        files = (entity_feeds.feed_path(entity_id), entity_feeds.json_feed_path(entity_id))
+        return entity_id not in written or not all(path in present for path in files)
 
     # The view models made at this build are those of the entities whose pages may
     # have changed; the others' feeds are as written unless the frame changed or a
