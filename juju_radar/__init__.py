@@ -18,7 +18,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
         "version": __version__,
         # Raise it when what pages show changes, or the model's classes that the
         # environment pickles: Sphinx then reads and rebuilds every page once.
-        "env_version": 7,  # 7: Issue.corrections
+        "env_version": 8,  # 8: EntityData.frame, totals, touched (partial entity pages)
         "parallel_read_safe": True,
         "parallel_write_safe": True,
     }
