@@ -78,6 +78,17 @@ def sized_tab(context: Any, width: int, height: int = 900, **media: str) -> Any:
     return tab
 
 
+@contextmanager
+def opened(context: Any, url: str, size: tuple[int, int], scheme: str = "light") -> Iterator[Any]:
+    """``url`` loaded in a tab of ``context`` at ``size`` in colour ``scheme``, closed after."""
+    tab = sized_tab(context, *size, color_scheme=scheme)
+    try:
+        tab.goto(url, wait_until="load")
+        yield tab
+    finally:
+        tab.close()
+
+
 @pytest.fixture(scope="session")
 def browser_context(browser: Any) -> Iterator[Any]:
     with kept_context(browser) as context:

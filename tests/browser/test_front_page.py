@@ -19,14 +19,13 @@ from __future__ import annotations
 import re
 import shutil
 from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 
 import pytest
 from conftest import ROOTS, site_with_root, sphinx_build
 
 from .colours import luminance
-from .conftest import sized_tab
+from .conftest import opened
 from .site_server import serve
 
 pytestmark = pytest.mark.browser
@@ -76,16 +75,6 @@ def front_site_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     sphinx_build(srcdir, base / "html")
     with serve(base / "html") as url:
         yield url
-
-
-@contextmanager
-def opened(context: Any, url: str, size: tuple[int, int], scheme: str = "light") -> Iterator[Any]:
-    tab = sized_tab(context, *size, color_scheme=scheme)
-    try:
-        tab.goto(url, wait_until="load")
-        yield tab
-    finally:
-        tab.close()
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])

@@ -12,8 +12,6 @@ phone's and a desktop's width, in light and dark mode.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
 from itertools import accumulate
 from typing import Any
 
@@ -22,7 +20,7 @@ import pytest
 from juju_radar.model.segmentation import words
 
 from .colours import contrast, luminance
-from .conftest import sized_tab
+from .conftest import opened
 
 pytestmark = pytest.mark.browser
 
@@ -97,16 +95,6 @@ HEADING_LINES_JS = """() => {
 def archive(two_issue_site_url: str) -> str:
     """The seed site with the second issue: two issue pages, each with a neighbour."""
     return two_issue_site_url
-
-
-@contextmanager
-def opened(context: Any, url: str, size: tuple[int, int], scheme: str) -> Iterator[Any]:
-    tab = sized_tab(context, *size, color_scheme=scheme)
-    try:
-        tab.goto(url, wait_until="load")
-        yield tab
-    finally:
-        tab.close()
 
 
 def word_boundaries(text: str) -> set[int]:
